@@ -1,0 +1,45 @@
+// Processor configuration, read once at start-up from the environment and validated as a
+// whole: every problem is reported together and the server refuses to start.
+import { z } from "zod";
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  WORK_DIR: z.string().optional(),
+  /** Shared secret the Worker sends as a bearer token; unset disables the check (local only). */
+  PROCESSOR_TOKEN: z.string().min(16).optional(),
+  MAX_INPUT_BYTES: int(2 * 1024 ** 3),
+  INPUT_CONNECT_TIMEOUT_MS: int(10_000),
+  INPUT_IDLE_TIMEOUT_MS: int(30_000),
+  INPUT_TOTAL_TIMEOUT_MS: int(15 * 60_000),
+  /** Allows inputs on loopback and private networks: local development and tests only. */
+  ALLOW_PRIVATE_NETWORK_INPUTS: bool.default(false),
+  /** Ports an input URL may use; any port when private inputs are allowed. */
+  ALLOWED_INPUT_PORTS: z
+    .string()
+    .default("80,443,8080,8443")
+    .transform((s) => s.split(",").map((p) => Number(p.trim())))
+    .pipe(z.array(z.int().min(1).max(65535))),
+  /** Largest image, in pixels, that sharp will decode (width × height). */
+  MAX_INPUT_PIXELS: int(268_402_689),
+  /** Longest input video, in seconds. */
+  MAX_VIDEO_DURATION_S: int(4 * 3600),
+  /** Hard limit on one job's processing time. */
+  JOB_TIMEOUT_MS: int(60 * 60_000),
+  /** How long a finished job's outputs wait for the runner to collect them. */
+  FINISHED_JOB_TTL_MS: int(60 * 60_000),
+});
+
+export type Config = z.infer<typeof schema> & { workDir: string };
+
+export function loadConfig(env: Record<string, string | undefined>, tmpdir: string): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid processor configuration:\n${lines.join("\n")}`);
+  }
+  return { ...parsed.data, workDir: parsed.data.WORK_DIR ?? `${tmpdir}/media-jobs` };
+}

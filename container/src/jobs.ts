@@ -1,0 +1,161 @@
+// The processor's job table: one entry per attempt, run in the background, observed by
+// polling. Always: a job's child processes are killed on cancel, and its work directory
+// is removed on DELETE or when nobody collects it within FINISHED_JOB_TTL_MS.
+import { mkdir, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../../src/contract/processor-protocol.ts";
+import type { JobError } from "../../src/contract/job.ts";
+import type { Config } from "./config.ts";
+import { JobCancelled, JobFailure } from "./errors.ts";
+import { fetchInput } from "./fetch-input.ts";
+import { log } from "./log.ts";
+import { processors } from "./processors/index.ts";
+
+interface Entry {
+  id: string;
+  state: ProcessorJobState["state"];
+  progress: number;
+  dir: string;
+  controller: AbortController;
+  outputs: Map<string, { path: string; contentType: string; size: number }>;
+  result?: Record<string, unknown>;
+  error?: JobError;
+  finishedAt?: number;
+  done: Promise<void>;
+}
+
+export class JobTable {
+  readonly #jobs = new Map<string, Entry>();
+  readonly #config: Config;
+
+  constructor(config: Config) {
+    this.#config = config;
+  }
+
+  get running(): number {
+    return [...this.#jobs.values()].filter((j) => j.state === "running").length;
+  }
+
+  /** Starts a job; starting the same id again returns the existing job. */
+  start(request: ProcessorJobRequest): ProcessorJobState {
+    const existing = this.#jobs.get(request.id);
+    if (existing) return view(existing);
+    const entry: Entry = {
+      id: request.id,
+      state: "running",
+      progress: 0,
+      dir: join(this.#config.workDir, safeName(request.id)),
+      controller: new AbortController(),
+      outputs: new Map(),
+      done: Promise.resolve(),
+    };
+    this.#jobs.set(request.id, entry);
+    entry.done = this.#run(entry, request);
+    return view(entry);
+  }
+
+  get(id: string): ProcessorJobState | undefined {
+    const entry = this.#jobs.get(id);
+    return entry && view(entry);
+  }
+
+  output(id: string, name: string) {
+    const entry = this.#jobs.get(id);
+    return entry?.state === "completed" ? entry.outputs.get(name) : undefined;
+  }
+
+  async cancel(id: string): Promise<ProcessorJobState | undefined> {
+    const entry = this.#jobs.get(id);
+    if (!entry) return undefined;
+    if (entry.state === "running") {
+      entry.controller.abort();
+      await entry.done;
+    }
+    return view(entry);
+  }
+
+  async remove(id: string): Promise<void> {
+    const entry = this.#jobs.get(id);
+    if (!entry) return;
+    entry.controller.abort();
+    await entry.done;
+    this.#jobs.delete(id);
+    await rm(entry.dir, { recursive: true, force: true });
+  }
+
+  /** Removes finished jobs nobody collected. */
+  async sweep(now: number): Promise<void> {
+    for (const entry of this.#jobs.values()) {
+      if (entry.finishedAt !== undefined && now - entry.finishedAt > this.#config.FINISHED_JOB_TTL_MS) await this.remove(entry.id);
+    }
+  }
+
+  async #run(entry: Entry, request: ProcessorJobRequest): Promise<void> {
+    const signal = AbortSignal.any([entry.controller.signal, AbortSignal.timeout(this.#config.JOB_TIMEOUT_MS)]);
+    const started = Date.now();
+    try {
+      const processor = processors[request.type];
+      if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
+      await mkdir(join(entry.dir, "out"), { recursive: true });
+      const input = await fetchInput(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
+      entry.progress = Math.max(entry.progress, 5);
+      const result = await (processor as (p: unknown, c: unknown) => Promise<Record<string, unknown>>)(request.params, {
+        input,
+        workDir: entry.dir,
+        signal,
+        config: this.#config,
+        setProgress: (percent: number) => {
+          entry.progress = Math.max(entry.progress, Math.min(99, Math.round(percent)));
+        },
+        addOutput: (name: string, contentType: string) => {
+          const path = join(entry.dir, "out", safeName(name));
+          entry.outputs.set(name, { path, contentType, size: 0 });
+          return path;
+        },
+      });
+      if (entry.controller.signal.aborted) throw new JobCancelled();
+      for (const output of entry.outputs.values()) output.size = (await stat(output.path)).size;
+      entry.result = result;
+      entry.progress = 100;
+      entry.state = "completed";
+    } catch (error) {
+      if (entry.controller.signal.aborted || error instanceof JobCancelled) {
+        entry.state = "cancelled";
+      } else if (signal.aborted) {
+        entry.state = "failed";
+        entry.error = { code: "processing_timeout", message: `processing took longer than the limit of ${Math.round(this.#config.JOB_TIMEOUT_MS / 60_000)} minutes` };
+      } else if (error instanceof JobFailure) {
+        entry.state = "failed";
+        entry.error = { code: error.code, message: error.message };
+        log("info", "job failed", { job: entry.id, code: error.code, cause: String((error.cause as Error)?.message ?? "") });
+      } else {
+        entry.state = "failed";
+        entry.error = { code: "processing_failed", message: "processing failed unexpectedly; the error has been logged" };
+        log("error", "job crashed", { job: entry.id, error: String((error as Error)?.stack ?? error) });
+      }
+      // Nothing of a failed or cancelled job is served, so its files can go now.
+      await rm(entry.dir, { recursive: true, force: true });
+    } finally {
+      entry.finishedAt = Date.now();
+      log("info", "job finished", { job: entry.id, type: request.type, state: entry.state, ms: entry.finishedAt - started });
+    }
+  }
+}
+
+function view(entry: Entry): ProcessorJobState {
+  switch (entry.state) {
+    case "completed": {
+      const outputs: ProcessorOutput[] = [...entry.outputs].map(([name, o]) => ({ name, contentType: o.contentType, size: o.size }));
+      return { id: entry.id, state: "completed", progress: 100, result: entry.result!, outputs };
+    }
+    case "failed":
+      return { id: entry.id, state: "failed", progress: entry.progress, error: entry.error! };
+    default:
+      return { id: entry.id, state: entry.state, progress: entry.progress } as ProcessorJobState;
+  }
+}
+
+/** File-system-safe form of an id or output name. */
+function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
+}

@@ -1,0 +1,108 @@
+// compressImage with sharp: auto-orient by EXIF, scale down inside maxWidth × maxHeight
+// (never up), re-encode, and keep metadata unless asked to strip it. Never returns a
+// larger file than the input when the input itself is an acceptable answer.
+import { copyFile } from "node:fs/promises";
+import sharp, { type OutputInfo } from "sharp";
+import type { JobParams } from "../../../src/contract/registry.ts";
+import { JobFailure, throwIfAborted } from "../errors.ts";
+import { identifyImage, imageFailure, type OutputImageFormat } from "../tools/image.ts";
+import type { ProcessorContext } from "./types.ts";
+
+type Params = JobParams<"compressImage">;
+
+export const CONTENT_TYPES: Record<OutputImageFormat, string> = {
+  jpg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  avif: "image/avif",
+};
+
+/** The output format: the one asked for, else the input's where we can encode it. */
+export function chooseFormat(requested: Params["format"], inputFormat: string, hasAlpha: boolean): OutputImageFormat {
+  if (requested) return requested;
+  switch (inputFormat) {
+    case "jpeg":
+      return "jpg";
+    case "png":
+    case "webp":
+    case "avif":
+      return inputFormat;
+    case "heif":
+      return "avif";
+    default:
+      // GIF and TIFF: PNG keeps transparency, JPEG is smaller for opaque pictures.
+      return hasAlpha ? "png" : "jpg";
+  }
+}
+
+/** Encoder options per format for a 1–100 quality. */
+export function encoderOptions(format: OutputImageFormat, quality: number) {
+  switch (format) {
+    case "jpg":
+      return { id: "jpeg", options: { quality, mozjpeg: true } } as const;
+    case "webp":
+      return { id: "webp", options: { quality, effort: 4 } } as const;
+    case "avif":
+      // AVIF's scale is harsher than JPEG's: the same number looks worse, so lift it a little.
+      return { id: "avif", options: { quality: Math.min(100, Math.round(quality * 0.8 + 15)), effort: 4 } } as const;
+    case "png":
+      // Below 100, quantize to a palette (lossy, like pngquant); 100 stays lossless.
+      return quality < 100
+        ? ({ id: "png", options: { palette: true, quality, compressionLevel: 9, effort: 7 } } as const)
+        : ({ id: "png", options: { compressionLevel: 9, adaptiveFiltering: true } } as const);
+  }
+}
+
+export async function compressImage(params: Params, ctx: ProcessorContext): Promise<Record<string, unknown>> {
+  const { input, signal, config } = ctx;
+  const source = await identifyImage(input.path, config.MAX_INPUT_PIXELS);
+  ctx.setProgress(10);
+  throwIfAborted(signal);
+
+  const format = chooseFormat(params.format, source.format, source.hasAlpha);
+  const name = `image.${format}`;
+  const outputPath = ctx.addOutput(name, CONTENT_TYPES[format]);
+  let pipeline = sharp(input.path, { limitInputPixels: config.MAX_INPUT_PIXELS, failOn: "truncated" }).autoOrient();
+  if (params.maxWidth || params.maxHeight) {
+    pipeline = pipeline.resize({ width: params.maxWidth, height: params.maxHeight, fit: "inside", withoutEnlargement: true });
+  }
+  if (!params.stripMetadata) pipeline = pipeline.keepMetadata();
+  const encoder = encoderOptions(format, params.quality);
+  pipeline = pipeline.toFormat(encoder.id, encoder.options);
+
+  let info: OutputInfo;
+  try {
+    info = await pipeline.toFile(outputPath);
+  } catch (error) {
+    throw imageFailure(error);
+  }
+  ctx.setProgress(90);
+  throwIfAborted(signal);
+
+  let size = info.size;
+  let keptOriginal = false;
+  const sameGeometry = info.width === source.width && info.height === source.height && source.orientation <= 1;
+  const sameFormat = chooseFormat(undefined, source.format, source.hasAlpha) === format && source.format !== "heif";
+  const metadataOk = !params.stripMetadata || !source.hasMetadata;
+  if (size >= input.size && sameFormat && sameGeometry && metadataOk) {
+    await copyFile(input.path, outputPath);
+    size = input.size;
+    keptOriginal = true;
+  }
+  if (info.width === 0 || info.height === 0) throw new JobFailure("processing_failed", "the image encoder produced an empty image");
+
+  return {
+    url: name,
+    size,
+    width: info.width,
+    height: info.height,
+    format,
+    compressionRatio: ratio(size, input.size),
+    keptOriginal,
+    source: { size: input.size, width: source.width, height: source.height, format: source.format },
+  };
+}
+
+export function ratio(output: number, input: number): number {
+  return input > 0 ? Math.round((output / input) * 10_000) / 10_000 : 1;
+}

@@ -1,0 +1,9 @@
+// One processor module per job type. A type missing here is accepted by the API but
+// fails with processing_failed until its module lands.
+import type { JobType } from "../../../src/contract/registry.ts";
+import { compressImage } from "./compress-image.ts";
+import type { Processor } from "./types.ts";
+
+export const processors: { [T in JobType]?: Processor<T> } = {
+  compressImage,
+};

@@ -1,0 +1,40 @@
+// Starts the processor: configuration first (refused as a whole if invalid), then the
+// HTTP server. SIGTERM stops accepting work and cancels running jobs.
+import { tmpdir } from "node:os";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { JobTable } from "./jobs.ts";
+import { log } from "./log.ts";
+
+export function startProcessor(env: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(env, tmpdir());
+  const jobs = new JobTable(config);
+  const app = createApp(config, jobs);
+  const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();
+  return new Promise<{ port: number; close: () => Promise<void> }>((resolve) => {
+    const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
+      log("info", "processor listening", { host: config.HOST, port: info.port, privateInputs: config.ALLOW_PRIVATE_NETWORK_INPUTS });
+      resolve({
+        port: info.port,
+        close: () =>
+          new Promise<void>((done) => {
+            clearInterval(sweeper);
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+if (import.meta.main) {
+  try {
+    const processor = await startProcessor();
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      process.once(signal, () => void processor.close().then(() => process.exit(0)));
+    }
+  } catch (error) {
+    console.error(String((error as Error).message));
+    process.exit(1);
+  }
+}

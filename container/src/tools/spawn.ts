@@ -1,0 +1,69 @@
+// Runs an external tool (ffmpeg, ffprobe, gs) with a time limit, killed at once on abort.
+// Always: the child is killed and awaited before this returns, whatever happened.
+import { spawn } from "node:child_process";
+
+export interface RunOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Called with each chunk of stdout as it arrives (for progress parsing). */
+  onStdout?: (chunk: string) => void;
+  /** Largest stdout/stderr kept in memory, in bytes. */
+  maxBuffer?: number;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export function runTool(command: string, args: string[], options: RunOptions): Promise<RunResult> {
+  const maxBuffer = options.maxBuffer ?? 4 * 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    let aborted = false;
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    if (options.signal.aborted) onAbort();
+    options.signal.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      options.onStdout?.(chunk);
+      if (stdout.length < maxBuffer) stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      // Keep the tail: the last lines of a tool's stderr say why it failed.
+      stderr = (stderr + chunk).slice(-maxBuffer);
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+      resolve({ code, signal, stdout, stderr, timedOut, aborted });
+    });
+  });
+}

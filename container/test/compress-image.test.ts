@@ -1,0 +1,110 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chooseFormat } from "../src/processors/compress-image.ts";
+import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
+
+let media: MediaServer;
+beforeAll(async () => {
+  media = await startMediaServer();
+});
+afterAll(() => media.close());
+
+/** A photo-like picture: smooth gradients plus noise, so encoders have real work. */
+async function photo(width: number, height: number): Promise<sharp.Sharp> {
+  const noise = await sharp({ create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+    .blur(2)
+    .png()
+    .toBuffer();
+  return sharp(noise).linear(0.8, 20);
+}
+
+function completed(state: { state: string }) {
+  if (state.state !== "completed") throw new Error(`expected completed, got ${JSON.stringify(state)}`);
+  return state as { state: "completed"; result: Record<string, any>; outputs: { name: string; size: number; contentType: string }[] };
+}
+
+describe("compressImage", () => {
+  it("turns a JPEG into a smaller WebP within maxWidth, keeping the aspect ratio", async () => {
+    const jpeg = await (await photo(1600, 1200)).jpeg({ quality: 95 }).toBuffer();
+    const job = await runJob("compressImage", { url: media.serve("/photo.jpg", jpeg, "image/jpeg"), quality: 70, format: "webp", maxWidth: 800 });
+    const { result, outputs } = completed(job.state);
+    const bytes = await job.output(result.url);
+    const meta = await sharp(bytes).metadata();
+    expect(meta.format).toBe("webp");
+    expect([meta.width, meta.height]).toEqual([800, 600]);
+    expect(result).toMatchObject({ width: 800, height: 600, format: "webp", size: bytes.length, keptOriginal: false });
+    expect(result.source).toEqual({ size: jpeg.length, width: 1600, height: 1200, format: "jpeg" });
+    expect(result.compressionRatio).toBeCloseTo(bytes.length / jpeg.length, 3);
+    expect(result.compressionRatio).toBeLessThan(1);
+    expect(outputs).toEqual([{ name: result.url, contentType: "image/webp", size: bytes.length }]);
+    expect(job.progress.at(-1)).toBe(100);
+  });
+
+  it("applies EXIF orientation 6, so a portrait photo stays portrait, and keeps metadata by default", async () => {
+    const jpeg = await (await photo(400, 200)).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const job = await runJob("compressImage", { url: media.serve("/rotated.jpg", jpeg), quality: 80 });
+    const { result } = completed(job.state);
+    const meta = await sharp(await job.output(result.url)).metadata();
+    expect([meta.width, meta.height]).toEqual([200, 400]);
+    expect(meta.orientation ?? 1).toBe(1);
+    expect(meta.exif).toBeDefined();
+    expect(result.source).toMatchObject({ width: 200, height: 400 });
+  });
+
+  it("strips EXIF when asked", async () => {
+    const jpeg = await (await photo(300, 200)).jpeg().withExif({ IFD0: { Artist: "someone" } }).toBuffer();
+    const job = await runJob("compressImage", { url: media.serve("/exif.jpg", jpeg), stripMetadata: true });
+    const meta = await sharp(await job.output(completed(job.state).result.url)).metadata();
+    expect(meta.exif).toBeUndefined();
+  });
+
+  it("keeps a PNG's alpha channel and never upscales", async () => {
+    const png = await sharp({ create: { width: 120, height: 80, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
+    const job = await runJob("compressImage", { url: media.serve("/alpha.png", png), maxWidth: 1000, maxHeight: 1000 });
+    const { result } = completed(job.state);
+    const meta = await sharp(await job.output(result.url)).metadata();
+    expect(meta.format).toBe("png");
+    expect(meta.hasAlpha).toBe(true);
+    expect([meta.width, meta.height]).toEqual([120, 80]);
+  });
+
+  it("returns the input when re-encoding would make it larger", async () => {
+    // A tiny, already well-compressed JPEG: a high-quality re-encode only grows it.
+    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#336699" } }).jpeg({ quality: 30, mozjpeg: true }).toBuffer();
+    const job = await runJob("compressImage", { url: media.serve("/small.jpg", jpeg), quality: 100 });
+    const { result } = completed(job.state);
+    expect(result.keptOriginal).toBe(true);
+    expect(result.compressionRatio).toBe(1);
+    expect(Buffer.compare(await job.output(result.url), jpeg)).toBe(0);
+  });
+
+  it("fails a 1-byte file with unsupported_media", async () => {
+    const job = await runJob("compressImage", { url: media.serve("/one-byte.jpg", Buffer.from([0xff]), "image/jpeg") });
+    expect(job.state).toMatchObject({ state: "failed", error: { code: "unsupported_media" } });
+  });
+
+  it("fails an HTML page served as image/jpeg with unsupported_media, saying it is HTML", async () => {
+    const job = await runJob("compressImage", { url: media.serve("/page.jpg", "<!DOCTYPE html><html><body>Not found</body></html>", "image/jpeg") });
+    expect(job.state).toMatchObject({ state: "failed", error: { code: "unsupported_media" } });
+    expect((job.state as { error: { message: string } }).error.message).toMatch(/HTML/);
+  });
+
+  it("fails a truncated JPEG with corrupt_media", async () => {
+    const jpeg = await (await photo(600, 400)).jpeg().toBuffer();
+    const job = await runJob("compressImage", { url: media.serve("/truncated.jpg", jpeg.subarray(0, Math.floor(jpeg.length / 2))) });
+    expect(job.state).toMatchObject({ state: "failed", error: { code: "corrupt_media" } });
+  });
+
+  it("fails a 404 input with input_unreachable naming the status", async () => {
+    const job = await runJob("compressImage", { url: media.url("/missing.jpg") });
+    expect(job.state).toMatchObject({ state: "failed", error: { code: "input_unreachable", message: expect.stringContaining("404") } });
+  });
+
+  it("chooses the output format from the input when none is asked", () => {
+    expect(chooseFormat(undefined, "jpeg", false)).toBe("jpg");
+    expect(chooseFormat(undefined, "heif", false)).toBe("avif");
+    expect(chooseFormat(undefined, "gif", true)).toBe("png");
+    expect(chooseFormat(undefined, "tiff", false)).toBe("jpg");
+    expect(chooseFormat("avif", "png", true)).toBe("avif");
+  });
+});

@@ -1,0 +1,98 @@
+// Test harness for processor modules: a local file server for inputs and a job table
+// driven the way the runner drives it (start, poll to the end, read outputs).
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ProcessorJobState } from "../../src/contract/processor-protocol.ts";
+import { jobTypes, type JobParamsInput, type JobType } from "../../src/contract/registry.ts";
+import { loadConfig, type Config } from "../src/config.ts";
+import { JobTable } from "../src/jobs.ts";
+
+export interface MediaServer {
+  /** URL at which `body` is served; `contentType` is what the server claims. */
+  serve(path: string, body: Buffer | string, contentType?: string): string;
+  url(path: string): string;
+  close(): Promise<void>;
+  server: Server;
+}
+
+export async function startMediaServer(): Promise<MediaServer> {
+  const files = new Map<string, { body: Buffer; contentType: string }>();
+  const server = createServer((req, res) => {
+    const file = files.get(req.url ?? "");
+    if (!file) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": file.contentType, "content-length": file.body.length }).end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    server,
+    serve(path, body, contentType = "application/octet-stream") {
+      files.set(path, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), contentType });
+      return base + path;
+    },
+    url: (path) => base + path,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
+  const dir = await mkdtemp(join(tmpdir(), "media-jobs-test-"));
+  return loadConfig({ WORK_DIR: dir, ALLOW_PRIVATE_NETWORK_INPUTS: "true", ...overrides }, tmpdir());
+}
+
+export interface FinishedJob {
+  state: ProcessorJobState;
+  /** Progress values seen while polling, in order. */
+  progress: number[];
+  /** Reads an output's bytes by the name that the result's `url` holds. */
+  output(name: string): Promise<Buffer>;
+  outputPath(name: string): string;
+  table: JobTable;
+}
+
+let counter = 0;
+
+/** Runs one job to its end on a fresh job table, polling with a deadline. */
+export async function runJob<T extends JobType>(
+  type: T,
+  params: JobParamsInput<T>,
+  options: { config?: Config; table?: JobTable; deadlineMs?: number } = {},
+): Promise<FinishedJob> {
+  const config = options.config ?? (await testConfig());
+  const table = options.table ?? new JobTable(config);
+  const id = `test_${process.pid}_${++counter}`;
+  table.start({ id, type, params: jobTypes[type].params.parse(params) as never });
+  const progress: number[] = [];
+  const deadline = Date.now() + (options.deadlineMs ?? 60_000);
+  let state = table.get(id)!;
+  while (state.state === "running") {
+    if (Date.now() > deadline) throw new Error(`job ${id} still running after ${options.deadlineMs ?? 60_000} ms`);
+    progress.push(state.progress);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    state = table.get(id)!;
+  }
+  progress.push(state.progress);
+  const outputPath = (name: string) => {
+    const output = table.output(id, name);
+    if (!output) throw new Error(`no output named ${name}`);
+    return output.path;
+  };
+  return { state, progress, table, outputPath, output: (name) => readFile(outputPath(name)) };
+}
+
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "media-jobs-"));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export { writeFile };

@@ -1,0 +1,26 @@
+// Building blocks shared by the job-type schemas: URLs, presets, dimensions.
+// Every bound here is part of the public contract (docs/job-types.md).
+import { z } from "zod";
+
+/** An http(s) URL of the media to process. Address rules (SSRF) are applied by the server, not here. */
+export const mediaUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http or https URL" })
+  .max(2048);
+
+export const qualityPreset = z.enum(["low", "medium", "high"]);
+export type QualityPreset = z.infer<typeof qualityPreset>;
+
+/** 1–100, as in every image encoder's quality scale. */
+export const imageQuality = z.int().min(1).max(100);
+
+/** Output dimensions in pixels. 16384 is the largest side any of our encoders accepts. */
+export const dimension = z.int().min(1).max(16384);
+
+export const imageFormat = z.enum(["jpg", "png", "webp"]);
+
+/** Where a signed download link goes in a result, with the moment it stops working. */
+export const signedFile = {
+  url: z.string(),
+  expiresAt: z.string(),
+  size: z.int(),
+};

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { dimension, mediaUrl, qualityPreset, signedFile } from "../common.ts";
+
+export const compressVideoParams = z
+  .strictObject({
+    url: mediaUrl,
+    quality: qualityPreset.default("medium"),
+    maxWidth: dimension.optional(),
+    maxHeight: dimension.optional(),
+    /** Average bitrate such as `500K`, `1M` or `2.5M`; switches from constant quality to bitrate mode. */
+    targetBitrate: z
+      .string()
+      .regex(/^\d+(\.\d+)?[KM]$/i, "must be a number followed by K or M, such as 500K or 2.5M")
+      .optional(),
+    codec: z.enum(["h264", "h265", "vp9"]).default("h264"),
+    stripAudio: z.boolean().default(false),
+    /** Container; mp4 unless the codec is vp9, which defaults to webm. */
+    format: z.enum(["mp4", "webm"]).optional(),
+  })
+  .refine((p) => !(p.format === "webm" && p.codec !== "vp9"), {
+    path: ["format"],
+    message: "webm holds only the vp9 codec; use format mp4 for h264 and h265",
+  });
+
+export const videoSource = z.object({
+  size: z.int(),
+  width: z.int(),
+  height: z.int(),
+  duration: z.number(),
+});
+
+export const compressVideoResult = z.object({
+  ...signedFile,
+  width: z.int(),
+  height: z.int(),
+  duration: z.number(),
+  format: z.enum(["mp4", "webm"]),
+  codec: z.enum(["h264", "h265", "vp9"]),
+  /** Measured average bitrate of the output, such as `1.2M` or `850K`. */
+  bitrate: z.string(),
+  compressionRatio: z.number(),
+  source: videoSource,
+});

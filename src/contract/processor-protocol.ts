@@ -1,0 +1,30 @@
+// The HTTP protocol between the job runner (Worker) and the processor (container or
+// local Node process). One processor job is one attempt of one API job.
+//
+//   POST   /jobs                    {id, type, params}  → 202 ProcessorJobState (idempotent on id)
+//   GET    /jobs/:id                → 200 ProcessorJobState | 404 when the processor does not know it
+//   GET    /jobs/:id/outputs/:name  → the output's bytes, with Content-Type and Content-Length
+//   POST   /jobs/:id/cancel         → 200 ProcessorJobState; kills its processes
+//   DELETE /jobs/:id                → 204; removes its files
+//   GET    /status                  → 200 {version, tools, running}
+import type { JobError } from "./job.ts";
+import type { JobParams, JobType } from "./registry.ts";
+
+export interface ProcessorJobRequest {
+  id: string;
+  type: JobType;
+  params: JobParams;
+}
+
+export interface ProcessorOutput {
+  /** File name, unique within the job; result fields named `url` hold these names. */
+  name: string;
+  contentType: string;
+  size: number;
+}
+
+export type ProcessorJobState =
+  | { id: string; state: "running"; progress: number }
+  | { id: string; state: "completed"; progress: 100; result: Record<string, unknown>; outputs: ProcessorOutput[] }
+  | { id: string; state: "failed"; progress: number; error: JobError }
+  | { id: string; state: "cancelled"; progress: number };

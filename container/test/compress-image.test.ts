@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseFormat } from "../src/processors/compress-image.ts";
 import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
@@ -10,8 +10,8 @@ beforeAll(async () => {
 afterAll(() => media.close());
 
 /** A photo-like picture: smooth gradients plus noise, so encoders have real work. */
-async function photo(width: number, height: number): Promise<sharp.Sharp> {
-  const noise = await sharp({ create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+async function photo(width: number, height: number): Promise<Sharp> {
+  const noise = await sharp({ create: { width, height, channels: 3 as const, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
     .blur(2)
     .png()
     .toBuffer();

@@ -2,7 +2,8 @@
 // `result` and says `queued`; the client library and the webhook payload put results at
 // the root, say `pending`, and carry the error as its message.
 import type { HttpJob, JobErrorCode, JobStatus } from "./job.ts";
-import { canonicalJobType, type JobResult, type JobType } from "./registry.ts";
+import { canonicalJobType, type JobType } from "./names.ts";
+import type { JobResult } from "./registry.ts";
 
 export type SdkJobStatus = "pending" | "processing" | "completed" | "failed" | "cancelled";
 

@@ -1,6 +1,6 @@
 // The job as the HTTP API shows it (DESIGN §4), its states and its failure codes.
 import { z } from "zod";
-import { HTTP_JOB_TYPES } from "./registry.ts";
+import { HTTP_JOB_TYPES } from "./names.ts";
 
 export const JOB_STATUSES = ["queued", "processing", "completed", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

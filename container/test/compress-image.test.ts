@@ -11,7 +11,7 @@ afterAll(() => media.close());
 
 /** A photo-like picture: smooth gradients plus noise, so encoders have real work. */
 async function photo(width: number, height: number): Promise<Sharp> {
-  const noise = await sharp({ create: { width, height, channels: 3 as const, noise: { type: "gaussian" as const, mean: 128, sigma: 40 } } })
+  const noise = await sharp({ create: { width, height, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
     .blur(2)
     .png()
     .toBuffer();

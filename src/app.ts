@@ -1,0 +1,36 @@
+// The HTTP app: routes, request ids, and the one error handler that turns every failure
+// into {"error": {code, message, details?, requestId}}.
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { apiKeyAuth } from "./auth/api-key.ts";
+import { AppError, errorBody } from "./lib/errors.ts";
+import { log } from "./lib/log.ts";
+import { adminRoutes } from "./routes/admin.ts";
+import { filesRoutes } from "./routes/files.ts";
+import { jobsRoutes } from "./routes/jobs.ts";
+
+export const app = new Hono<{ Bindings: Env }>();
+
+app.use(requestId({ headerName: "x-request-id", limitLength: 200 }));
+
+app.get("/", (c) => c.json({ name: "media-jobs", api: "/v1", docs: "https://github.com/ (see README.md)" }));
+app.route("/v1/files", filesRoutes);
+app.use("/v1/jobs/*", apiKeyAuth());
+app.use("/v1/jobs", apiKeyAuth());
+app.route("/v1/jobs", jobsRoutes);
+app.route("/admin", adminRoutes);
+
+app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, undefined, c.get("requestId")), 404));
+
+app.onError((error, c) => {
+  const id = c.get("requestId");
+  if (error instanceof AppError) {
+    return c.json(errorBody(error.code, error.message, error.details, id), error.status, error.headers);
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    return c.json(errorBody("invalid_input", error.message || "invalid request", undefined, id), error.status);
+  }
+  log("error", "unhandled error", { requestId: id, method: c.req.method, path: new URL(c.req.url).pathname, error: String((error as Error)?.stack ?? error) });
+  return c.json(errorBody("internal_error", "something went wrong on our side; the error has been logged", undefined, id), 500);
+});

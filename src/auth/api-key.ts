@@ -1,0 +1,45 @@
+// Bearer API-key authentication (DESIGN §7). Every request looks the key up in D1, so a
+// revoked key fails on the very next request; `last_used_at` is written at most once a
+// minute per key, after the response.
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { createMiddleware } from "hono/factory";
+import { database } from "../db/client.ts";
+import { findActiveKey } from "../db/orgs.ts";
+import { apiKeys, type Mode, type Organization } from "../db/schema.ts";
+import { unauthorized } from "../lib/errors.ts";
+
+export interface AuthVariables {
+  org: Organization;
+  mode: Mode;
+  apiKeyId: string;
+}
+
+const KEY_FORMAT = /^sk_(live|test)_[A-Za-z0-9]{32,}$/;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export const apiKeyAuth = () =>
+  createMiddleware<{ Bindings: Env; Variables: AuthVariables }>(async function apiKeyAuth(c, next) {
+    const header = c.req.header("authorization");
+    if (!header) throw unauthorized("missing Authorization header; send Authorization: Bearer <API key>");
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw unauthorized("malformed Authorization header; expected Bearer <API key>");
+    const key = match[1]!;
+    if (!KEY_FORMAT.test(key)) throw unauthorized("malformed API key; keys look like sk_live_… or sk_test_…");
+    const db = database(c.env.DB);
+    const found = await findActiveKey(db, key);
+    if (!found) throw unauthorized("unknown or revoked API key");
+    c.set("org", found.org);
+    c.set("mode", found.key.mode);
+    c.set("apiKeyId", found.key.id);
+    const now = Date.now();
+    if (!found.key.lastUsedAt || now - found.key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+      c.executionCtx.waitUntil(
+        db
+          .update(apiKeys)
+          .set({ lastUsedAt: now })
+          .where(and(eq(apiKeys.id, found.key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - LAST_USED_RESOLUTION_MS))))
+          .then(() => undefined),
+      );
+    }
+    await next();
+  });

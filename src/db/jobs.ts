@@ -1,0 +1,126 @@
+// Job rows and their state changes. Each change is one guarded UPDATE: it names the
+// states (and attempt) it may start from, so a duplicate queue delivery, a late alarm or
+// a race with cancel changes nothing instead of moving a job backwards. Each returns
+// whether it took effect.
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { JobErrorCode, JobStatus } from "../contract/job.ts";
+import type { Db } from "./client.ts";
+import { jobs, type JobRow, type Mode } from "./schema.ts";
+
+/** How long a runner's hold on a processing job lasts unless renewed. */
+export const LEASE_MS = 60_000;
+
+export async function insertJob(db: Db, row: typeof jobs.$inferInsert): Promise<JobRow> {
+  return (await db.insert(jobs).values(row).returning())[0]!;
+}
+
+export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
+  return (await db.select().from(jobs).where(eq(jobs.id, id)))[0];
+}
+
+export async function findOrgJob(db: Db, orgId: string, mode: Mode, id: string): Promise<JobRow | undefined> {
+  return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId), eq(jobs.mode, mode))))[0];
+}
+
+export interface ListQuery {
+  orgId: string;
+  mode: Mode;
+  status?: JobStatus;
+  limit: number;
+  /** Only jobs strictly older than this (createdAt, id) position. */
+  before?: { createdAt: number; id: string };
+}
+
+/** Newest first; asks for one extra row so the caller knows whether there is more. */
+export async function listJobs(db: Db, q: ListQuery): Promise<JobRow[]> {
+  const conditions: SQL[] = [eq(jobs.orgId, q.orgId), eq(jobs.mode, q.mode)];
+  if (q.status) conditions.push(eq(jobs.status, q.status));
+  if (q.before) {
+    conditions.push(
+      or(lt(jobs.createdAt, q.before.createdAt), and(eq(jobs.createdAt, q.before.createdAt), lt(jobs.id, q.before.id)))!,
+    );
+  }
+  return db
+    .select()
+    .from(jobs)
+    .where(and(...conditions))
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(q.limit + 1);
+}
+
+async function changed(result: Promise<{ meta: { changes?: number } } | D1Result>): Promise<boolean> {
+  return ((await result).meta.changes ?? 0) > 0;
+}
+
+/** queued (or processing, for a retry) → processing with the next attempt number. */
+export function startAttempt(db: Db, id: string, previousAttempt: number, now: number): Promise<boolean> {
+  return changed(
+    db
+      .update(jobs)
+      .set({
+        status: "processing",
+        attempt: previousAttempt + 1,
+        startedAt: sql`coalesce(${jobs.startedAt}, ${now})`,
+        progress: 0,
+        leaseExpiresAt: now + LEASE_MS,
+      })
+      .where(and(eq(jobs.id, id), eq(jobs.attempt, previousAttempt), inArray(jobs.status, ["queued", "processing"])))
+      .run(),
+  );
+}
+
+/** Renews the lease and records progress; false when the job left this attempt (cancelled, finished). */
+export function renewLease(db: Db, id: string, attempt: number, progress: number, now: number): Promise<boolean> {
+  return changed(
+    db
+      .update(jobs)
+      .set({ progress: sql`max(coalesce(${jobs.progress}, 0), ${progress})`, leaseExpiresAt: now + LEASE_MS })
+      .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
+      .run(),
+  );
+}
+
+export function completeJob(db: Db, id: string, attempt: number, result: unknown, now: number): Promise<boolean> {
+  return changed(
+    db
+      .update(jobs)
+      .set({ status: "completed", result, progress: 100, completedAt: now, leaseExpiresAt: null })
+      .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
+      .run(),
+  );
+}
+
+/** Fails a job that is processing at `attempt`, or still queued when `attempt` is null. */
+export function failJob(db: Db, id: string, attempt: number | null, error: { code: JobErrorCode; message: string }, now: number) {
+  const guard =
+    attempt === null
+      ? and(eq(jobs.id, id), eq(jobs.status, "queued"))
+      : and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing"));
+  return changed(
+    db
+      .update(jobs)
+      .set({ status: "failed", errorCode: error.code, errorMessage: error.message, completedAt: now, leaseExpiresAt: null })
+      .where(guard)
+      .run(),
+  );
+}
+
+/** queued or processing → cancelled. */
+export function cancelJob(db: Db, id: string, now: number): Promise<boolean> {
+  return changed(
+    db
+      .update(jobs)
+      .set({ status: "cancelled", completedAt: now, leaseExpiresAt: null })
+      .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "processing"])))
+      .run(),
+  );
+}
+
+/** Processing jobs whose lease ran out before `before` (their runner stopped renewing). */
+export async function expiredLeases(db: Db, before: number, limit: number): Promise<JobRow[]> {
+  return db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.status, "processing"), lt(jobs.leaseExpiresAt, before)))
+    .limit(limit);
+}

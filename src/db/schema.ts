@@ -1,0 +1,90 @@
+// D1 tables (drizzle-orm). Timestamps are integer milliseconds since the epoch (UTC);
+// the API renders them as ISO 8601.
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const organizations = sqliteTable("organizations", {
+  id: text("id").primaryKey(),
+  /** Short unique name used by the admin command, such as `acme`. */
+  slug: text("slug").notNull().unique(),
+  plan: text("plan", { enum: ["free", "pro", "enterprise"] }).notNull().default("free"),
+  /** Signs webhooks of jobs without their own webhookSecret (`whsec_…`). */
+  webhookSecret: text("webhook_secret").notNull(),
+  /** The secret before the last rotation, still signing for 24 h after it. */
+  previousWebhookSecret: text("previous_webhook_secret"),
+  webhookSecretRotatedAt: integer("webhook_secret_rotated_at"),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    name: text("name").notNull().default(""),
+    /** The first characters of the key, safe to show: `sk_live_Ab12`. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    keyHash: text("key_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash").on(t.keyHash), index("api_keys_org").on(t.orgId)],
+);
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    /** Canonical (client-library) type name. */
+    type: text("type").notNull(),
+    status: text("status", { enum: ["queued", "processing", "completed", "failed", "cancelled"] }).notNull(),
+    priority: integer("priority").notNull(),
+    /** Validated params as JSON, url included. */
+    params: text("params", { mode: "json" }).notNull(),
+    webhookUrl: text("webhook_url"),
+    webhookSecret: text("webhook_secret"),
+    progress: integer("progress"),
+    /** Number of processing attempts started; guards every state change. */
+    attempt: integer("attempt").notNull().default(0),
+    /** Result with output names where signed URLs go; completed jobs only. */
+    result: text("result", { mode: "json" }),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    createdAt: integer("created_at").notNull(),
+    startedAt: integer("started_at"),
+    completedAt: integer("completed_at"),
+    /** While processing: when the runner's lease runs out unless renewed. */
+    leaseExpiresAt: integer("lease_expires_at"),
+  },
+  (t) => [
+    index("jobs_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
+    index("jobs_org_status_created").on(t.orgId, t.mode, t.status, t.createdAt, t.id),
+    index("jobs_status_lease").on(t.status, t.leaseExpiresAt),
+  ],
+);
+
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    orgId: text("org_id").notNull(),
+    mode: text("mode").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the request body, to detect reuse with another body. */
+    requestHash: text("request_hash").notNull(),
+    /** Null while the first request is in flight. */
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.mode, t.key] }), index("idempotency_created").on(t.createdAt)],
+);
+
+export type Organization = typeof organizations.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type JobRow = typeof jobs.$inferSelect;
+export type Mode = "live" | "test";
+export type Plan = Organization["plan"];

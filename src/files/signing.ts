@@ -1,0 +1,74 @@
+// Signed download links (DESIGN §4): /v1/files/<token>/<file name>, where the token is
+// base64url(JSON {k: R2 key, e: expiry in unix seconds}) + "." + base64url(HMAC-SHA256).
+// Links live one hour; each read of a job signs fresh ones.
+import { base64url, fromBase64url, hmacSha256, verifyHmacSha256 } from "../lib/crypto.ts";
+
+export const LINK_LIFETIME_S = 3600;
+
+interface LinkClaims {
+  k: string;
+  e: number;
+}
+
+export function outputKey(jobId: string, name: string): string {
+  return `outputs/${jobId}/${name}`;
+}
+
+export async function signLink(secret: string, origin: string, key: string, expiresAt: number): Promise<string> {
+  const payload = base64url(new TextEncoder().encode(JSON.stringify({ k: key, e: expiresAt } satisfies LinkClaims)));
+  const signature = base64url(await hmacSha256(secret, payload));
+  const name = key.slice(key.lastIndexOf("/") + 1);
+  return `${origin}/v1/files/${payload}.${signature}/${encodeURIComponent(name)}`;
+}
+
+export type LinkCheck = { ok: true; key: string } | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
+
+/** Checks a token's signature and expiry; `now` in unix seconds. */
+export async function verifyLink(secret: string, token: string, now: number): Promise<LinkCheck> {
+  const [payload, signature, extra] = token.split(".");
+  if (!payload || !signature || extra !== undefined) return { ok: false, reason: "malformed" };
+  let claims: LinkClaims;
+  try {
+    if (!(await verifyHmacSha256(secret, payload, fromBase64url(signature)))) return { ok: false, reason: "bad_signature" };
+    claims = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as LinkClaims;
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+  if (typeof claims.k !== "string" || typeof claims.e !== "number") return { ok: false, reason: "malformed" };
+  if (claims.e <= now) return { ok: false, reason: "expired" };
+  return { ok: true, key: claims.k };
+}
+
+/**
+ * Replaces every `url` in a stored result (an output name) with a signed link and adds its
+ * `expiresAt`, at any depth: `result.url`, `result.audio.url`, `result.frames[i].url`.
+ */
+export async function signResult(
+  result: unknown,
+  options: { secret: string; origin: string; jobId: string; now: number },
+): Promise<unknown> {
+  const expires = Math.floor(options.now / 1000) + LINK_LIFETIME_S;
+  const expiresAt = new Date(expires * 1000).toISOString();
+  const walk = async (value: unknown): Promise<unknown> => {
+    if (Array.isArray(value)) return Promise.all(value.map(walk));
+    if (value === null || typeof value !== "object") return value;
+    const entries = await Promise.all(
+      Object.entries(value).map(async ([k, v]) => [k, k === "url" ? v : await walk(v)] as const),
+    );
+    const out: Record<string, unknown> = Object.fromEntries(entries);
+    if (typeof out.url === "string") {
+      out.url = await signLink(options.secret, options.origin, outputKey(options.jobId, out.url), expires);
+      out.expiresAt = expiresAt;
+    }
+    return out;
+  };
+  return walk(result);
+}
+
+/** Every output name a stored result refers to. */
+export function outputNames(result: unknown): string[] {
+  if (Array.isArray(result)) return result.flatMap(outputNames);
+  if (result === null || typeof result !== "object") return [];
+  const own = typeof (result as { url?: unknown }).url === "string" ? [(result as { url: string }).url] : [];
+  return [...own, ...Object.entries(result).flatMap(([k, v]) => (k === "url" ? [] : outputNames(v)))];
+}

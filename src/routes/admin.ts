@@ -1,0 +1,49 @@
+// /admin: organizations and API keys, for `npm run admin` (scripts/admin.ts), locally
+// and against a deployed service. Protected by ADMIN_TOKEN.
+import { zValidator } from "@hono/zod-validator";
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { adminAuth } from "../auth/admin.ts";
+import { database } from "../db/client.ts";
+import { createApiKey, ensureOrganization, listApiKeys, PLANS, revokeApiKey } from "../db/orgs.ts";
+import { organizations } from "../db/schema.ts";
+import { iso } from "../lib/crypto.ts";
+import { notFound } from "../lib/errors.ts";
+import { validationHook } from "./validation.ts";
+
+const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lower-case letters, digits and dashes");
+
+export const adminRoutes = new Hono<{ Bindings: Env }>()
+  .use(adminAuth())
+  .post(
+    "/keys",
+    zValidator(
+      "json",
+      z.strictObject({ org: slug, plan: z.enum(PLANS).optional(), mode: z.enum(["live", "test"]).default("live"), name: z.string().max(100).default("") }),
+      validationHook,
+    ),
+    async (c) => {
+      const { org: orgSlug, plan, mode, name } = c.req.valid("json");
+      const db = database(c.env.DB);
+      const now = Date.now();
+      const org = await ensureOrganization(db, orgSlug, plan, now);
+      const { key, row } = await createApiKey(db, org.id, mode, name, now);
+      return c.json({ key, id: row.id, prefix: row.prefix, mode, org: { id: org.id, slug: org.slug, plan: org.plan } }, 201);
+    },
+  )
+  .post("/keys/revoke", zValidator("json", z.strictObject({ key: z.string().min(8) }), validationHook), async (c) => {
+    const revoked = await revokeApiKey(database(c.env.DB), c.req.valid("json").key, Date.now());
+    if (!revoked) throw notFound("active key");
+    return c.json({ revoked });
+  })
+  .get("/keys", zValidator("query", z.strictObject({ org: slug }), validationHook), async (c) => {
+    const db = database(c.env.DB);
+    const org = (await db.select().from(organizations).where(eq(organizations.slug, c.req.valid("query").org)))[0];
+    if (!org) throw notFound("organization");
+    const keys = await listApiKeys(db, org.id);
+    return c.json({
+      org: { id: org.id, slug: org.slug, plan: org.plan },
+      data: keys.map((k) => ({ ...k, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt) ?? null, revokedAt: iso(k.revokedAt) ?? null })),
+    });
+  });

@@ -1,0 +1,39 @@
+// GET /v1/files/<token>/<name>: signed downloads of outputs, streamed from R2, with
+// Range support (RFC 9110 §14). A tampered, malformed or expired link is 403.
+import { Hono } from "hono";
+import { verifyLink } from "../files/signing.ts";
+import { AppError } from "../lib/errors.ts";
+
+export const filesRoutes = new Hono<{ Bindings: Env }>().get("/:token/:name?", async (c) => {
+  const check = await verifyLink(c.env.FILES_SIGNING_SECRET, c.req.param("token"), Math.floor(Date.now() / 1000));
+  if (!check.ok) {
+    const message = check.reason === "expired" ? "this download link has expired; fetch the job again for a fresh link" : "this download link is not valid";
+    throw new AppError(403, "forbidden", message);
+  }
+  const range = c.req.header("range");
+  let object: R2ObjectBody | R2Object | null;
+  try {
+    object = await c.env.OUTPUTS.get(check.key, range ? { range: c.req.raw.headers } : {});
+  } catch {
+    const head = await c.env.OUTPUTS.head(check.key);
+    return c.body(null, 416, head ? { "content-range": `bytes */${head.size}` } : {});
+  }
+  if (!object || !("body" in object)) throw new AppError(404, "not_found", "this output no longer exists (outputs are kept for a limited time)");
+
+  const headers = new Headers();
+  object.writeHttpMetadata(headers);
+  headers.set("etag", object.httpEtag);
+  headers.set("accept-ranges", "bytes");
+  headers.set("cache-control", "private, max-age=3600");
+  headers.set("x-content-type-options", "nosniff");
+  const slice = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
+  if (range && slice) {
+    const start = slice.suffix !== undefined ? object.size - slice.suffix : (slice.offset ?? 0);
+    const length = slice.suffix ?? slice.length ?? object.size - start;
+    headers.set("content-range", `bytes ${start}-${start + length - 1}/${object.size}`);
+    headers.set("content-length", String(length));
+    return new Response(object.body, { status: 206, headers });
+  }
+  headers.set("content-length", String(object.size));
+  return new Response(object.body, { status: 200, headers });
+});

@@ -1,0 +1,29 @@
+// A job row as the HTTP API shows it (DESIGN §4), with freshly signed result links.
+import type { HttpJob, JobErrorCode } from "../contract/job.ts";
+import { httpJobType, type JobType } from "../contract/names.ts";
+import type { JobRow } from "../db/schema.ts";
+import { signResult } from "../files/signing.ts";
+import { iso } from "../lib/crypto.ts";
+
+export interface ViewOptions {
+  secret: string;
+  origin: string;
+  now: number;
+}
+
+export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<HttpJob> {
+  return {
+    id: row.id,
+    type: httpJobType(row.type as JobType),
+    status: row.status,
+    priority: row.priority,
+    progress: row.status === "completed" ? 100 : row.progress,
+    createdAt: iso(row.createdAt)!,
+    ...(row.startedAt ? { startedAt: iso(row.startedAt) } : {}),
+    ...(row.completedAt ? { completedAt: iso(row.completedAt) } : {}),
+    ...(row.status === "completed" && row.result
+      ? { result: (await signResult(row.result, { ...options, jobId: row.id })) as Record<string, unknown> }
+      : {}),
+    ...(row.status === "failed" ? { error: { code: (row.errorCode ?? "processing_failed") as JobErrorCode, message: row.errorMessage ?? "" } } : {}),
+  };
+}

@@ -1,0 +1,135 @@
+// /v1/jobs: create (either dialect), retrieve, list, cancel.
+import { zValidator } from "@hono/zod-validator";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import type { AuthVariables } from "../auth/api-key.ts";
+import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
+import { JOB_STATUSES } from "../contract/job.ts";
+import { httpJobType } from "../contract/names.ts";
+import { database } from "../db/client.ts";
+import { cancelJob, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
+import { AppError, invalidInput, notFound } from "../lib/errors.ts";
+import { iso, newId } from "../lib/crypto.ts";
+import { checkPublicUrl } from "../net/url-rules.ts";
+import { jobFinished } from "../runner/finished.ts";
+import { enqueueJob } from "../runner/queue.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { idempotency } from "./idempotency.ts";
+import { toHttpJob } from "./job-view.ts";
+import { validationHook } from "./validation.ts";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+type AppEnv = { Bindings: Env; Variables: AuthVariables & { createJob: CreateJobRequest } };
+
+const listQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(512).optional(),
+  // `pending` is the client library's word for queued.
+  status: z
+    .enum([...JOB_STATUSES, "pending"])
+    .transform((s) => (s === "pending" ? "queued" : s))
+    .optional(),
+});
+
+export function viewOptions(c: { env: Env; req: { url: string } }) {
+  return { secret: c.env.FILES_SIGNING_SECRET, origin: new URL(c.req.url).origin, now: Date.now() };
+}
+
+export const jobsRoutes = new Hono<AppEnv>()
+  .post(
+    "/",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError(413, "payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
+      },
+    }),
+    async (c, next) => {
+      // Parse and validate before the idempotency check: an invalid request saves nothing.
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        throw invalidInput("the request body is not valid JSON", [{ path: "(body)", message: "not valid JSON" }]);
+      }
+      const parsed = parseCreateJob(body);
+      if (!parsed.ok) throw invalidInput(summarize(parsed.issues), parsed.issues);
+      const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
+      const urlIssues = [
+        { path: "params" in (body as object) ? "params.url" : "input", url: parsed.value.params.url },
+        ...(parsed.value.webhookUrl ? [{ path: "webhookUrl", url: parsed.value.webhookUrl }] : []),
+      ].flatMap(({ path, url }) => {
+        const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: [80, 443, 8080, 8443] });
+        return verdict.ok ? [] : [{ path, message: verdict.reason }];
+      });
+      if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);
+      c.set("createJob", parsed.value);
+      await next();
+    },
+    idempotency(),
+    async (c) => {
+      const request = c.get("createJob");
+      const org = c.get("org");
+      const now = Date.now();
+      const job = await insertJob(database(c.env.DB), {
+        id: newId("job"),
+        orgId: org.id,
+        mode: c.get("mode"),
+        type: request.type,
+        status: "queued",
+        priority: request.priority,
+        params: request.params,
+        webhookUrl: request.webhookUrl ?? null,
+        webhookSecret: request.webhookSecret ?? null,
+        createdAt: now,
+      });
+      await enqueueJob(c.env, job.id);
+      return c.json(
+        { id: job.id, type: httpJobType(request.type), status: "queued" as const, priority: job.priority, createdAt: iso(now)! },
+        201,
+        { location: `/v1/jobs/${job.id}` },
+      );
+    },
+  )
+  .get("/", zValidator("query", listQuery, validationHook), async (c) => {
+    const { limit, cursor, status } = c.req.valid("query");
+    const before = cursor === undefined ? undefined : decodeCursor(cursor);
+    if (cursor !== undefined && !before) throw invalidInput("cursor is not valid; pass nextCursor from a previous page", [{ path: "cursor", message: "not a cursor from this API" }]);
+    const rows = await listJobs(database(c.env.DB), { orgId: c.get("org").id, mode: c.get("mode"), status, limit, before });
+    const page = rows.slice(0, limit);
+    const hasMore = rows.length > limit;
+    const options = viewOptions(c);
+    const last = page.at(-1);
+    return c.json({
+      data: await Promise.all(page.map((row) => toHttpJob(row, options))),
+      nextCursor: hasMore && last ? encodeCursor(last) : null,
+      hasMore,
+    });
+  })
+  .get("/:id", async (c) => {
+    const row = await findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    if (!row) throw notFound("job");
+    return c.json(await toHttpJob(row, viewOptions(c)));
+  })
+  .post("/:id/cancel", async (c) => {
+    const db = database(c.env.DB);
+    const id = c.req.param("id");
+    const row = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
+    if (!row) throw notFound("job");
+    if (!(await cancelJob(db, id, Date.now()))) {
+      const now = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
+      return c.json({ success: false, jobId: id, status: now!.status });
+    }
+    // Stop the processor's work now; the runner ignores the job from here on.
+    await c.env.JOB_RUNNER.getByName(id).cancel();
+    await jobFinished(c.env, id);
+    return c.json({ success: true, jobId: id });
+  });
+
+function summarize(issues: { path: string; message: string }[]): string {
+  const [first, ...rest] = issues;
+  if (!first) return "invalid request";
+  return `${first.path}: ${first.message}${rest.length ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : ""}`;
+}

@@ -1,0 +1,190 @@
+// JobRunner: one Durable Object per job. It starts an attempt on a processor, then polls
+// it from alarms (no invocation waits for the whole job), copies outputs to R2 and
+// finalizes the row. A processor that vanishes (unreachable, or answers 404 for the
+// attempt) costs one attempt; after MAX_ATTEMPTS the job fails `processing_interrupted`.
+// Always: an attempt's processor job is cancelled or deleted when the runner lets go of it.
+import { DurableObject } from "cloudflare:workers";
+import type { JobErrorCode } from "../contract/job.ts";
+import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
+import { database, type Db } from "../db/client.ts";
+import { completeJob, failJob, findJob, renewLease, startAttempt } from "../db/jobs.ts";
+import { outputKey } from "../files/signing.ts";
+import { log } from "../lib/log.ts";
+import { jobFinished } from "./finished.ts";
+import { processorFetch } from "./transport.ts";
+
+export const MAX_ATTEMPTS = 3;
+/** Consecutive failed polls before the processor counts as lost. */
+export const MAX_POLL_FAILURES = 5;
+const FAST_POLL_MS = 500;
+const SLOW_POLL_MS = 2000;
+/** Polls at the fast rate before slowing down (about 10 s). */
+const FAST_POLLS = 20;
+const RETRY_DELAY_MS = 2000;
+
+interface Attempt {
+  jobId: string;
+  attempt: number;
+  /** The processor's id for this attempt: `<jobId>.<attempt>`. */
+  pid: string;
+  polls: number;
+  failures: number;
+}
+
+export class JobRunner extends DurableObject<Env> {
+  #db(): Db {
+    return database(this.env.DB);
+  }
+
+  /** Starts the job if it is still queued. Safe to call any number of times. */
+  async start(jobId: string): Promise<void> {
+    if (await this.ctx.storage.get<Attempt>("attempt")) return;
+    const job = await findJob(this.#db(), jobId);
+    if (!job || job.status !== "queued") return;
+    await this.#beginAttempt(jobId, job.attempt);
+  }
+
+  /** Stops the job's processor work; the row was already marked cancelled by the caller. */
+  async cancel(): Promise<void> {
+    const current = await this.ctx.storage.get<Attempt>("attempt");
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    if (current) await this.#release(current, "cancel");
+  }
+
+  /** Runs the poll now (used by the sweeper for a job whose lease expired). */
+  async poke(): Promise<void> {
+    if (await this.ctx.storage.get<Attempt>("attempt")) await this.alarm();
+  }
+
+  override async alarm(): Promise<void> {
+    const current = await this.ctx.storage.get<Attempt>("attempt");
+    if (!current) return;
+    try {
+      await this.#poll(current);
+    } catch (error) {
+      log("error", "runner poll crashed", { job: current.jobId, attempt: current.attempt, error: String(error) });
+      await this.#schedule({ ...current, failures: current.failures + 1 });
+    }
+  }
+
+  async #beginAttempt(jobId: string, previousAttempt: number): Promise<void> {
+    const db = this.#db();
+    const now = Date.now();
+    if (!(await startAttempt(db, jobId, previousAttempt, now))) return;
+    const job = (await findJob(db, jobId))!;
+    const current: Attempt = { jobId, attempt: job.attempt, pid: `${jobId}.${job.attempt}`, polls: 0, failures: 0 };
+    await this.ctx.storage.put("attempt", current);
+    log("info", "attempt started", { job: jobId, attempt: current.attempt });
+    try {
+      const response = await processorFetch(this.env, current.pid)("/jobs", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: current.pid, type: job.type, params: job.params }),
+      });
+      if (!response.ok) throw new Error(`processor answered ${response.status} to start: ${await response.text()}`);
+      await this.#schedule(current);
+    } catch (error) {
+      log("warn", "processor refused or unreachable at start", { job: jobId, attempt: current.attempt, error: String(error) });
+      await this.#schedule({ ...current, failures: current.failures + 1 });
+    }
+  }
+
+  async #schedule(current: Attempt): Promise<void> {
+    if (current.failures >= MAX_POLL_FAILURES) return this.#lost(current, "the processor stopped answering");
+    await this.ctx.storage.put("attempt", current);
+    const delay = current.failures > 0 ? RETRY_DELAY_MS : current.polls < FAST_POLLS ? FAST_POLL_MS : SLOW_POLL_MS;
+    await this.ctx.storage.setAlarm(Date.now() + delay);
+  }
+
+  async #poll(current: Attempt): Promise<void> {
+    const call = processorFetch(this.env, current.pid);
+    let response: Response;
+    try {
+      response = await call(`/jobs/${encodeURIComponent(current.pid)}`);
+    } catch (error) {
+      return this.#schedule({ ...current, failures: current.failures + 1 });
+    }
+    if (response.status === 404) return this.#lost(current, "the processor lost the job (it restarted or was replaced)");
+    if (!response.ok) return this.#schedule({ ...current, failures: current.failures + 1 });
+    const state = (await response.json()) as ProcessorJobState;
+    const db = this.#db();
+    const next = { ...current, polls: current.polls + 1, failures: 0 };
+
+    switch (state.state) {
+      case "running":
+        if (!(await renewLease(db, current.jobId, current.attempt, state.progress, Date.now()))) return this.#letGo(current, "cancel");
+        return this.#schedule(next);
+      case "completed":
+        return this.#collect(current, state.result, state.outputs);
+      case "failed":
+        await failJob(db, current.jobId, current.attempt, state.error, Date.now());
+        return this.#letGo(current, "delete", true);
+      case "cancelled":
+        // Cancelled on the processor without our asking (it is shutting down): try again.
+        return this.#lost(current, "the processor stopped the job while shutting down");
+    }
+  }
+
+  /** Copies every output to R2, then completes the row. */
+  async #collect(current: Attempt, result: Record<string, unknown>, outputs: ProcessorOutput[]): Promise<void> {
+    const call = processorFetch(this.env, current.pid);
+    try {
+      for (const output of outputs) {
+        const response = await call(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
+        if (!response.ok || !response.body) throw new Error(`output ${output.name}: HTTP ${response.status}`);
+        // R2 needs a known length for a streamed body; the processor states it.
+        const sized = new FixedLengthStream(output.size);
+        const [, put] = await Promise.all([
+          response.body.pipeTo(sized.writable),
+          this.env.OUTPUTS.put(outputKey(current.jobId, output.name), sized.readable, {
+            httpMetadata: { contentType: output.contentType },
+            customMetadata: { jobId: current.jobId },
+          }),
+        ]);
+        if (!put) throw new Error(`output ${output.name}: R2 refused the object`);
+      }
+    } catch (error) {
+      log("warn", "collecting outputs failed", { job: current.jobId, attempt: current.attempt, error: String(error) });
+      return this.#schedule({ ...current, failures: current.failures + 1 });
+    }
+    const completed = await completeJob(this.#db(), current.jobId, current.attempt, result, Date.now());
+    if (!completed) {
+      // Cancelled while we copied: the outputs belong to no one.
+      await this.env.OUTPUTS.delete(outputs.map((o) => outputKey(current.jobId, o.name)));
+    }
+    await this.#letGo(current, "delete", completed);
+  }
+
+  /** The processor lost this attempt: start the next one, or fail the job after the last. */
+  async #lost(current: Attempt, reason: string): Promise<void> {
+    log("warn", "processor lost the attempt", { job: current.jobId, attempt: current.attempt, reason });
+    await this.#release(current, "delete");
+    await this.ctx.storage.deleteAll();
+    if (current.attempt < MAX_ATTEMPTS) return this.#beginAttempt(current.jobId, current.attempt);
+    const error: { code: JobErrorCode; message: string } = {
+      code: "processing_interrupted",
+      message: `processing was interrupted ${MAX_ATTEMPTS} times (${reason}); the job was not completed. Retry it by creating it again.`,
+    };
+    if (await failJob(this.#db(), current.jobId, current.attempt, error, Date.now())) await jobFinished(this.env, current.jobId);
+  }
+
+  async #letGo(current: Attempt, how: "cancel" | "delete", finished = false): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    await this.#release(current, how);
+    if (finished) await jobFinished(this.env, current.jobId);
+  }
+
+  /** Best effort: a processor that is gone has nothing left to release. */
+  async #release(current: Attempt, how: "cancel" | "delete"): Promise<void> {
+    const call = processorFetch(this.env, current.pid);
+    const path = `/jobs/${encodeURIComponent(current.pid)}`;
+    try {
+      if (how === "cancel") await call(`${path}/cancel`, { method: "POST" });
+      await call(path, { method: "DELETE" });
+    } catch {
+      // Unreachable processor: its own TTL sweep removes the files.
+    }
+  }
+}

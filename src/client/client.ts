@@ -1,0 +1,341 @@
+// The client: speaks the HTTP dialect on the wire and hands back the SDK dialect
+// (DESIGN §2), mapped in one place, `toSdkJob`. Configuration is checked once, here.
+import { toSdkJob, toSdkStatus } from "../contract/dialects.ts";
+import type { HttpJob, JobStatus } from "../contract/job.ts";
+import type { JobType } from "../contract/names.ts";
+import { MediaJobsError, TimeoutError } from "./errors.ts";
+import { createTransport, defaultSleep, type Transport } from "./http.ts";
+import { readEnv } from "./env.ts";
+import { JobList } from "./list.ts";
+import type {
+  CancelJobResult,
+  ClientOptions,
+  EnqueuedJob,
+  EnqueueJobInput,
+  FetchLike,
+  JobOf,
+  JobPage,
+  ListJobsOptions,
+  PageOptions,
+  SdkJob,
+  SdkJobStatus,
+  WaitOptions,
+} from "./types.ts";
+import { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHeaders, type WebhookPayload } from "./webhooks.ts";
+
+/** Where `wrangler dev` serves the API. */
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1";
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
+const DEFAULT_POLL_INTERVAL_MS = 500;
+const FINAL_STATUSES: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);
+
+/**
+ * Per-call options.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * await client.getJob(jobId, { signal: controller.signal });
+ * ```
+ */
+export interface CallOptions {
+  /** Aborts the call, retries included. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Options of `enqueueJob`.
+ *
+ * @example
+ * ```ts
+ * await client.enqueueJob(input, { idempotencyKey: `upload-${upload.id}` });
+ * ```
+ */
+export interface EnqueueOptions extends CallOptions {
+  /**
+   * Makes the create safe to repeat across your own retries or restarts: the same key and
+   * body within 24 h return the first job. Default: a fresh UUID per call, reused by the
+   * client's own retries.
+   */
+  idempotencyKey?: string;
+}
+
+interface HttpCreated {
+  id: string;
+  type: string;
+  status: JobStatus;
+  createdAt: string;
+  priority: number;
+}
+
+interface HttpCancelled {
+  success: boolean;
+  jobId: string;
+  status?: JobStatus;
+}
+
+interface HttpPage {
+  data: HttpJob[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/**
+ * The media-jobs API client. Works wherever `fetch` does: Node 18+, Deno, Bun, browsers
+ * and Workers. Keep API keys on the server: a browser would expose them.
+ *
+ * @example
+ * ```ts
+ * import { MediaJobsClient } from "media-jobs/client";
+ *
+ * const client = new MediaJobsClient(); // MEDIA_JOBS_API_KEY, MEDIA_JOBS_BASE_URL
+ * const job = await client.enqueueAndWait(
+ *   { type: "compressImage", params: { url: "https://example.com/photo.jpg", quality: 70 } },
+ *   { onProgress: (j) => console.log(j.status, j.progress) },
+ * );
+ * if (job.status === "completed") console.log(job.url, job.width, job.height, job.compressionRatio);
+ * else console.error(job.errorCode, job.error);
+ * ```
+ */
+export class MediaJobsClient {
+  /** The base URL requests go to, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly #request: Transport;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #now: () => number;
+
+  constructor(options: ClientOptions = {}) {
+    const apiKey = options.apiKey ?? readEnv("MEDIA_JOBS_API_KEY");
+    if (!apiKey) {
+      throw new MediaJobsError(
+        "No API key: pass { apiKey } to new MediaJobsClient(), or set the MEDIA_JOBS_API_KEY environment variable",
+      );
+    }
+    this.baseUrl = checkBaseUrl(options.baseUrl ?? readEnv("MEDIA_JOBS_BASE_URL") ?? DEFAULT_BASE_URL);
+    const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    if (!(timeout > 0 && Number.isFinite(timeout))) {
+      throw new MediaJobsError(`timeout must be a positive number of milliseconds, got ${timeout}`);
+    }
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+      throw new MediaJobsError(`maxRetries must be a whole number ≥ 0, got ${maxRetries}`);
+    }
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#now = options.now ?? Date.now;
+    this.#request = createTransport({
+      apiKey,
+      baseUrl: this.baseUrl,
+      timeout,
+      maxRetries,
+      fetch: options.fetch ?? globalFetch(),
+      sleep: this.#sleep,
+      random: Math.random,
+    });
+  }
+
+  /**
+   * Creates a job and returns at once; the job waits `pending` for a processing slot. An
+   * `Idempotency-Key` is sent, and reused by the client's retries, so a retried create
+   * never makes two jobs.
+   *
+   * @example
+   * ```ts
+   * const { jobId } = await client.enqueueJob({
+   *   type: "videoThumbnail",
+   *   params: { url: "https://example.com/talk.mp4", timestamp: "auto", width: 640, format: "webp" },
+   *   webhookUrl: "https://example.com/webhooks/media",
+   * });
+   * ```
+   */
+  async enqueueJob<T extends JobType>(input: EnqueueJobInput<T>, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
+    const { type, params, priority, webhookUrl, webhookSecret } = input;
+    const created = await this.#request<HttpCreated>({
+      method: "POST",
+      path: "/jobs",
+      body: { type, params, priority, webhookUrl, webhookSecret },
+      headers: { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() },
+      signal: options.signal,
+    });
+    return { jobId: created.id, status: "pending", createdAt: created.createdAt };
+  }
+
+  /**
+   * The job now: status, progress, and when completed its result fields at the root
+   * (download links are signed afresh on every call and valid for an hour).
+   *
+   * @example
+   * ```ts
+   * const job = await client.getJob(jobId);
+   * if (job.type === "compressVideo" && job.status === "completed") {
+   *   console.log(job.url, job.duration, job.bitrate, job.compressionRatio);
+   * }
+   * ```
+   */
+  async getJob(jobId: string, options: CallOptions = {}): Promise<SdkJob> {
+    const job = await this.#request<HttpJob>({ method: "GET", path: jobPath(jobId), signal: options.signal });
+    return toSdkJob(job);
+  }
+
+  /**
+   * Cancels a pending or processing job. `success` is false when the job had already
+   * finished, with `status` saying how.
+   *
+   * @example
+   * ```ts
+   * const { success } = await client.cancelJob(jobId);
+   * ```
+   */
+  async cancelJob(jobId: string, options: CallOptions = {}): Promise<CancelJobResult> {
+    const answer = await this.#request<HttpCancelled>({
+      method: "POST",
+      path: `${jobPath(jobId)}/cancel`,
+      signal: options.signal,
+    });
+    return {
+      success: answer.success,
+      jobId: answer.jobId,
+      ...(answer.status === undefined ? {} : { status: toSdkStatus(answer.status) }),
+    };
+  }
+
+  /**
+   * Polls a job until it is completed, failed or cancelled, and returns it; a failed job is
+   * returned, not thrown. Throws {@link TimeoutError} (message containing `Timeout`) when
+   * `timeout` passes first; the job goes on running.
+   *
+   * @example
+   * ```ts
+   * const job = await client.waitForJob(jobId, {
+   *   timeout: 120_000,
+   *   onProgress: (j) => console.log(`${j.status} ${j.progress ?? 0}%`),
+   * });
+   * ```
+   */
+  async waitForJob(jobId: string, options: WaitOptions = {}): Promise<SdkJob> {
+    const { timeout = DEFAULT_WAIT_TIMEOUT_MS, pollInterval = DEFAULT_POLL_INTERVAL_MS, onProgress, signal } = options;
+    const deadline = this.#now() + timeout;
+    let last: SdkJob | undefined;
+    for (;;) {
+      last = await this.getJob(jobId, { signal });
+      onProgress?.(last);
+      if (FINAL_STATUSES.has(last.status)) return last;
+      const remaining = deadline - this.#now();
+      if (remaining <= 0) {
+        throw new TimeoutError(
+          `Timeout: job ${jobId} is still ${last.status} after ${timeout} ms of waiting`,
+          jobId,
+          last,
+        );
+      }
+      await this.#sleep(Math.min(pollInterval, remaining), signal);
+    }
+  }
+
+  /**
+   * `enqueueJob` then `waitForJob`: the finished job, typed by the job's type.
+   *
+   * @example
+   * ```ts
+   * const job = await client.enqueueAndWait({ type: "extractAudio", params: { url, quality: "high" } });
+   * if (job.status === "completed") console.log(job.url, job.bitrate); // "320kbps"
+   * ```
+   */
+  async enqueueAndWait<T extends JobType>(
+    input: EnqueueJobInput<T>,
+    options: WaitOptions & EnqueueOptions = {},
+  ): Promise<JobOf<T>> {
+    const { jobId } = await this.enqueueJob(input, options);
+    return (await this.waitForJob(jobId, options)) as JobOf<T>;
+  }
+
+  /**
+   * Jobs, newest first, as an async iterable that fetches page after page; `page()` gets
+   * one page. `status` accepts `pending` (sent as `queued`).
+   *
+   * @example
+   * ```ts
+   * for await (const job of client.listJobs({ status: "processing", limit: 100 })) {
+   *   console.log(job.id, job.type, job.progress);
+   * }
+   * ```
+   */
+  listJobs(options: ListJobsOptions = {}): JobList {
+    return new JobList((pageOptions) => this.#page(pageOptions), options);
+  }
+
+  /**
+   * Same as the {@link verifyWebhook} function: checks a webhook's signature and age and
+   * returns its typed payload.
+   *
+   * @example
+   * ```ts
+   * const job = await client.verifyWebhook(await request.text(), request.headers, secret);
+   * ```
+   */
+  verifyWebhook(
+    rawBody: RawBody,
+    headers: WebhookHeaders,
+    secret: string | readonly string[],
+    options?: VerifyWebhookOptions,
+  ): Promise<WebhookPayload> {
+    return verifyWebhook(rawBody, headers, secret, options);
+  }
+
+  async #page(options: PageOptions): Promise<JobPage> {
+    const page = await this.#request<HttpPage>({
+      method: "GET",
+      path: "/jobs",
+      query: {
+        limit: options.limit,
+        status: options.status === "pending" ? "queued" : options.status,
+        cursor: options.cursor,
+      },
+      signal: options.signal,
+    });
+    return { data: page.data.map(toSdkJob), nextCursor: page.nextCursor, hasMore: page.hasMore };
+  }
+}
+
+function jobPath(jobId: string): string {
+  if (typeof jobId !== "string" || jobId === "") {
+    throw new MediaJobsError(`jobId must be a non-empty string, got ${JSON.stringify(jobId)}`);
+  }
+  return `/jobs/${encodeURIComponent(jobId)}`;
+}
+
+function checkBaseUrl(value: string): string {
+  const trimmed = value.replace(/\/+$/, "");
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new MediaJobsError(`baseUrl must be an absolute URL such as ${DEFAULT_BASE_URL}, got "${value}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new MediaJobsError(`baseUrl must be http or https, got "${value}"`);
+  }
+  return trimmed;
+}
+
+function globalFetch(): FetchLike {
+  if (typeof globalThis.fetch !== "function") {
+    throw new MediaJobsError("No global fetch here: pass { fetch } to new MediaJobsClient()");
+  }
+  // Called through globalThis: some runtimes throw "Illegal invocation" for a detached fetch.
+  return (url, init) => globalThis.fetch(url, init);
+}
+
+/** A UUID v4; crypto.randomUUID where it exists, getRandomValues otherwise. */
+function newIdempotencyKey(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (typeof crypto?.getRandomValues === "function") crypto.getRandomValues(bytes);
+  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

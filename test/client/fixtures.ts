@@ -1,0 +1,120 @@
+// One completed HTTP job per type, with results shaped as the contract's result schemas
+// say (checked in mapping.test.ts), and the other states of a job.
+import type { HttpJob } from "../../src/contract/job.ts";
+import type { JobResult, JobType } from "../../src/contract/registry.ts";
+
+const link = (name: string) => ({
+  url: `https://media.example.com/v1/files/tok_${name}`,
+  expiresAt: "2026-01-01T01:00:00.000Z",
+});
+
+export const RESULTS: { [T in JobType]: JobResult<T> } = {
+  compressImage: {
+    ...link("image"),
+    size: 120_000,
+    width: 1600,
+    height: 1200,
+    format: "webp",
+    compressionRatio: 0.25,
+    keptOriginal: false,
+    source: { size: 480_000, width: 4000, height: 3000, format: "jpg" },
+  },
+  compressVideo: {
+    ...link("video"),
+    size: 5_000_000,
+    width: 1280,
+    height: 720,
+    duration: 62.5,
+    format: "mp4",
+    codec: "h264",
+    bitrate: "640K",
+    compressionRatio: 0.2,
+    source: { size: 25_000_000, width: 1920, height: 1080, duration: 62.5 },
+  },
+  compressPdf: {
+    ...link("pdf"),
+    size: 300_000,
+    format: "pdf",
+    compressionRatio: 0.6,
+    pages: 12,
+    keptOriginal: false,
+    source: { size: 500_000, pages: 12 },
+  },
+  videoThumbnail: {
+    ...link("thumb"),
+    size: 40_000,
+    width: 640,
+    height: 360,
+    format: "jpg",
+    timestamp: 12.4,
+    source: { size: 25_000_000, width: 1920, height: 1080, duration: 62.5 },
+  },
+  extractAudio: {
+    ...link("audio"),
+    size: 1_500_000,
+    duration: 62.5,
+    format: "mp3",
+    bitrate: "192kbps",
+    source: { size: 25_000_000, duration: 62.5, audioBitrate: 128_000, audioCodec: "aac" },
+  },
+  videoExtraction: {
+    audio: { ...link("x-audio"), size: 1_500_000, duration: 62.5, format: "mp3", bitrate: "192kbps" },
+    frames: [
+      { ...link("f1"), size: 30_000, width: 640, height: 360, format: "jpg", timestamp: 10 },
+      { ...link("f2"), size: 31_000, width: 640, height: 360, format: "jpg", timestamp: 20 },
+    ],
+    source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mov,mp4,m4a,3gp,3g2,mj2", hasAudio: true },
+  },
+};
+
+export const HTTP_NAMES: Record<JobType, string> = {
+  compressVideo: "compress-video",
+  compressImage: "compress-image",
+  compressPdf: "compress-pdf",
+  videoThumbnail: "video-thumbnail",
+  extractAudio: "extract-audio",
+  videoExtraction: "video-extraction",
+};
+
+const base = {
+  priority: 5,
+  createdAt: "2026-01-01T00:00:00.000Z",
+};
+
+export function queuedJob(type: JobType, id = "job_queued000000000000000000"): HttpJob {
+  return { ...base, id, type: HTTP_NAMES[type], status: "queued", progress: null };
+}
+
+export function processingJob(type: JobType, progress = 40, id = "job_processing00000000000000"): HttpJob {
+  return { ...base, id, type: HTTP_NAMES[type], status: "processing", progress, startedAt: "2026-01-01T00:00:01.000Z" };
+}
+
+export function completedJob(type: JobType, id = "job_completed000000000000000"): HttpJob {
+  return {
+    ...base,
+    id,
+    type: HTTP_NAMES[type],
+    status: "completed",
+    progress: 100,
+    startedAt: "2026-01-01T00:00:01.000Z",
+    completedAt: "2026-01-01T00:00:09.000Z",
+    result: RESULTS[type] as Record<string, unknown>,
+  };
+}
+
+export function failedJob(type: JobType, id = "job_failed000000000000000000"): HttpJob {
+  return {
+    ...base,
+    id,
+    type: HTTP_NAMES[type],
+    status: "failed",
+    progress: 10,
+    startedAt: "2026-01-01T00:00:01.000Z",
+    completedAt: "2026-01-01T00:00:02.000Z",
+    error: { code: "unsupported_media", message: "The input is not an image we can read (it looks like a PDF)." },
+  };
+}
+
+export function cancelledJob(type: JobType, id = "job_cancelled000000000000000"): HttpJob {
+  return { ...base, id, type: HTTP_NAMES[type], status: "cancelled", progress: null, completedAt: "2026-01-01T00:00:03.000Z" };
+}

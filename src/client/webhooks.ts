@@ -71,10 +71,10 @@ export interface VerifyWebhookOptions {
  * const headers: WebhookSignatureHeaders = await signWebhook(body, secret);
  * ```
  */
-export interface WebhookSignatureHeaders {
+export type WebhookSignatureHeaders = {
   "x-service-timestamp": string;
   "x-service-signature": string;
-}
+};
 
 const encoder = new TextEncoder();
 

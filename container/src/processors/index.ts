@@ -2,8 +2,18 @@
 // fails with processing_failed until its module lands.
 import type { JobType } from "../../../src/contract/registry.ts";
 import { compressImage } from "./compress-image.ts";
+import { compressVideo } from "./compress-video.ts";
+import { extractAudio } from "./extract-audio.ts";
+import { videoExtraction } from "./video-extraction.ts";
+import { videoThumbnail } from "./video-thumbnail.ts";
+import { compressPdf } from "./compress-pdf.ts";
 import type { Processor } from "./types.ts";
 
 export const processors: { [T in JobType]?: Processor<T> } = {
   compressImage,
+  compressVideo,
+  videoThumbnail,
+  extractAudio,
+  videoExtraction,
+  compressPdf,
 };

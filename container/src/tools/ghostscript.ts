@@ -1,0 +1,85 @@
+// Ghostscript as a process: always with -dSAFER (no file access beyond the named files,
+// no %pipe%, no device changes), -dBATCH -dNOPAUSE, a time limit and killed on cancel
+// through runTool. Ghostscript 10 exits 0 on most broken inputs and reports them on
+// stdout/stderr, so its words are turned into job failures here.
+import { JobCancelled, JobFailure } from "../errors.ts";
+import { runTool, type RunResult } from "./spawn.ts";
+
+export const GS = "gs";
+export const GS_BASE_ARGS = ["-dSAFER", "-dBATCH", "-dNOPAUSE"];
+
+export interface GsRunOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Called with each page number as Ghostscript starts it ("Page N" on stdout). */
+  onPage?: (page: number) => void;
+}
+
+export async function runGhostscript(args: string[], options: GsRunOptions): Promise<RunResult> {
+  let pending = "";
+  const result = await runTool(GS, args, {
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    onStdout: options.onPage
+      ? (chunk) => {
+          const lines = (pending + chunk).split("\n");
+          pending = lines.pop() ?? "";
+          for (const line of lines) {
+            const page = /^Page (\d+)\s*$/.exec(line);
+            if (page) options.onPage!(Number(page[1]));
+          }
+        }
+      : undefined,
+  });
+  if (result.aborted) throw new JobCancelled();
+  if (result.timedOut) {
+    throw new JobFailure("processing_timeout", `Ghostscript did not finish within ${Math.round(options.timeoutMs / 1000)} s`);
+  }
+  return result;
+}
+
+/** What Ghostscript said about a file it could not read, or undefined if nothing was wrong. */
+export function ghostscriptFailure(result: RunResult): JobFailure | undefined {
+  const said = `${result.stdout}\n${result.stderr}`;
+  if (/requires a password/i.test(said)) {
+    return new JobFailure("encrypted_media", "the PDF is password-protected; remove the password (or send an unprotected copy) and try again", {
+      cause: tail(said),
+    });
+  }
+  if (/Couldn't initialise file|No pages will be processed|page not found|Couldn't get page info/i.test(said)) {
+    return new JobFailure("corrupt_media", "the PDF is damaged and its pages cannot be recovered", { cause: tail(said) });
+  }
+  if (result.code !== 0) {
+    if (/VMerror|limitcheck/i.test(said)) {
+      return new JobFailure("processing_failed", "the PDF needs more memory than the processor allows", { cause: tail(said) });
+    }
+    return new JobFailure("corrupt_media", "the PDF could not be read; it is damaged or not a valid PDF", { cause: tail(said) });
+  }
+  return undefined;
+}
+
+/**
+ * Number of pages Ghostscript can see in a PDF (after its own repair of damaged files).
+ * Fails encrypted_media for a file that needs a password, corrupt_media for none.
+ */
+export async function pdfPageCount(path: string, options: GsRunOptions): Promise<number> {
+  const result = await runGhostscript(
+    ["-q", "-dNODISPLAY", ...GS_BASE_ARGS, `--permit-file-read=${path}`, "-c", `(${psString(path)}) (r) file runpdfbegin pdfpagecount = quit`],
+    options,
+  );
+  const failure = ghostscriptFailure(result);
+  if (failure && failure.code !== "corrupt_media") throw failure;
+  const count = /(\d+)\s*$/.exec(result.stdout.trim());
+  const pages = count ? Number(count[1]) : 0;
+  if (pages === 0) throw failure ?? new JobFailure("corrupt_media", "the PDF is damaged or has no pages", { cause: tail(`${result.stdout}\n${result.stderr}`) });
+  return pages;
+}
+
+/** A PostScript string body: backslashes and parentheses escaped. */
+export function psString(s: string): string {
+  return s.replace(/[\\()]/g, (c) => `\\${c}`);
+}
+
+function tail(text: string): string {
+  return text.trim().slice(-2000);
+}

@@ -1,0 +1,236 @@
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JobCancelled, JobFailure } from "../src/errors.ts";
+import { buildArgs } from "../src/processors/compress-pdf.ts";
+import { runGhostscript } from "../src/tools/ghostscript.ts";
+import { scrubPdfMetadata } from "../src/tools/pdf-metadata.ts";
+import { buildPdf, photoJpeg, xmpPacket } from "./pdf-fixtures.ts";
+import { runJob, startMediaServer, withTempDir, type MediaServer } from "./helpers.ts";
+
+const exec = promisify(execFile);
+
+let media: MediaServer;
+let photoPdf: Buffer;
+let textPdf: Buffer;
+/** Many small text pages: Ghostscript's rewrite is larger than this hand-written file. */
+let pagesPdf: Buffer;
+const INFO = { Title: "Secret Title", Author: "Jane Author", Producer: "HandMade Writer", Creator: "Fixture Maker", CreationDate: "D:20200101000000Z" };
+const WORDS = ["Quarterly", "report", "alpha", "bravo", "charlie", "Second", "echo", "foxtrot"];
+
+beforeAll(async () => {
+  media = await startMediaServer();
+  const jpeg = await photoJpeg(1800, 2400);
+  photoPdf = buildPdf(
+    [{ lines: ["Quarterly report alpha", "bravo charlie delta"], jpeg }, { lines: ["Second page echo foxtrot"] }],
+    { info: INFO, xmp: xmpPacket("Secret Title", "Jane Author") },
+  );
+  textPdf = buildPdf([{ lines: ["just a little text here"] }], { info: INFO });
+  pagesPdf = buildPdf(
+    Array.from({ length: 12 }, (_, i) => ({ lines: [`page ${i + 1} words`] })),
+    { info: INFO, xmp: xmpPacket("Secret Title", "Jane Author") },
+  );
+});
+afterAll(() => media.close());
+
+function completed(state: { state: string }) {
+  if (state.state !== "completed") throw new Error(`expected completed, got ${JSON.stringify(state)}`);
+  return state as { state: "completed"; result: Record<string, any>; outputs: { name: string; size: number; contentType: string }[] };
+}
+
+/** Page count and Info entries, as Ghostscript's PDFINFO reports them. */
+async function pdfInfo(pdf: Buffer): Promise<{ pages: number; info: Record<string, string> }> {
+  return withTempDir(async (dir) => {
+    const path = join(dir, "probe.pdf");
+    await writeFile(path, pdf);
+    const { stdout, stderr } = await exec("gs", ["-q", "-dNODISPLAY", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dPDFINFO", path]);
+    const text = stdout + stderr;
+    const info: Record<string, string> = {};
+    for (const m of text.matchAll(/^(Title|Author|Subject|Keywords|Creator|Producer|CreationDate|ModDate): (.*)$/gm)) info[m[1]!] = m[2]!;
+    return { pages: Number(/File has (\d+) pages?/.exec(text)?.[1] ?? 0), info };
+  });
+}
+
+async function pdfWords(pdf: Buffer): Promise<string[]> {
+  return withTempDir(async (dir) => {
+    const path = join(dir, "text.pdf");
+    await writeFile(path, pdf);
+    const { stdout } = await exec("gs", ["-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", "-sOutputFile=-", path]);
+    return stdout.split(/\s+/).filter(Boolean);
+  });
+}
+
+function failure(state: { state: string }) {
+  return state as { state: string; error?: { code: string; message: string } };
+}
+
+describe("compressPdf buildArgs", () => {
+  const paths = { input: "/work/job/input", output: "/work/job/compressed.pdf" };
+  it.each([
+    ["low", "/screen"],
+    ["medium", "/ebook"],
+    ["high", "/printer"],
+  ] as const)("quality %s uses the %s distiller settings, safely", (quality, preset) => {
+    const args = buildArgs({ quality, removeMetadata: false }, paths);
+    expect(args.slice(0, 3)).toEqual(["-dSAFER", "-dBATCH", "-dNOPAUSE"]);
+    expect(args).toContain("-sDEVICE=pdfwrite");
+    expect(args).toContain(`-dPDFSETTINGS=${preset}`);
+    expect(args).toEqual(
+      expect.arrayContaining(["-dCompatibilityLevel=1.5", "-dDetectDuplicateImages=true", "-dCompressFonts=true", "-dSubsetFonts=true", "-dAutoRotatePages=/None"]),
+    );
+    expect(args).not.toContain("-dOmitXMP=true");
+    expect(args.at(-1)).toBe(paths.input);
+    expect(args).toContain(`-sOutputFile=${paths.output}`);
+  });
+
+  it("asks Ghostscript not to write XMP or dates when metadata is to be removed", () => {
+    expect(buildArgs({ quality: "medium", removeMetadata: true }, paths)).toEqual(expect.arrayContaining(["-dOmitXMP=true", "-dOmitInfoDate=true"]));
+  });
+
+  it("escapes % in the output path and refuses relative paths", () => {
+    expect(buildArgs({ quality: "low", removeMetadata: false }, { input: "/in", output: "/a%d/out.pdf" })).toContain("-sOutputFile=/a%%d/out.pdf");
+    expect(() => buildArgs({ quality: "low", removeMetadata: false }, { input: "-dNOSAFER", output: "/out.pdf" })).toThrow(/absolute/);
+  });
+});
+
+describe("compressPdf", () => {
+  it("shrinks a photo PDF more at lower quality, keeping every page and word", async () => {
+    const url = media.serve("/photo.pdf", photoPdf, "application/pdf");
+    const sizes: Record<string, number> = {};
+    for (const quality of ["low", "medium", "high"] as const) {
+      const job = await runJob("compressPdf", { url, quality });
+      const { result, outputs } = completed(job.state);
+      const bytes = await job.output(result.url);
+      expect(result).toMatchObject({ url: "document.pdf", format: "pdf", size: bytes.length, pages: 2, source: { size: photoPdf.length, pages: 2 } });
+      expect(outputs).toEqual([{ name: "document.pdf", contentType: "application/pdf", size: bytes.length }]);
+      expect(bytes.length).toBeLessThanOrEqual(photoPdf.length);
+      expect(result.compressionRatio).toBeCloseTo(bytes.length / photoPdf.length, 3);
+      expect((await pdfInfo(bytes)).pages).toBe(2);
+      expect(await pdfWords(bytes)).toEqual(expect.arrayContaining(WORDS));
+      expect(job.progress.at(-1)).toBe(100);
+      sizes[quality] = bytes.length;
+    }
+    expect(sizes.low!).toBeLessThan(sizes.medium!);
+    expect(sizes.medium!).toBeLessThan(sizes.high!);
+    expect(sizes.low!).toBeLessThan(photoPdf.length / 4);
+  });
+
+  it("keeps the document metadata by default", async () => {
+    const job = await runJob("compressPdf", { url: media.serve("/keep-meta.pdf", photoPdf), quality: "low" });
+    const { info } = await pdfInfo(await job.output(completed(job.state).result.url));
+    expect(info).toMatchObject({ Title: "Secret Title", Author: "Jane Author" });
+  });
+
+  it("removes every Info entry and the XMP stream when asked", async () => {
+    const job = await runJob("compressPdf", { url: media.serve("/strip-meta.pdf", photoPdf), quality: "medium", removeMetadata: true });
+    const { result } = completed(job.state);
+    expect(result.keptOriginal).toBe(false);
+    const bytes = await job.output(result.url);
+    const { pages, info } = await pdfInfo(bytes);
+    expect(pages).toBe(2);
+    expect(info).toEqual({});
+    const text = bytes.toString("latin1");
+    for (const needle of ["Secret Title", "Jane Author", "HandMade", "Fixture Maker", "Ghostscript", "xmpmeta", "/Metadata", "/CreationDate", "/Producer"]) {
+      expect(text).not.toContain(needle);
+    }
+    expect(await pdfWords(bytes)).toEqual(expect.arrayContaining(WORDS));
+  });
+
+  it("returns the input unchanged when recompression would make it larger", async () => {
+    const job = await runJob("compressPdf", { url: media.serve("/small.pdf", textPdf), quality: "high" });
+    const { result } = completed(job.state);
+    expect(result).toMatchObject({ keptOriginal: true, compressionRatio: 1, size: textPdf.length, pages: 1, source: { size: textPdf.length, pages: 1 } });
+    expect(Buffer.compare(await job.output(result.url), textPdf)).toBe(0);
+  });
+
+  it("returns the input without its metadata when it cannot be beaten and removeMetadata is set", async () => {
+    const job = await runJob("compressPdf", { url: media.serve("/pages-strip.pdf", pagesPdf), removeMetadata: true });
+    const { result } = completed(job.state);
+    expect(result).toMatchObject({ keptOriginal: true, compressionRatio: 1, size: pagesPdf.length, pages: 12 });
+    const bytes = await job.output(result.url);
+    expect(bytes.length).toBe(pagesPdf.length);
+    const text = bytes.toString("latin1");
+    for (const needle of ["Secret Title", "Jane Author", "HandMade", "xmpmeta", "/Metadata", "/CreationDate"]) expect(text).not.toContain(needle);
+    expect(await pdfInfo(bytes)).toEqual({ pages: 12, info: {} });
+    expect(await pdfWords(bytes)).toEqual(expect.arrayContaining(["page", "12", "words"]));
+  });
+
+  it("processes a damaged PDF that Ghostscript can repair (every offset in the cross-reference table wrong)", async () => {
+    const damaged = Buffer.concat([photoPdf.subarray(0, 15), Buffer.from("% junk that shifts every object\n"), photoPdf.subarray(15)]);
+    const job = await runJob("compressPdf", { url: media.serve("/shifted.pdf", damaged) });
+    const { result } = completed(job.state);
+    expect(result.pages).toBe(2);
+    expect(await pdfWords(await job.output(result.url))).toEqual(expect.arrayContaining(WORDS));
+  });
+
+  it.each([
+    ["cut in half, losing its pages", () => photoPdf.subarray(0, Math.floor(photoPdf.length / 2))],
+    ["a PDF header followed by garbage", () => Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(4096, 0xa5)])],
+  ])("fails a PDF %s with corrupt_media", async (_name, make) => {
+    const job = await runJob("compressPdf", { url: media.serve(`/corrupt-${_name.length}.pdf`, make()) });
+    expect(job.state).toMatchObject({ state: "failed", error: { code: "corrupt_media" } });
+  });
+
+  it("fails a password-protected PDF with encrypted_media", async () => {
+    const encrypted = await withTempDir(async (dir) => {
+      await writeFile(join(dir, "plain.pdf"), textPdf);
+      await exec("gs", ["-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=pdfwrite", "-sUserPassword=secret", "-sOwnerPassword=owner", "-dEncryptionR=3", "-dKeyLength=128", `-sOutputFile=${join(dir, "enc.pdf")}`, join(dir, "plain.pdf")]);
+      return readFile(join(dir, "enc.pdf"));
+    });
+    const job = await runJob("compressPdf", { url: media.serve("/encrypted.pdf", encrypted, "application/pdf") });
+    expect(job.state).toMatchObject({ state: "failed", error: { code: "encrypted_media", message: expect.stringMatching(/password/) } });
+  });
+
+  it.each([
+    ["an HTML page served as application/pdf", "<!DOCTYPE html><html><body>Login required</body></html>", /HTML/],
+    ["a JPEG named .pdf", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]), /not a PDF/],
+    ["an empty file", "", /empty/],
+  ])("fails %s with unsupported_media", async (name, body, message) => {
+    const job = await runJob("compressPdf", { url: media.serve(`/not-pdf-${name.length}.pdf`, body, "application/pdf") });
+    expect(failure(job.state)).toMatchObject({ state: "failed", error: { code: "unsupported_media", message: expect.stringMatching(message) } });
+  });
+});
+
+describe("Ghostscript runs", () => {
+  const loop = ["-q", "-dNODISPLAY", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-c", "{} loop"];
+
+  it("are killed when the job is cancelled", async () => {
+    const controller = new AbortController();
+    const run = runGhostscript(loop, { signal: controller.signal, timeoutMs: 60_000 });
+    setImmediate(() => controller.abort());
+    await expect(run).rejects.toBeInstanceOf(JobCancelled);
+  });
+
+  it("fail processing_timeout past their time limit", async () => {
+    const run = runGhostscript(loop, { signal: new AbortController().signal, timeoutMs: 300 });
+    await expect(run).rejects.toSatisfy((e: unknown) => e instanceof JobFailure && e.code === "processing_timeout");
+  });
+});
+
+describe("scrubPdfMetadata", () => {
+  async function scrub(pdf: Buffer) {
+    return withTempDir(async (dir) => {
+      const path = join(dir, "doc.pdf");
+      await writeFile(path, pdf);
+      const outcome = await scrubPdfMetadata(path);
+      return { ...outcome, bytes: await readFile(path) };
+    });
+  }
+
+  it("empties Info dictionaries whose strings hold delimiters, keeping the file size and validity", async () => {
+    const pdf = buildPdf([{ lines: ["tricky"] }], { info: { Title: "a >> b ) c ( d", Keywords: "<<not a dict>>", Author: "x\\" } });
+    const { complete, bytes } = await scrub(pdf);
+    expect(complete).toBe(true);
+    expect(bytes.length).toBe(pdf.length);
+    expect(bytes.toString("latin1")).not.toMatch(/Title|Keywords|Author|not a dict/);
+    expect(await pdfInfo(bytes)).toEqual({ pages: 1, info: {} });
+  });
+
+  it("reports incomplete when the Info dictionary is not a plain object in the file (an object stream)", async () => {
+    const pdf = buildPdf([{ lines: ["x"] }]);
+    const pointing = Buffer.from(pdf.toString("latin1").replace("/Root 1 0 R", "/Root 1 0 R/Info 99 0 R"), "latin1");
+    expect((await scrub(pointing)).complete).toBe(false);
+  });
+});

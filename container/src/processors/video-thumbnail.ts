@@ -1,0 +1,52 @@
+// videoThumbnail: one frame as JPEG, PNG or WebP, at a time given in seconds or chosen
+// ("auto": not black, not mid-fade, sharp). `timestamp` in the result is the start of
+// the frame actually used, on the video's frame grid.
+import { join } from "node:path";
+import type { JobParams } from "../../../src/contract/registry.ts";
+import { JobFailure, throwIfAborted } from "../errors.ts";
+import { describeDuration, probeInput, type MediaProbe } from "../tools/ffprobe.ts";
+import { checkBox, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame, representativeFrameTime } from "../tools/frames.ts";
+import { round3 } from "./compress-video.ts";
+import type { ProcessorContext } from "./types.ts";
+
+type Params = JobParams<"videoThumbnail">;
+
+/** `output` is an intermediate PNG; the processor encodes it to the format asked for. */
+export function buildArgs(params: Params, probe: MediaProbe, paths: { input: string; output: string; time: number }): string[] {
+  return grabArgs(paths.input, probe, paths.time, frameBox(probe.video!, params.width, params.height), paths.output);
+}
+
+/** The frame time for a numeric timestamp; past the end is the user's mistake, said plainly. */
+export function requestedFrameTime(seconds: number, probe: MediaProbe): number {
+  if (seconds > probe.duration) {
+    throw new JobFailure(
+      "invalid_input",
+      `timestamp ${seconds} s is past the end of the video, which is ${describeDuration(probe.duration)} long; use a time from 0 to ${round3(probe.duration)}`,
+    );
+  }
+  return frameTimeAt(seconds, probe);
+}
+
+export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<Record<string, unknown>> {
+  const probe = await probeInput(ctx, { video: true });
+  checkBox(frameBox(probe.video!, params.width, params.height), ctx.config);
+  ctx.setProgress(10);
+  const time = params.timestamp === "auto" ? await representativeFrameTime(ctx, probe) : requestedFrameTime(params.timestamp, probe);
+  ctx.setProgress(60);
+  throwIfAborted(ctx.signal);
+
+  const name = `thumbnail.${params.format}`;
+  const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[params.format]);
+  const png = join(ctx.workDir, "thumbnail-frame.png");
+  const args = buildArgs(params, probe, { input: ctx.input.path, output: png, time });
+  const image = await grabFrame(ctx, probe, args, { time, png, format: params.format, quality: params.quality, output });
+  return {
+    url: name,
+    size: image.size,
+    width: image.width,
+    height: image.height,
+    format: params.format,
+    timestamp: round3(time),
+    source: { size: ctx.input.size, width: probe.video!.width, height: probe.video!.height, duration: round3(probe.duration) },
+  };
+}

@@ -1,0 +1,245 @@
+// What a media input holds, read by ffprobe from a local file; and, when it holds nothing
+// we can use, the failure to report in words the user can act on. Media is identified by
+// its bytes (DESIGN §8): only local files, and only the container formats listed here.
+import { open } from "node:fs/promises";
+import type { Config } from "../config.ts";
+import { JobCancelled, JobFailure } from "../errors.ts";
+import { runTool } from "./spawn.ts";
+
+/**
+ * Demuxers an input may be opened with. Playlists (hls, concat), image sequences and
+ * raw streams are left out: a playlist can make ffmpeg read other files, and raw streams
+ * have no duration to check.
+ */
+export const INPUT_FORMATS = [
+  "mov", "matroska", "avi", "flv", "mpegts", "mpeg", "ogg", "asf", "mxf", "dv", "ivf",
+  "mp3", "wav", "w64", "aiff", "caf", "flac", "aac", "ac3", "eac3", "amr",
+].join(",");
+
+/** Options that go before every `-i`: local files only, known containers only. */
+export function inputOptions(): string[] {
+  return ["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS];
+}
+
+export interface VideoStream {
+  index: number;
+  codec: string;
+  /** Displayed size: sample aspect ratio and rotation applied. */
+  width: number;
+  height: number;
+  /** Frames per second, or null when the container does not say. */
+  frameRate: number | null;
+}
+
+export interface AudioStream {
+  index: number;
+  codec: string;
+  /** Bits per second, or null when the container does not say (WebM, for one). */
+  bitRate: number | null;
+  channels: number;
+}
+
+export interface MediaProbe {
+  /** Short container name: mp4, mov, webm, mkv, avi, mp3, … */
+  format: string;
+  /** Seconds. */
+  duration: number;
+  size: number;
+  /** Overall bits per second, or null. */
+  bitRate: number | null;
+  video: VideoStream | null;
+  audio: AudioStream | null;
+}
+
+const PROBE_TIMEOUT_MS = 30_000;
+
+/** Probes a local file; any failure becomes a JobFailure (or JobCancelled). */
+export async function probeMedia(path: string, signal: AbortSignal): Promise<MediaProbe> {
+  const args = ["-v", "error", ...inputOptions(), "-print_format", "json", "-show_format", "-show_streams", path];
+  let run;
+  try {
+    run = await runTool("ffprobe", args, { signal, timeoutMs: PROBE_TIMEOUT_MS });
+  } catch (error) {
+    throw new JobFailure("processing_failed", "ffprobe is not available on this processor", { cause: error });
+  }
+  if (run.aborted) throw new JobCancelled();
+  if (run.timedOut) throw new JobFailure("processing_timeout", "reading the input's streams took longer than 30 seconds");
+  let probe: MediaProbe | null = null;
+  if (run.code === 0) {
+    try {
+      probe = parseProbe(JSON.parse(run.stdout));
+    } catch {
+      probe = null;
+    }
+  }
+  if (!probe) throw await probeFailure(path, run.stderr);
+  return probe;
+}
+
+/** Reads ffprobe's JSON; null when it describes no audio or video stream we can use. */
+export function parseProbe(json: unknown): MediaProbe | null {
+  const data = json as { format?: Record<string, any>; streams?: Record<string, any>[] };
+  const streams = data.streams ?? [];
+  const format = data.format ?? {};
+  // Cover art in audio files is a one-picture "video" stream; it is not a video.
+  const videoRaw = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
+  const audioRaw = streams.find((s) => s.codec_type === "audio" && s.disposition?.default) ?? streams.find((s) => s.codec_type === "audio");
+  if (!videoRaw && !audioRaw) return null;
+
+  const video = videoRaw ? parseVideo(videoRaw) : null;
+  const audio: AudioStream | null = audioRaw
+    ? { index: audioRaw.index, codec: audioRaw.codec_name ?? "unknown", bitRate: positive(audioRaw.bit_rate), channels: Number(audioRaw.channels) || 0 }
+    : null;
+  const duration = positive(format.duration) ?? positive(videoRaw?.duration) ?? positive(audioRaw?.duration) ?? 0;
+  return {
+    format: containerName(String(format.format_name ?? ""), format.tags?.major_brand, streams.map((s) => s.codec_name)),
+    duration,
+    size: Number(format.size) || 0,
+    bitRate: positive(format.bit_rate),
+    video,
+    audio,
+  };
+}
+
+function parseVideo(s: Record<string, any>): VideoStream {
+  let width = Number(s.width) || 0;
+  let height = Number(s.height) || 0;
+  const sar = /^(\d+):(\d+)$/.exec(String(s.sample_aspect_ratio ?? ""));
+  if (sar && Number(sar[1]) > 0 && Number(sar[2]) > 0 && sar[1] !== sar[2]) {
+    width = Math.round((width * Number(sar[1])) / Number(sar[2]));
+  }
+  // ffmpeg rotates by the display matrix when it decodes, so a portrait phone video is portrait.
+  const matrix = (s.side_data_list as Record<string, any>[] | undefined)?.find((d) => d.rotation !== undefined);
+  const rotation = Math.abs(Number(matrix?.rotation ?? s.tags?.rotate ?? 0)) % 180;
+  if (rotation === 90) [width, height] = [height, width];
+  return { index: s.index, codec: s.codec_name ?? "unknown", width, height, frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate) };
+}
+
+function positive(value: unknown): number | null {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+function rate(value: unknown): number | null {
+  const m = /^(\d+)\/(\d+)$/.exec(String(value ?? ""));
+  if (!m || Number(m[2]) === 0) return null;
+  const fps = Number(m[1]) / Number(m[2]);
+  // Containers sometimes report a time base (90000/1) instead of a frame rate.
+  return fps > 0 && fps <= 240 ? fps : null;
+}
+
+/** A short container name from ffprobe's demuxer list ("mov,mp4,m4a,…", "matroska,webm"). */
+export function containerName(formatName: string, majorBrand: unknown, codecs: unknown[]): string {
+  if (formatName.startsWith("mov,")) return String(majorBrand ?? "").trim() === "qt" ? "mov" : "mp4";
+  if (formatName.startsWith("matroska")) {
+    const webm = new Set(["vp8", "vp9", "av1", "opus", "vorbis"]);
+    return codecs.every((c) => typeof c === "string" && webm.has(c)) ? "webm" : "mkv";
+  }
+  return formatName.split(",")[0] || "unknown";
+}
+
+export interface MediaNeeds {
+  video?: boolean;
+  audio?: boolean;
+}
+
+/** Refuses an input the job cannot use: a missing stream, or longer than the limit. */
+export function checkMedia(probe: MediaProbe, needs: MediaNeeds, config: Pick<Config, "MAX_VIDEO_DURATION_S">): void {
+  if (needs.video && !probe.video) {
+    throw new JobFailure("no_video_stream", "the input has no video stream (it is audio only); send a video file");
+  }
+  if (needs.video && probe.video && (probe.video.width <= 0 || probe.video.height <= 0)) {
+    throw new JobFailure("corrupt_media", "the video stream has no picture size; the file is damaged or incomplete");
+  }
+  if (needs.audio && !probe.audio) {
+    throw new JobFailure("no_audio_stream", "the video has no audio stream, so there is no audio to extract");
+  }
+  if (probe.duration <= 0) {
+    throw new JobFailure("corrupt_media", "the length of the media cannot be read; the file is damaged or incomplete");
+  }
+  if (probe.duration > config.MAX_VIDEO_DURATION_S) {
+    throw new JobFailure(
+      "duration_limit_exceeded",
+      `the input is ${describeDuration(probe.duration)} long, over the limit of ${describeDuration(config.MAX_VIDEO_DURATION_S)}`,
+    );
+  }
+}
+
+/** Probes the job's input and checks it against what the job needs. */
+export async function probeInput(
+  ctx: { input: { path: string }; signal: AbortSignal; config: Pick<Config, "MAX_VIDEO_DURATION_S"> },
+  needs: MediaNeeds,
+): Promise<MediaProbe> {
+  const probe = await probeMedia(ctx.input.path, ctx.signal);
+  checkMedia(probe, needs, ctx.config);
+  return probe;
+}
+
+/** "10.5 s", "12 min 30 s", "4 h", "1 h 5 min". */
+export function describeDuration(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds * 100) / 100} s`;
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return s > 0 ? `${m} min ${s} s` : `${m} min`;
+}
+
+/** Containers we open, by their first bytes; a file that starts like one but fails is corrupt. */
+const CONTAINER_MAGIC: { name: string; test: (head: Buffer) => boolean }[] = [
+  { name: "MP4/MOV", test: (h) => ["ftyp", "moov", "mdat", "wide", "free", "skip"].includes(h.toString("latin1", 4, 8)) },
+  { name: "Matroska/WebM", test: (h) => h.readUInt32BE(0) === 0x1a45dfa3 },
+  { name: "AVI", test: (h) => h.toString("latin1", 0, 4) === "RIFF" && h.toString("latin1", 8, 12) === "AVI " },
+  { name: "WAV", test: (h) => h.toString("latin1", 0, 4) === "RIFF" && h.toString("latin1", 8, 12) === "WAVE" },
+  { name: "FLV", test: (h) => h.toString("latin1", 0, 3) === "FLV" },
+  { name: "Ogg", test: (h) => h.toString("latin1", 0, 4) === "OggS" },
+  { name: "MPEG", test: (h) => h.readUInt32BE(0) === 0x000001ba },
+  { name: "MPEG-TS", test: (h) => h[0] === 0x47 && h[188] === 0x47 },
+  { name: "ASF/WMV", test: (h) => h.readUInt32BE(0) === 0x3026b275 },
+  { name: "MP3", test: (h) => h.toString("latin1", 0, 3) === "ID3" || (h[0] === 0xff && ((h[1] ?? 0) & 0xe0) === 0xe0) },
+  { name: "FLAC", test: (h) => h.toString("latin1", 0, 4) === "fLaC" },
+];
+
+/** Other things people send by mistake, so that the message can say what arrived. */
+const OTHER_MAGIC: { message: string; test: (head: Buffer) => boolean }[] = [
+  { message: "the input is a PNG image, not a video or audio file", test: (h) => h.readUInt32BE(0) === 0x89504e47 },
+  { message: "the input is a JPEG image, not a video or audio file", test: (h) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff },
+  { message: "the input is a GIF image, not a video or audio file", test: (h) => h.toString("latin1", 0, 4) === "GIF8" },
+  { message: "the input is a WebP image, not a video or audio file", test: (h) => h.toString("latin1", 0, 4) === "RIFF" && h.toString("latin1", 8, 12) === "WEBP" },
+  { message: "the input is a PDF document, not a video or audio file", test: (h) => h.toString("latin1", 0, 5) === "%PDF-" },
+  { message: "the input is a playlist (M3U/HLS), not a media file; send the URL of the video itself", test: (h) => /^\s*#EXTM3U/.test(h.toString("latin1")) },
+  { message: "the input is an HTML page, not a video; check that the URL points at the file itself", test: (h) => /^\s*<(!doctype html|html|head|body)/i.test(h.toString("latin1")) },
+];
+
+/** Classifies an input ffprobe could not read, by its first bytes. */
+export function classifyUnreadable(head: Buffer, stderr: string): JobFailure {
+  const cause = stderr.slice(-2000);
+  if (head.length === 0) return new JobFailure("unsupported_media", "the input is empty (0 bytes)", { cause });
+  const padded = Buffer.concat([head, Buffer.alloc(Math.max(0, 200 - head.length))]);
+  const other = OTHER_MAGIC.find((m) => m.test(padded));
+  if (other) return new JobFailure("unsupported_media", other.message, { cause });
+  const container = CONTAINER_MAGIC.find((m) => m.test(padded));
+  if (container) {
+    const detail = /moov atom not found/i.test(stderr)
+      ? "its index (the moov atom) is missing, which usually means the upload or recording was cut short"
+      : "it is damaged or truncated";
+    return new JobFailure("corrupt_media", `the input looks like a ${container.name} file but cannot be read: ${detail}`, { cause });
+  }
+  return new JobFailure(
+    "unsupported_media",
+    "the input is not a video or audio file in a supported format; send MP4, MOV, WebM, MKV, AVI, MPEG-TS or a common audio format",
+    { cause },
+  );
+}
+
+async function probeFailure(path: string, stderr: string): Promise<JobFailure> {
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(512);
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+    return classifyUnreadable(buffer.subarray(0, bytesRead), stderr);
+  } finally {
+    await file.close();
+  }
+}

@@ -1,13 +1,15 @@
 // Signed download links (DESIGN §4): /v1/files/<token>/<file name>, where the token is
-// base64url(JSON {k: R2 key, e: expiry in unix seconds}) + "." + base64url(HMAC-SHA256).
-// Links live one hour; each read of a job signs fresh ones.
-import { base64url, fromBase64url, hmacSha256, verifyHmacSha256 } from "../lib/crypto.ts";
+// base64url(JSON {k: R2 key, e: expiry in unix seconds, n: nonce}) + "." +
+// base64url(HMAC-SHA256). Links live one hour; each read of a job signs fresh ones.
+import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";
 
 export const LINK_LIFETIME_S = 3600;
 
 interface LinkClaims {
   k: string;
   e: number;
+  /** Makes every link distinct, so a new read never hands back an old link. */
+  n: string;
 }
 
 export function outputKey(jobId: string, name: string): string {
@@ -15,7 +17,7 @@ export function outputKey(jobId: string, name: string): string {
 }
 
 export async function signLink(secret: string, origin: string, key: string, expiresAt: number): Promise<string> {
-  const payload = base64url(new TextEncoder().encode(JSON.stringify({ k: key, e: expiresAt } satisfies LinkClaims)));
+  const payload = base64url(new TextEncoder().encode(JSON.stringify({ k: key, e: expiresAt, n: randomToken(8) } satisfies LinkClaims)));
   const signature = base64url(await hmacSha256(secret, payload));
   const name = key.slice(key.lastIndexOf("/") + 1);
   return `${origin}/v1/files/${payload}.${signature}/${encodeURIComponent(name)}`;

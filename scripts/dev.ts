@@ -1,0 +1,54 @@
+// `npm run dev`: the whole service locally. Creates .dev.vars, checks the media tools,
+// applies D1 migrations, then runs the processor (Node) and `wrangler dev` (containers
+// disabled) together; Ctrl-C, or either one exiting, stops both.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureDevVars } from "./dev-vars.ts";
+import { ensureTools } from "./tools.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const wrangler = `${root}/node_modules/.bin/wrangler`;
+const vars = ensureDevVars(root);
+ensureTools();
+
+const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, CI: "true" },
+});
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const processorUrl = new URL(vars.PROCESSOR_URL || "http://127.0.0.1:8081");
+const port = process.env.PORT ?? "8787";
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function run(name: string, command: string, args: string[], env: Record<string, string | undefined> = {}) {
+  const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  children.push(child);
+  child.on("exit", (code) => {
+    if (!stopping) {
+      console.error(`${name} exited (${code ?? "signal"}); stopping`);
+      stop(code ?? 1);
+    }
+  });
+}
+
+function stop(code = 0) {
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  setTimeout(() => process.exit(code), 3000).unref();
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() => process.exit(code));
+}
+
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+run("processor", process.execPath, ["container/src/server.ts"], {
+  HOST: processorUrl.hostname,
+  PORT: processorUrl.port || "8081",
+  PROCESSOR_TOKEN: vars.PROCESSOR_TOKEN,
+  ALLOW_PRIVATE_NETWORK_INPUTS: vars.ALLOW_PRIVATE_NETWORK_INPUTS ?? "true",
+});
+run("wrangler", wrangler, ["dev", "--enable-containers=false", "--ip", "127.0.0.1", "--port", port]);

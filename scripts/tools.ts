@@ -1,0 +1,36 @@
+// ffmpeg, ffprobe and Ghostscript: found, installed with apt-get where we can (Debian or
+// Ubuntu, as root), or explained with the exact command to run.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const TOOLS = [
+  { command: "ffmpeg", args: ["-version"], package: "ffmpeg", jobs: "compress-video, video-thumbnail, extract-audio, video-extraction" },
+  { command: "ffprobe", args: ["-version"], package: "ffmpeg", jobs: "compress-video, video-thumbnail, extract-audio, video-extraction" },
+  { command: "gs", args: ["--version"], package: "ghostscript", jobs: "compress-pdf" },
+];
+
+function found(command: string, args: string[]): boolean {
+  return spawnSync(command, args, { stdio: "ignore" }).status === 0;
+}
+
+export function ensureTools(): void {
+  let missing = TOOLS.filter((t) => !found(t.command, t.args));
+  if (missing.length === 0) return;
+  const packages = [...new Set(missing.map((t) => t.package))];
+  const canApt = existsSync("/usr/bin/apt-get") && process.getuid?.() === 0;
+  if (canApt) {
+    console.log(`installing ${packages.join(" ")} with apt-get (needed by the processor)…`);
+    try {
+      execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+      execFileSync("apt-get", ["install", "-y", "-qq", ...packages], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    } catch {
+      console.warn("apt-get could not install them");
+    }
+    missing = TOOLS.filter((t) => !found(t.command, t.args));
+    if (missing.length === 0) return;
+  }
+  console.warn(`\nmissing: ${missing.map((t) => t.command).join(", ")}. Install them with:`);
+  console.warn(`  sudo apt-get install -y ${packages.join(" ")}     (Debian/Ubuntu)`);
+  console.warn(`  brew install ${packages.join(" ")}                 (macOS)`);
+  console.warn(`until then these job types fail: ${[...new Set(missing.map((t) => t.jobs))].join(", ")}\n`);
+}

@@ -1,0 +1,86 @@
+// Starts, for the Worker tests, the real processor (same code as `npm run processor`)
+// and a media server that makes test inputs on request with sharp. Their URLs reach the
+// Workers runtime through `provide` (see vitest.config.ts).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import sharp from "sharp";
+import type { TestProject } from "vitest/node";
+import { startProcessor } from "../../container/src/server.ts";
+
+export const PROCESSOR_TOKEN = "test-processor-token-0123456789";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    processorUrl: string;
+    mediaUrl: string;
+  }
+}
+
+async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type: string }> {
+  const width = Number(params.get("w") ?? 640);
+  const height = Number(params.get("h") ?? 480);
+  const format = params.get("format") ?? "jpeg";
+  const noise = await sharp({ create: { width, height, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+    .blur(2)
+    .png()
+    .toBuffer();
+  const image = sharp(noise);
+  const body = format === "png" ? await image.png().toBuffer() : await image.jpeg({ quality: 92 }).toBuffer();
+  return { body, type: format === "png" ? "image/png" : "image/jpeg" };
+}
+
+export default async function setup(project: TestProject) {
+  const stalled = new Set<import("node:http").ServerResponse>();
+  const media = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://media");
+    switch (url.pathname) {
+      case "/image": {
+        const { body, type } = await makeImage(url.searchParams);
+        res.writeHead(200, { "content-type": type, "content-length": body.length }).end(body);
+        return;
+      }
+      case "/inspect": {
+        // Reads an uploaded output with sharp, for tests running inside workerd.
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        try {
+          const meta = await sharp(Buffer.concat(chunks)).metadata();
+          const body = JSON.stringify({ format: meta.format, width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha, orientation: meta.orientation ?? null, size: meta.size ?? null });
+          res.writeHead(200, { "content-type": "application/json" }).end(body);
+        } catch (error) {
+          res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
+        }
+        return;
+      }
+      case "/html":
+        res.writeHead(200, { "content-type": "image/jpeg" }).end("<!DOCTYPE html><html><body>Sign in to continue</body></html>");
+        return;
+      case "/one-byte":
+        res.writeHead(200, { "content-type": "image/jpeg" }).end(Buffer.from([0xff]));
+        return;
+      case "/stall":
+        // Sends headers and a few bytes, then nothing: the job stays in its download.
+        res.writeHead(200, { "content-type": "image/jpeg", "content-length": 1_000_000 });
+        res.write(Buffer.alloc(10));
+        stalled.add(res);
+        return;
+      default:
+        res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise<void>((resolve) => media.listen(0, "127.0.0.1", resolve));
+  const processor = await startProcessor({
+    HOST: "127.0.0.1",
+    PORT: "0",
+    PROCESSOR_TOKEN,
+    ALLOW_PRIVATE_NETWORK_INPUTS: "true",
+    LOG_LEVEL: "warn",
+  });
+  project.provide("processorUrl", `http://127.0.0.1:${processor.port}`);
+  project.provide("mediaUrl", `http://127.0.0.1:${(media.address() as AddressInfo).port}`);
+  return async () => {
+    for (const res of stalled) res.destroy();
+    await processor.close();
+    await new Promise<void>((resolve) => media.close(() => resolve()));
+  };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { call, media, newKey, testEnv } from "./helpers.ts";
+
+describe("POST /v1/jobs", () => {
+  it("creates a job in the HTTP dialect and answers 201 queued at once", async () => {
+    const { key, orgId } = await newKey();
+    const res = await call("POST", "/v1/jobs", {
+      key,
+      body: { type: "compress-image", input: media("/image"), options: { quality: 70, format: "webp", maxWidth: 800 } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.json).toEqual({ id: expect.stringMatching(/^job_[A-Za-z0-9]{24}$/), type: "compress-image", status: "queued", priority: 5, createdAt: expect.any(String) });
+    expect(new Date(res.json.createdAt as string).toISOString()).toBe(res.json.createdAt);
+    const row = await testEnv.DB.prepare("SELECT org_id, type, params, mode FROM jobs WHERE id = ?").bind(res.json.id).first<Record<string, string>>();
+    expect(row).toMatchObject({ org_id: orgId, type: "compressImage", mode: "live" });
+    expect(JSON.parse(row!.params)).toEqual({ url: media("/image"), quality: 70, format: "webp", maxWidth: 800, stripMetadata: false });
+  });
+
+  it("creates the same job from the SDK dialect with either spelling of the type", async () => {
+    const { key } = await newKey();
+    for (const type of ["compressImage", "compress-image"]) {
+      const res = await call("POST", "/v1/jobs", { key, body: { type, params: { url: media("/image"), quality: 70 }, priority: 2 } });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({ type: "compress-image", status: "queued", priority: 2 });
+    }
+  });
+
+  it.each([
+    ["a bad URL", { type: "compress-image", input: "not a url" }, "input"],
+    ["an ftp URL", { type: "compress-image", input: "ftp://example.com/a.jpg" }, "input"],
+    ["an unknown type", { type: "resize-image", input: "https://example.com/a.jpg" }, "type"],
+    ["quality 0", { type: "compress-image", input: "https://example.com/a.jpg", options: { quality: 0 } }, "options.quality"],
+    ["quality 101", { type: "compressImage", params: { url: "https://example.com/a.jpg", quality: 101 } }, "params.quality"],
+    ["an unknown option", { type: "compress-image", input: "https://example.com/a.jpg", options: { qualty: 50 } }, "options.qualty"],
+    ["an unknown top-level field", { type: "compress-image", input: "https://example.com/a.jpg", callback: "x" }, "callback"],
+    ["priority 11", { type: "compress-image", input: "https://example.com/a.jpg", priority: 11 }, "priority"],
+    ["both dialects at once", { type: "compress-image", input: "https://example.com/a.jpg", params: { url: "https://example.com/a.jpg" } }, "params"],
+    ["no input", { type: "compress-image" }, "input"],
+    ["webm with h264", { type: "compress-video", input: "https://example.com/a.mp4", options: { format: "webm", codec: "h264" } }, "options.format"],
+    ["31 frames", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", frames: { mode: "count", count: 31 } } }, "params.frames.count"],
+    ["nothing to extract", { type: "video-extraction", input: "https://example.com/a.mp4", options: { audio: false } }, "options.frames"],
+  ])("refuses %s with 400 invalid_input naming the field", async (_, body, path) => {
+    const { key } = await newKey();
+    const res = await call("POST", "/v1/jobs", { key, body });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("invalid_input");
+    expect(res.json.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(res.json.error.message).toContain(path);
+  });
+
+  it("refuses malformed JSON with 400 and an oversized body with 413", async () => {
+    const { key } = await newKey();
+    const malformed = await call("POST", "/v1/jobs", { key, body: "{not json" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.error.code).toBe("invalid_input");
+    const huge = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: "https://example.com/a.jpg", webhookSecret: "x".repeat(70_000) } });
+    expect(huge.status).toBe(413);
+    expect(huge.json.error.code).toBe("payload_too_large");
+  });
+
+  it("creates nothing for a refused request", async () => {
+    const { key, orgId } = await newKey();
+    await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: "https://example.com/a.jpg", options: { quality: 0 } } });
+    const count = await testEnv.DB.prepare("SELECT count(*) AS n FROM jobs WHERE org_id = ?").bind(orgId).first<{ n: number }>();
+    expect(count!.n).toBe(0);
+  });
+});

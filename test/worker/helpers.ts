@@ -1,0 +1,75 @@
+// Helpers for Worker tests: calls into the Worker under test, keys made through the
+// admin API, and polling with a deadline (never a fixed sleep).
+import { env, exports } from "cloudflare:workers";
+
+export const testEnv = env as unknown as Env & { MEDIA_URL: string; PROCESSOR_URL: string };
+
+export const media = (path: string) => `${testEnv.MEDIA_URL}${path}`;
+
+export async function call(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("authorization", `Bearer ${options.key}`);
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers.set("content-type", "application/json");
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  }
+  const response = await exports.default.fetch(new Request(`http://127.0.0.1:8787${path}`, { method, headers, body }));
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+/** A raw request to the Worker under test (for downloads). */
+export function workerFetch(url: string, init?: RequestInit): Promise<Response> {
+  return exports.default.fetch(new Request(url, init));
+}
+
+let orgCounter = 0;
+
+/** A fresh organization (unique per call) and a key for it. */
+export async function newKey(options: { plan?: string; test?: boolean; org?: string } = {}) {
+  const org = options.org ?? `org-${Date.now().toString(36)}-${++orgCounter}`;
+  const created = await call("POST", "/admin/keys", {
+    headers: { authorization: `Bearer ${testEnv.ADMIN_TOKEN}` },
+    body: { org, plan: options.plan ?? "pro", mode: options.test ? "test" : "live" },
+  });
+  if (created.status !== 201) throw new Error(`admin create-key failed: ${created.status} ${created.text}`);
+  return { key: created.json.key as string, id: created.json.id as string, org, orgId: created.json.org.id as string };
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 30_000): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Polls GET /v1/jobs/:id until the job is in one of `statuses`; returns every status seen. */
+export async function waitForJob(key: string, id: string, statuses: string[] = ["completed", "failed", "cancelled"], deadlineMs = 30_000) {
+  const seen: any[] = [];
+  const job = await waitFor(
+    async () => {
+      const res = await call("GET", `/v1/jobs/${id}`, { key });
+      seen.push(res.json);
+      return statuses.includes(res.json?.status) ? res.json : undefined;
+    },
+    `job ${id} to reach ${statuses.join("/")}`,
+    deadlineMs,
+  );
+  return { job, seen };
+}
+
+/** The processor's view of an attempt (the same server the runner talks to). */
+export async function processorState(pid: string) {
+  const res = await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+  return res.status === 404 ? undefined : ((await res.json()) as { state: string; progress: number });
+}

@@ -1,0 +1,35 @@
+// Runs the type-level tests (types.test-d.ts) under tsc, so `vitest run` fails when an expected
+// type error disappears or narrowing stops compiling.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+
+it("the type-level tests compile: narrowing works and wrong accesses are errors", () => {
+  const dir = mkdtempSync(join(tmpdir(), "media-jobs-types-"));
+  try {
+    const config = join(dir, "tsconfig.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        extends: join(root, "tsconfig.json"),
+        compilerOptions: { noEmit: true, typeRoots: [join(root, "node_modules/@types")] },
+        include: [],
+        files: [join(root, "test/client/types.test-d.ts")],
+      }),
+    );
+    let output = "";
+    try {
+      execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", config], { cwd: root, encoding: "utf8", stdio: "pipe" });
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+      output = `${stdout ?? ""}${stderr ?? ""}` || String(error);
+    }
+    expect(output).toBe("");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

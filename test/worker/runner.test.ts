@@ -1,0 +1,58 @@
+// The job runner's guarantees: one run per job whatever the queue does, and a lost
+// processor costs an attempt, then fails the job — never leaves it processing.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import worker from "../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { MAX_ATTEMPTS } from "../../src/runner/job-runner.ts";
+import { call, media, newKey, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
+
+async function row(id: string) {
+  return testEnv.DB.prepare("SELECT status, attempt FROM jobs WHERE id = ?").bind(id).first<{ status: string; attempt: number }>();
+}
+
+describe("the job runner", () => {
+  it("does not run a job twice when the queue delivers its message again", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image") } });
+    const id = created.json.id as string;
+    const message = (n: string) => ({ id: n, timestamp: new Date(), attempts: 1, body: { jobId: id } });
+    const batch = createMessageBatch("media-jobs-jobs", [message("a"), message("b")]);
+    const ctx = createExecutionContext();
+    await Promise.all([worker.queue(batch, testEnv, ctx), worker.queue(createMessageBatch("media-jobs-jobs", [message("c")]), testEnv, createExecutionContext())]);
+    expect((await getQueueResult(batch, ctx)).explicitAcks.sort()).toEqual(["a", "b"]);
+    const { job } = await waitForJob(key, id);
+    expect(job.status).toBe("completed");
+    expect(await row(id)).toMatchObject({ status: "completed", attempt: 1 });
+    expect(await processorState(`${id}.2`)).toBeUndefined();
+  });
+
+  it("retries on a new attempt when the processor loses the job, then fails it processing_interrupted", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
+    const id = created.json.id as string;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const pid = `${id}.${attempt}`;
+      await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), `attempt ${attempt} to run`);
+      expect(await row(id)).toMatchObject({ status: "processing", attempt });
+      // What a processor restart looks like from outside: the attempt is gone.
+      await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+    }
+    const { job } = await waitForJob(key, id);
+    expect(job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
+    expect(job.error.message).toContain(`${MAX_ATTEMPTS} times`);
+    expect(await row(id)).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS });
+  });
+
+  it("fails a job whose queue message was dead-lettered instead of leaving it queued", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image") } });
+    const id = created.json.id as string;
+    await call("POST", `/v1/jobs/${id}/cancel`, { key });
+    await testEnv.DB.prepare("UPDATE jobs SET status = 'queued', completed_at = NULL WHERE id = ?").bind(id).run();
+    const batch = createMessageBatch("media-jobs-jobs-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { jobId: id } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, testEnv, ctx);
+    await getQueueResult(batch, ctx);
+    expect(await row(id)).toMatchObject({ status: "failed" });
+  });
+});

@@ -23,7 +23,15 @@ import type {
 } from "./types.ts";
 import { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHeaders, type WebhookPayload } from "./webhooks.ts";
 
-/** Where `wrangler dev` serves the API. */
+/**
+ * The base URL used when neither `baseUrl` nor `MEDIA_JOBS_BASE_URL` is set: where
+ * `wrangler dev` serves the API.
+ *
+ * @example
+ * ```ts
+ * const local = new MediaJobsClient({ apiKey: "sk_test_…", baseUrl: DEFAULT_BASE_URL });
+ * ```
+ */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1";
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;

@@ -19,7 +19,15 @@ export class MediaJobsError extends Error {
   override name = "MediaJobsError";
 }
 
-/** Fields of an {@link ApiError}. */
+/**
+ * Fields of an {@link ApiError}; useful to build one in a test of your error handling.
+ *
+ * @example
+ * ```ts
+ * const init: ApiErrorInit = { status: 404, code: "not_found", message: "no such job" };
+ * const fakeFailure = new ApiError(init);
+ * ```
+ */
 export interface ApiErrorInit {
   status: number;
   code: string;

@@ -1,11 +1,75 @@
 // Public types of the client library. Job shapes come from the contract's schemas
 // (src/contract/), type-only, so nothing here is restated and nothing reaches the runtime.
-import type { SdkJob, SdkJobStatus } from "../contract/dialects.ts";
-import type { JobErrorCode } from "../contract/job.ts";
-import type { JobType } from "../contract/names.ts";
-import type { JobParamsInput, JobResult } from "../contract/registry.ts";
+import type { SdkJob as ContractSdkJob, SdkJobStatus as ContractSdkJobStatus } from "../contract/dialects.ts";
+import type { JobErrorCode as ContractJobErrorCode } from "../contract/job.ts";
+import type { JobType as ContractJobType } from "../contract/names.ts";
+import type { JobParamsInput as ContractJobParamsInput, JobResult as ContractJobResult } from "../contract/registry.ts";
 
-export type { JobErrorCode, JobParamsInput, JobResult, JobType, SdkJob, SdkJobStatus };
+/**
+ * A job in the client dialect, discriminated by `type` and then `status`: a completed job
+ * has its type's result fields at the root.
+ *
+ * @example
+ * ```ts
+ * function summary(job: SdkJob): string {
+ *   if (job.status === "failed") return `${job.errorCode}: ${job.error}`;
+ *   if (job.type === "compressImage" && job.status === "completed") return `${job.width}×${job.height}`;
+ *   return `${job.status} ${job.progress ?? 0}%`;
+ * }
+ * ```
+ */
+export type SdkJob = ContractSdkJob;
+
+/**
+ * A job's status in the client dialect (`pending` where the HTTP API says `queued`).
+ *
+ * @example
+ * ```ts
+ * const done = (status: SdkJobStatus) => status === "completed" || status === "failed" || status === "cancelled";
+ * ```
+ */
+export type SdkJobStatus = ContractSdkJobStatus;
+
+/**
+ * A job type name: `compressVideo`, `compressImage`, `compressPdf`, `videoThumbnail`,
+ * `extractAudio` or `videoExtraction`.
+ *
+ * @example
+ * ```ts
+ * const type: JobType = "videoThumbnail";
+ * ```
+ */
+export type JobType = ContractJobType;
+
+/**
+ * The params a job type accepts (optional fields have server-side defaults).
+ *
+ * @example
+ * ```ts
+ * const params: JobParamsInput<"compressVideo"> = { url: "https://example.com/a.mov", codec: "h265", maxWidth: 1280 };
+ * ```
+ */
+export type JobParamsInput<T extends JobType = JobType> = ContractJobParamsInput<T>;
+
+/**
+ * The result fields of a job type, found at the root of a completed job.
+ *
+ * @example
+ * ```ts
+ * const saved = (result: JobResult<"extractAudio">) => db.save({ url: result.url, seconds: result.duration });
+ * ```
+ */
+export type JobResult<T extends JobType = JobType> = ContractJobResult<T>;
+
+/**
+ * Why a job failed (`errorCode` of a failed job), such as `unsupported_media`.
+ *
+ * @example
+ * ```ts
+ * const userFixable = (code: JobErrorCode) => code === "unsupported_media" || code === "corrupt_media";
+ * ```
+ */
+export type JobErrorCode = ContractJobErrorCode;
 
 /**
  * A `fetch` function: the global one by default, or any compatible implementation.

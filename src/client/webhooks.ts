@@ -7,9 +7,23 @@
 import type { SdkJob } from "../contract/dialects.ts";
 import { MediaJobsError, WebhookVerificationError } from "./errors.ts";
 
-/** The header that carries the signing time, in Unix milliseconds. */
+/**
+ * The header that carries the signing time, in Unix milliseconds.
+ *
+ * @example
+ * ```ts
+ * const sentAt = new Date(Number(request.headers.get(TIMESTAMP_HEADER)));
+ * ```
+ */
 export const TIMESTAMP_HEADER = "x-service-timestamp";
-/** The header that carries `sha256=<hex>` signatures, space-separated. */
+/**
+ * The header that carries `sha256=<hex>` signatures, space-separated.
+ *
+ * @example
+ * ```ts
+ * const signatures = request.headers.get(SIGNATURE_HEADER)?.split(" ") ?? [];
+ * ```
+ */
 export const SIGNATURE_HEADER = "x-service-signature";
 const DEFAULT_TOLERANCE_MS = 5 * 60 * 1000;
 

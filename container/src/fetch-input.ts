@@ -1,19 +1,23 @@
-// Downloads a user's input URL to a local file, safely (DESIGN §8): http(s) only, no
-// credentials, allowed ports, public addresses only (checked on the address actually
-// connected, on every redirect), at most 5 redirects, a size cap enforced on
-// Content-Length and while streaming, and connect, idle and total time limits.
+// Downloads a user's input URL to a local file, safely (DESIGN §8): the URL rules of
+// src/net/url-rules.ts on the first URL and on every redirect (at most 5); every address a
+// name resolves to, and the address actually connected, must be public; a size cap on
+// Content-Length and while streaming; connect, idle and total time limits. Every failure
+// says why: the HTTP status, the refused address class or the limit.
 // Always: the request is destroyed and a partial file removed when anything fails.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { classifyAddress } from "./address-policy.ts";
+import type { LookupFunction, Socket } from "node:net";
+import { pipeline } from "node:stream/promises";
+import { classifyAddress, type AddressVerdict } from "../../src/net/address-policy.ts";
+import { checkPublicUrl } from "../../src/net/url-rules.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure } from "./errors.ts";
 
 export const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export type FetchLimits = Pick<
   Config,
@@ -30,51 +34,8 @@ export interface FetchInputOptions {
   signal: AbortSignal;
   /** DNS resolution, replaceable in tests to point a name at any address. */
   lookup?: typeof dnsLookup;
-}
-
-function unreachable(message: string, cause?: unknown): JobFailure {
-  return new JobFailure("input_unreachable", message, { cause });
-}
-
-/** Refuses a URL before any connection: scheme, credentials, port, literal addresses. */
-export function checkUrl(url: URL, limits: FetchLimits): void {
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw unreachable(`the input URL must use http or https, not ${url.protocol.replace(":", "")}`);
-  }
-  if (url.username || url.password) throw unreachable("the input URL must not contain a user name or password");
-  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
-  if (!limits.ALLOW_PRIVATE_NETWORK_INPUTS && !limits.ALLOWED_INPUT_PORTS.includes(port)) {
-    throw unreachable(`the input URL uses port ${port}; allowed ports are ${limits.ALLOWED_INPUT_PORTS.join(", ")}`);
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host)) checkAddress(host, url.hostname, limits);
-}
-
-function checkAddress(address: string, host: string, limits: FetchLimits): void {
-  if (limits.ALLOW_PRIVATE_NETWORK_INPUTS) return;
-  const verdict = classifyAddress(address);
-  if (!verdict.allowed) {
-    throw unreachable(`refused to fetch ${host}: it resolves to ${address}, a ${verdict.range} address, and only public addresses are allowed`);
-  }
-}
-
-/** A DNS lookup that refuses names resolving to any non-public address. */
-function guardedLookup(limits: FetchLimits, lookup: typeof dnsLookup): LookupFunction {
-  return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, "", 0);
-      const list = addresses as unknown as LookupAddress[];
-      try {
-        for (const { address } of list) checkAddress(address, hostname, limits);
-      } catch (refused) {
-        return callback(refused as Error, "", 0);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      const first = list[0];
-      if (!first) return callback(new Error(`no address for ${hostname}`), "", 0);
-      callback(null, first.address, first.family);
-    });
-  };
+  /** Which addresses are public; replaceable in tests to treat a local server as public. */
+  addressPolicy?: (address: string) => AddressVerdict;
 }
 
 export interface FetchedInput {
@@ -84,25 +45,36 @@ export interface FetchedInput {
   url: string;
 }
 
+/** What one hop's timers and guards decided, so that a destroyed stream reports why. */
+interface Hop {
+  failure?: JobFailure;
+}
+
+function unreachable(message: string, cause?: unknown): JobFailure {
+  return new JobFailure("input_unreachable", message, { cause });
+}
+
+function tooLarge(limit: number, size?: number): JobFailure {
+  const what = size === undefined ? "the input is larger than" : `the input is ${formatBytes(size)}, over`;
+  return new JobFailure("input_too_large", `${what} the limit of ${formatBytes(limit)}`);
+}
+
 export async function fetchInput(rawUrl: string, destination: string, options: FetchInputOptions): Promise<FetchedInput> {
   const { limits, signal } = options;
-  const lookup = guardedLookup(limits, options.lookup ?? dnsLookup);
+  const policy = limits.ALLOW_PRIVATE_NETWORK_INPUTS ? () => ({ allowed: true }) as const : (options.addressPolicy ?? classifyAddress);
+  const lookup = guardedLookup(policy, options.lookup ?? dnsLookup);
   const total = AbortSignal.any([signal, AbortSignal.timeout(limits.INPUT_TOTAL_TIMEOUT_MS)]);
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    throw unreachable("the input URL is not a valid URL");
-  }
+  let url = checkedUrl(rawUrl, limits);
+  let hop: Hop = {};
   try {
     for (let redirects = 0; ; redirects++) {
-      checkUrl(url, limits);
-      const response = await request(url, lookup, limits, total);
+      hop = {};
+      const response = await request(url, { lookup, policy, limits, signal: total, hop });
       const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400 && response.headers.location) {
+      if (REDIRECT_STATUSES.has(status) && response.headers.location) {
         response.destroy();
         if (redirects >= MAX_REDIRECTS) throw unreachable(`the input URL redirected more than ${MAX_REDIRECTS} times`);
-        url = new URL(response.headers.location, url);
+        url = checkedUrl(new URL(response.headers.location, url).href, limits, "redirected to a URL that is refused");
         continue;
       }
       if (status < 200 || status >= 300) {
@@ -114,82 +86,114 @@ export async function fetchInput(rawUrl: string, destination: string, options: F
         response.destroy();
         throw tooLarge(limits.MAX_INPUT_BYTES, declared);
       }
-      const size = await save(response, destination, limits, total);
+      const size = await save(response, destination, limits.MAX_INPUT_BYTES, total);
       return { path: destination, size, url: url.href };
     }
   } catch (error) {
     await rm(destination, { force: true });
     if (signal.aborted) throw new JobCancelled();
+    if (hop.failure) throw hop.failure;
     if (error instanceof JobFailure) throw error;
-    if (total.aborted) throw unreachable(`downloading the input took longer than ${seconds(limits.INPUT_TOTAL_TIMEOUT_MS)}`, error);
+    if (total.aborted) throw unreachable(`downloading the input took longer than the limit of ${seconds(limits.INPUT_TOTAL_TIMEOUT_MS)}`, error);
     throw unreachable(describeNetworkError(error, url), error);
   }
 }
 
-function tooLarge(limit: number, size?: number): JobFailure {
-  const what = size === undefined ? "the input is larger than" : `the input is ${formatBytes(size)}, over`;
-  return new JobFailure("input_too_large", `${what} the limit of ${formatBytes(limit)}`);
+function checkedUrl(raw: string, limits: FetchLimits, context = "is refused"): URL {
+  const verdict = checkPublicUrl(raw, { allowPrivate: limits.ALLOW_PRIVATE_NETWORK_INPUTS, allowedPorts: limits.ALLOWED_INPUT_PORTS });
+  if (!verdict.ok) throw unreachable(`the input URL ${context}: ${verdict.reason}`);
+  return new URL(raw);
 }
 
-function request(url: URL, lookup: LookupFunction, limits: FetchLimits, signal: AbortSignal): Promise<http.IncomingMessage> {
+/** A DNS lookup that answers only when every address of the name is allowed (no mixed answers, no rebinding between check and use). */
+function guardedLookup(policy: (address: string) => AddressVerdict, lookup: typeof dnsLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "", 0);
+      const list = addresses as unknown as LookupAddress[];
+      for (const { address } of list) {
+        const verdict = policy(address);
+        if (!verdict.allowed) {
+          return callback(unreachable(`refused to connect to ${hostname}: it resolves to ${address}, a non-public address (${verdict.range}); only public addresses are allowed`), "", 0);
+        }
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      const first = list[0];
+      if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+interface RequestOptions {
+  lookup: LookupFunction;
+  policy: (address: string) => AddressVerdict;
+  limits: FetchLimits;
+  signal: AbortSignal;
+  hop: Hop;
+}
+
+function request(url: URL, options: RequestOptions): Promise<http.IncomingMessage> {
+  const { limits, hop } = options;
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.get(url, {
-      lookup,
-      signal,
+      lookup: options.lookup,
+      signal: options.signal,
+      // A fresh connection per request: a pooled socket would skip the connect-time check.
+      agent: false,
       headers: { "user-agent": "media-jobs/1 (+input fetch)", accept: "*/*", "accept-encoding": "identity" },
     });
+    const fail = (failure: JobFailure) => {
+      hop.failure ??= failure;
+      req.destroy(hop.failure);
+    };
     const connectTimer = setTimeout(
-      () => req.destroy(unreachable(`could not connect to ${url.host} within ${seconds(limits.INPUT_CONNECT_TIMEOUT_MS)}`)),
+      () => fail(unreachable(`could not connect to ${url.host} within the limit of ${seconds(limits.INPUT_CONNECT_TIMEOUT_MS)}`)),
       limits.INPUT_CONNECT_TIMEOUT_MS,
     );
-    req.on("socket", (socket) => {
+    req.on("socket", (socket: Socket) => {
+      // The address actually connected, whatever resolved it: the last word on where bytes go.
+      socket.once("connect", () => {
+        const address = socket.remoteAddress ?? "";
+        const verdict = options.policy(address);
+        if (!verdict.allowed) fail(unreachable(`refused the connection to ${url.host}: its address ${address} is non-public (${verdict.range})`));
+      });
       socket.once(url.protocol === "https:" ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
-      if (!socket.connecting) clearTimeout(connectTimer);
     });
     req.setTimeout(limits.INPUT_IDLE_TIMEOUT_MS, () =>
-      req.destroy(unreachable(`the input server stopped sending data for ${seconds(limits.INPUT_IDLE_TIMEOUT_MS)}`)),
+      fail(unreachable(`the input server sent no data for ${seconds(limits.INPUT_IDLE_TIMEOUT_MS)} (the idle limit)`)),
     );
-    req.on("response", (res) => {
+    req.on("response", (response) => {
       clearTimeout(connectTimer);
-      resolve(res);
+      resolve(response);
     });
     req.on("error", (error) => {
       clearTimeout(connectTimer);
-      reject(error);
+      reject(hop.failure ?? error);
     });
   });
 }
 
-function save(response: http.IncomingMessage, destination: string, limits: FetchLimits, signal: AbortSignal): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const file = createWriteStream(destination);
-    const fail = (error: unknown) => {
-      response.destroy();
-      file.destroy();
-      reject(error);
-    };
-    const onAbort = () => fail(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    response.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limits.MAX_INPUT_BYTES) fail(tooLarge(limits.MAX_INPUT_BYTES));
-    });
-    response.on("error", fail);
-    response.on("aborted", () => fail(unreachable("the input server closed the connection before sending the whole file")));
-    file.on("error", fail);
-    file.on("finish", () => {
-      signal.removeEventListener("abort", onAbort);
-      if (!response.complete) return reject(unreachable("the input server closed the connection before sending the whole file"));
-      resolve(size);
-    });
-    response.pipe(file);
-  });
+async function save(response: http.IncomingMessage, destination: string, maxBytes: number, signal: AbortSignal): Promise<number> {
+  let size = 0;
+  await pipeline(
+    response,
+    async function* (source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
+        size += chunk.length;
+        if (size > maxBytes) throw tooLarge(maxBytes);
+        yield chunk;
+      }
+    },
+    createWriteStream(destination),
+    { signal },
+  );
+  if (!response.complete) throw unreachable("the input server closed the connection before sending the whole file");
+  return size;
 }
 
 function describeNetworkError(error: unknown, url: URL): string {
-  if (error instanceof JobFailure) return error.message;
   const code = (error as { code?: string })?.code;
   switch (code) {
     case "ENOTFOUND":
@@ -198,9 +202,11 @@ function describeNetworkError(error: unknown, url: URL): string {
     case "ECONNREFUSED":
       return `${url.host} refused the connection`;
     case "ECONNRESET":
-      return `${url.host} reset the connection`;
+    case "ERR_STREAM_PREMATURE_CLOSE":
+      return `${url.host} closed the connection before sending the whole file`;
     case "CERT_HAS_EXPIRED":
     case "DEPTH_ZERO_SELF_SIGNED_CERT":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
     case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
     case "ERR_TLS_CERT_ALTNAME_INVALID":
       return `the TLS certificate of ${url.hostname} is not valid (${code})`;

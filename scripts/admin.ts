@@ -2,6 +2,7 @@
 //   create-key --org acme [--plan free|pro|enterprise] [--test] [--name NAME]
 //   revoke-key <key id or prefix>
 //   list-keys --org acme
+//   set-plan --org acme --plan pro
 // Local by default (ADMIN_TOKEN from .dev.vars, http://127.0.0.1:8787). For a deployed
 // service set MEDIA_JOBS_ADMIN_URL and MEDIA_JOBS_ADMIN_TOKEN, or pass --url and --token.
 import { dirname, resolve } from "node:path";
@@ -28,6 +29,8 @@ const usage = `usage: npm run admin -- <command> [options]
                                  create a key (and the organization if needed); prints the key last
   revoke-key KEY_ID_OR_PREFIX    revoke a key (id key_… or prefix sk_live_Ab12)
   list-keys --org SLUG           list an organization's keys
+  set-plan --org SLUG --plan free|pro|enterprise
+                                 change an organization's plan (new admissions use it at once)
 options: --url URL (default $MEDIA_JOBS_ADMIN_URL or http://127.0.0.1:8787)
          --token TOKEN (default $MEDIA_JOBS_ADMIN_TOKEN or ADMIN_TOKEN in .dev.vars)`;
 
@@ -85,6 +88,12 @@ switch (command) {
     for (const k of listed.data) {
       console.log(`${k.id}  ${k.prefix}…  ${k.mode}  created ${k.createdAt}  last used ${k.lastUsedAt ?? "never"}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ""}${k.name ? `  ${k.name}` : ""}`);
     }
+    break;
+  }
+  case "set-plan": {
+    if (!values.org || !values.plan) fail("set-plan needs --org and --plan");
+    const { org } = await call("POST", `/orgs/${encodeURIComponent(values.org)}/plan`, { plan: values.plan });
+    console.log(`organization ${org.slug} is now on the ${org.plan} plan`);
     break;
   }
   default:

@@ -36,7 +36,8 @@ export function toSdkJob(job: HttpJob): SdkJob {
   const { type, status, result, error, ...rest } = job;
   return {
     ...rest,
-    type: canonicalJobType(type)!,
+    // A type this library does not know yet (a newer server) passes through as sent.
+    type: canonicalJobType(type) ?? type,
     status: toSdkStatus(status),
     error: error?.message ?? null,
     errorCode: error?.code ?? null,

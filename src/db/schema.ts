@@ -1,5 +1,6 @@
 // D1 tables (drizzle-orm). Timestamps are integer milliseconds since the epoch (UTC);
 // the API renders them as ISO 8601.
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const organizations = sqliteTable("organizations", {
@@ -59,6 +60,8 @@ export const jobs = sqliteTable(
     completedAt: integer("completed_at"),
     /** While processing: when the runner's lease runs out unless renewed. */
     leaseExpiresAt: integer("lease_expires_at"),
+    /** When retention removed the job's outputs from R2. */
+    outputsDeletedAt: integer("outputs_deleted_at"),
   },
   (t) => [
     index("jobs_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
@@ -81,6 +84,70 @@ export const idempotencyKeys = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.mode, t.key] }), index("idempotency_created").on(t.createdAt)],
+);
+
+/** One webhook delivery: a job's final-state notification, or a redelivery asked for later. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    /** Stable across retries; sent as `webhook-id` (`msg_…`). */
+    id: text("id").primaryKey(),
+    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    /** `final` is scheduled once per job (unique index); `redeliver` any number of times. */
+    trigger: text("trigger", { enum: ["final", "redeliver"] }).notNull(),
+    url: text("url").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    lastAttemptAt: integer("last_attempt_at"),
+    nextAttemptAt: integer("next_attempt_at"),
+    completedAt: integer("completed_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_final").on(t.jobId).where(sql`"trigger" = 'final'`),
+    index("webhook_deliveries_job").on(t.jobId, t.createdAt),
+  ],
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    deliveryId: text("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    at: integer("at").notNull(),
+    /** HTTP status of the receiver's answer; null when there was none. */
+    statusCode: integer("status_code"),
+    /** Why the attempt failed when there was no answer (timeout, refused address…). */
+    error: text("error"),
+    latencyMs: integer("latency_ms").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
+);
+
+/** Dashboard members of an organization. */
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  orgId: text("org_id").notNull().references(() => organizations.id),
+  email: text("email").notNull().unique(),
+  /** `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`. */
+  passwordHash: text("password_hash").notNull(),
+  failedLogins: integer("failed_logins").notNull().default(0),
+  lockedUntil: integer("locked_until"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Dashboard sessions; the cookie holds a random token, the table its SHA-256. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("sessions_expires").on(t.expiresAt)],
 );
 
 export type Organization = typeof organizations.$inferSelect;

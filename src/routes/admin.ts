@@ -37,6 +37,21 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
     if (!revoked) throw notFound("active key");
     return c.json({ revoked });
   })
+  .post(
+    "/orgs/:slug/plan",
+    zValidator("param", z.object({ slug })),
+    zValidator("json", z.strictObject({ plan: z.enum(PLANS) }), validationHook),
+    async (c) => {
+      const db = database(c.env.DB);
+      const updated = await db
+        .update(organizations)
+        .set({ plan: c.req.valid("json").plan })
+        .where(eq(organizations.slug, c.req.valid("param").slug))
+        .returning({ id: organizations.id, slug: organizations.slug, plan: organizations.plan });
+      if (!updated[0]) throw notFound("organization");
+      return c.json({ org: updated[0] });
+    },
+  )
   .get("/keys", zValidator("query", z.strictObject({ org: slug }), validationHook), async (c) => {
     const db = database(c.env.DB);
     const org = (await db.select().from(organizations).where(eq(organizations.slug, c.req.valid("query").org)))[0];

@@ -10,7 +10,7 @@ export { JobRunner } from "./runner/job-runner.ts";
 export default {
   fetch: app.fetch,
 
-  async queue(batch, env) {
+  async queue(batch, env, _ctx) {
     switch (batch.queue) {
       case "media-jobs-jobs":
         return consumeJobs(batch as MessageBatch<JobMessage>, env);

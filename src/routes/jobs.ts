@@ -11,7 +11,7 @@ import { database } from "../db/client.ts";
 import { cancelJob, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { iso, newId } from "../lib/crypto.ts";
-import { checkPublicUrl } from "../net/url-rules.ts";
+import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 import { jobFinished } from "../runner/finished.ts";
 import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -61,7 +61,7 @@ export const jobsRoutes = new Hono<AppEnv>()
         { path: "params" in (body as object) ? "params.url" : "input", url: parsed.value.params.url },
         ...(parsed.value.webhookUrl ? [{ path: "webhookUrl", url: parsed.value.webhookUrl }] : []),
       ].flatMap(({ path, url }) => {
-        const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: [80, 443, 8080, 8443] });
+        const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });
         return verdict.ok ? [] : [{ path, message: verdict.reason }];
       });
       if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);

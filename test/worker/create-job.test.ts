@@ -13,7 +13,7 @@ describe("POST /v1/jobs", () => {
     expect(new Date(res.json.createdAt as string).toISOString()).toBe(res.json.createdAt);
     const row = await testEnv.DB.prepare("SELECT org_id, type, params, mode FROM jobs WHERE id = ?").bind(res.json.id).first<Record<string, string>>();
     expect(row).toMatchObject({ org_id: orgId, type: "compressImage", mode: "live" });
-    expect(JSON.parse(row!.params)).toEqual({ url: media("/image"), quality: 70, format: "webp", maxWidth: 800, stripMetadata: false });
+    expect(JSON.parse(row!.params!)).toEqual({ url: media("/image"), quality: 70, format: "webp", maxWidth: 800, stripMetadata: false });
   });
 
   it("creates the same job from the SDK dialect with either spelling of the type", async () => {

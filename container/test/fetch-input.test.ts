@@ -166,6 +166,21 @@ describe("fetchInput refuses non-public destinations", () => {
     expect(failureOf(await attempt(`http://cdn.example.com:${port}/to-ftp`, options)).message).toMatch(/redirected .* not ftp/);
   });
 
+  it("checks the address actually connected, even when resolution said otherwise (DNS rebinding)", async () => {
+    let checks = 0;
+    // The first answer (at resolution) is public, the second (on the connected socket) is not.
+    const rebinding = (_address: string) => (++checks === 1 ? ({ allowed: true } as const) : { allowed: false as const, range: `loopback, check ${checks}` });
+    const outcome = await attempt(`http://cdn.example.com:${port}/ok.bin`, {
+      lookup: resolver({ "cdn.example.com": "127.0.0.1" }),
+      addressPolicy: rebinding,
+      limits: { ALLOWED_INPUT_PORTS: [port] },
+    });
+    expect(failureOf(outcome)).toEqual({
+      code: "input_unreachable",
+      message: `refused the connection to cdn.example.com:${port}: its address 127.0.0.1 is non-public (loopback, check 2)`,
+    });
+  });
+
   it("more than 5 redirects", async () => {
     const outcome = await attempt(`http://cdn.example.com:${port}/loop`, {
       lookup: resolver({ "cdn.example.com": "127.0.0.1" }),

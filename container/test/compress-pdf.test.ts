@@ -86,7 +86,7 @@ describe("compressPdf buildArgs", () => {
   });
 
   it("asks Ghostscript not to write XMP or dates when metadata is to be removed", () => {
-    expect(buildArgs({ quality: "medium", removeMetadata: true }, paths)).toEqual(expect.arrayContaining(["-dOmitXMP=true", "-dOmitInfoDate=true"]));
+    expect(buildArgs({ quality: "medium", removeMetadata: true }, paths)).toEqual(expect.arrayContaining(["-dOmitXMP=true", "-dOmitInfoDate=true", "-dWriteObjStms=false"]));
   });
 
   it("escapes % in the output path and refuses relative paths", () => {

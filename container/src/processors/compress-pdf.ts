@@ -36,7 +36,9 @@ export function buildArgs(params: Pick<Params, "quality" | "removeMetadata">, pa
     "-dSubsetFonts=true",
     "-dCompressFonts=true",
     "-dCompressPages=true",
-    ...(params.removeMetadata ? ["-dOmitXMP=true", "-dOmitInfoDate=true"] : []),
+    // Ghostscript 10.02+ can put objects in compressed object streams; the metadata
+    // scrub edits plain objects in place, so keep them plain when it has to run.
+    ...(params.removeMetadata ? ["-dOmitXMP=true", "-dOmitInfoDate=true", "-dWriteObjStms=false", "-dWriteXRefStm=false"] : []),
     // `%` in an output name is a page-number template for Ghostscript.
     `-sOutputFile=${paths.output.replaceAll("%", "%%")}`,
     paths.input,

@@ -23,7 +23,7 @@ function probe(overrides: Partial<MediaProbe> = {}): MediaProbe {
     size: 1_000_000,
     bitRate: 800_000,
     video: { index: 0, codec: "h264", width: 1920, height: 1080, frameRate: 25 },
-    audio: { index: 1, codec: "aac", bitRate: 128_000, channels: 2 },
+    audio: { index: 1, codec: "aac", bitRate: 128_000, channels: 2, startTime: 0 },
     ...overrides,
   };
 }
@@ -65,7 +65,7 @@ describe("compressVideo arguments", () => {
     { name: "odd source sides become even", params: {}, source: { video: { index: 0, codec: "h264", width: 321, height: 181, frameRate: 30 } }, expect: { "-vf": "scale=320:180,setsar=1" } },
     { name: "stripAudio maps no audio", params: { stripAudio: true }, expect: {}, absent: ["-c:a", "0:1"] },
     { name: "an input without audio maps none", params: {}, source: { audio: null }, expect: {}, absent: ["-c:a", "0:1"] },
-    { name: "surround audio is mixed to stereo", params: {}, source: { audio: { index: 1, codec: "ac3", bitRate: 384_000, channels: 6 } }, expect: { "-ac": "2" } },
+    { name: "surround audio is mixed to stereo", params: {}, source: { audio: { index: 1, codec: "ac3", bitRate: 384_000, channels: 6, startTime: 0 } }, expect: { "-ac": "2" } },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -261,7 +261,7 @@ describe("probe parsing and checks", () => {
         stream({ index: 1, codec_type: "audio", codec_name: "aac", bit_rate: "128000", channels: 2 }),
       ],
     });
-    expect(parsed).toMatchObject({ format: "mp4", duration: 10, size: 5000, bitRate: 4000, audio: { index: 1, codec: "aac", bitRate: 128_000, channels: 2 } });
+    expect(parsed).toMatchObject({ format: "mp4", duration: 10, size: 5000, bitRate: 4000, audio: { index: 1, codec: "aac", bitRate: 128_000, channels: 2, startTime: 0 } });
     expect(parsed!.video).toMatchObject({ width: 1920, height: 1080 });
     expect(parsed!.video!.frameRate).toBeCloseTo(29.97, 2);
   });

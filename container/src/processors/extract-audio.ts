@@ -59,7 +59,8 @@ export async function encodeMp3(
   return {
     url: name,
     size: (await stat(output)).size,
-    duration: round3(result.duration),
+    // The encoder's delay is silence players skip (ffprobe shows it as the start time).
+    duration: round3(result.duration - (result.audio?.startTime ?? 0)),
     format: "mp3",
     bitrate: `${Math.round(bitRate / 1000)}kbps`,
   };

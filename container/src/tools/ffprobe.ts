@@ -37,6 +37,8 @@ export interface AudioStream {
   /** Bits per second, or null when the container does not say (WebM, for one). */
   bitRate: number | null;
   channels: number;
+  /** Seconds before the first sample: an MP3's encoder delay, for one. */
+  startTime: number;
 }
 
 export interface MediaProbe {
@@ -88,7 +90,13 @@ export function parseProbe(json: unknown): MediaProbe | null {
 
   const video = videoRaw ? parseVideo(videoRaw) : null;
   const audio: AudioStream | null = audioRaw
-    ? { index: audioRaw.index, codec: audioRaw.codec_name ?? "unknown", bitRate: positive(audioRaw.bit_rate), channels: Number(audioRaw.channels) || 0 }
+    ? {
+        index: audioRaw.index,
+        codec: audioRaw.codec_name ?? "unknown",
+        bitRate: positive(audioRaw.bit_rate),
+        channels: Number(audioRaw.channels) || 0,
+        startTime: positive(audioRaw.start_time) ?? 0,
+      }
     : null;
   const duration = positive(format.duration) ?? positive(videoRaw?.duration) ?? positive(audioRaw?.duration) ?? 0;
   return {

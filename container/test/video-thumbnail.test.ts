@@ -1,0 +1,99 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jobTypes } from "../../src/contract/registry.ts";
+import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
+import { completed, failed, meanLuma, videoFixtures, type Fixture, type Fixtures } from "./video-fixtures.ts";
+
+/** A frame whose mean luma is below this is black (a testsrc2 frame is about 100). */
+const BLACK_LUMA = 40;
+
+let media: MediaServer;
+let fixtures: Fixtures;
+beforeAll(async () => {
+  media = await startMediaServer();
+  fixtures = await videoFixtures();
+});
+afterAll(async () => {
+  await media.close();
+  await fixtures.remove();
+});
+
+async function serve(name: Fixture): Promise<string> {
+  return media.serve(`/${name}`, await fixtures.bytes(name));
+}
+
+describe("videoThumbnail", () => {
+  it("takes the frame at a given second of a 1080p video as a full-size JPEG", async () => {
+    const input = await fixtures.bytes("hd");
+    const job = await runJob("videoThumbnail", { url: media.serve("/hd.mp4", input), timestamp: 4 });
+    const { result, outputs } = completed(job.state);
+    const bytes = await job.output(result.url);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 1920, 1080]);
+    expect(result).toMatchObject({ url: "thumbnail.jpg", size: bytes.length, width: 1920, height: 1080, format: "jpg", timestamp: 4 });
+    expect(result.source).toEqual({ size: input.length, width: 1920, height: 1080, duration: 10 });
+    expect(outputs).toEqual([{ name: "thumbnail.jpg", contentType: "image/jpeg", size: bytes.length }]);
+    expect(jobTypes.videoThumbnail.result.omit({ expiresAt: true }).parse(result)).toBeTruthy();
+  });
+
+  it("reports the start of the frame on screen at the time asked for", async () => {
+    const job = await runJob("videoThumbnail", { url: await serve("small"), timestamp: 2.01, width: 64 });
+    expect(completed(job.state).result.timestamp).toBe(2);
+  });
+
+  it('"auto" never picks a black frame or one inside the fade-in', async () => {
+    const job = await runJob("videoThumbnail", { url: await serve("hdFadeIn"), width: 480 });
+    const { result } = completed(job.state);
+    const bytes = await job.output(result.url);
+    expect(await meanLuma(bytes)).toBeGreaterThan(BLACK_LUMA);
+    // Black until 2 s, fading in until 3 s.
+    expect(result.timestamp).toBeGreaterThanOrEqual(3);
+    expect(result.timestamp).toBeLessThan(10);
+    expect([result.width, result.height]).toEqual([480, 270]);
+  });
+
+  it('"auto" on a video black at both ends picks a lit frame', async () => {
+    const job = await runJob("videoThumbnail", { url: await serve("silentBlackEnds"), timestamp: "auto", format: "png" });
+    const { result } = completed(job.state);
+    expect(await meanLuma(await job.output(result.url))).toBeGreaterThan(BLACK_LUMA);
+    expect(result.timestamp).toBeGreaterThanOrEqual(1);
+    expect(result.timestamp).toBeLessThan(3);
+  });
+
+  it("with width and height, covers that exact box, cropping the overflow", async () => {
+    const job = await runJob("videoThumbnail", { url: await serve("small"), timestamp: 1, width: 100, height: 100, format: "webp", quality: 70 });
+    const { result, outputs } = completed(job.state);
+    const meta = await sharp(await job.output(result.url)).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 100, 100]);
+    expect(result).toMatchObject({ url: "thumbnail.webp", width: 100, height: 100, format: "webp" });
+    expect(outputs[0]!.contentType).toBe("image/webp");
+  });
+
+  it("with only a height, keeps the aspect ratio; PNG output", async () => {
+    const job = await runJob("videoThumbnail", { url: await serve("small"), timestamp: 0, height: 90, format: "png" });
+    const meta = await sharp(await job.output(completed(job.state).result.url)).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["png", 160, 90]);
+  });
+
+  it("quality changes the JPEG's size", async () => {
+    const url = await serve("small");
+    const low = await runJob("videoThumbnail", { url, timestamp: 3, quality: 20 });
+    const high = await runJob("videoThumbnail", { url, timestamp: 3, quality: 95 });
+    expect(completed(low.state).result.size).toBeLessThan(completed(high.state).result.size);
+  });
+
+  it("refuses a timestamp past the end, naming the video's length", async () => {
+    const job = await runJob("videoThumbnail", { url: await serve("small"), timestamp: 30 });
+    expect(failed(job.state).error).toMatchObject({ code: "invalid_input", message: expect.stringContaining("6 s long") });
+  });
+
+  it("takes the last frame when asked for the very end", async () => {
+    const job = await runJob("videoThumbnail", { url: await serve("small"), timestamp: 6 });
+    expect(completed(job.state).result.timestamp).toBe(5.96);
+  });
+
+  it("fails a text file named .mp4 with unsupported_media", async () => {
+    const job = await runJob("videoThumbnail", { url: await serve("text") });
+    expect(failed(job.state).error.code).toBe("unsupported_media");
+  });
+});

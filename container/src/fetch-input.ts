@@ -74,7 +74,7 @@ export async function fetchInput(rawUrl: string, destination: string, options: F
       if (REDIRECT_STATUSES.has(status) && response.headers.location) {
         response.destroy();
         if (redirects >= MAX_REDIRECTS) throw unreachable(`the input URL redirected more than ${MAX_REDIRECTS} times`);
-        url = checkedUrl(new URL(response.headers.location, url).href, limits, "redirected to a URL that is refused");
+        url = checkedUrl(resolveLocation(response.headers.location, url), limits, "redirected to a URL that is refused");
         continue;
       }
       if (status < 200 || status >= 300) {
@@ -103,6 +103,14 @@ function checkedUrl(raw: string, limits: FetchLimits, context = "is refused"): U
   const verdict = checkPublicUrl(raw, { allowPrivate: limits.ALLOW_PRIVATE_NETWORK_INPUTS, allowedPorts: limits.ALLOWED_INPUT_PORTS });
   if (!verdict.ok) throw unreachable(`the input URL ${context}: ${verdict.reason}`);
   return new URL(raw);
+}
+
+function resolveLocation(location: string, base: URL): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    throw unreachable("the input URL redirected to an invalid URL");
+  }
 }
 
 /** A DNS lookup that answers only when every address of the name is allowed (no mixed answers, no rebinding between check and use). */

@@ -7,19 +7,25 @@ import { apiKeyAuth } from "./auth/api-key.ts";
 import { AppError, errorBody } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { dashboardRoutes } from "./routes/dashboard/index.tsx";
 import { filesRoutes } from "./routes/files.ts";
 import { jobsRoutes } from "./routes/jobs.ts";
+import { webhooksRoutes } from "./routes/webhooks.ts";
+import { usageRoutes } from "./routes/usage.ts";
+import { readRateLimit } from "./limits/read-rate.ts";
 
 export const app = new Hono<{ Bindings: Env }>();
 
 app.use(requestId({ headerName: "x-request-id", limitLength: 200 }));
 
-app.get("/", (c) => c.json({ name: "media-jobs", api: "/v1", docs: "https://github.com/ (see README.md)" }));
+app.get("/", (c) => c.json({ name: "media-jobs", api: "/v1" }));
 app.route("/v1/files", filesRoutes);
-app.use("/v1/jobs/*", apiKeyAuth());
-app.use("/v1/jobs", apiKeyAuth());
+for (const path of ["/v1/jobs", "/v1/jobs/*", "/v1/usage"]) app.use(path, apiKeyAuth(), readRateLimit());
 app.route("/v1/jobs", jobsRoutes);
+app.route("/v1/jobs", webhooksRoutes);
+app.route("/v1/usage", usageRoutes);
 app.route("/admin", adminRoutes);
+app.route("/dashboard", dashboardRoutes);
 
 app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, undefined, c.get("requestId")), 404));
 

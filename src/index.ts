@@ -3,8 +3,11 @@ import { app } from "./app.ts";
 import { log } from "./lib/log.ts";
 import { consumeDeadJobs, consumeJobs, type JobMessage } from "./runner/queue.ts";
 import { sweep } from "./runner/sweeper.ts";
+import { consumeDeadWebhooks, consumeWebhooks } from "./webhooks/consumer.ts";
+import type { WebhookMessage } from "./webhooks/schedule.ts";
 
 export { ProcessorContainer } from "./runner/container.ts";
+export { OrgLimiter } from "./limits/org-limiter.ts";
 export { JobRunner } from "./runner/job-runner.ts";
 
 export default {
@@ -16,6 +19,10 @@ export default {
         return consumeJobs(batch as MessageBatch<JobMessage>, env);
       case "media-jobs-jobs-dlq":
         return consumeDeadJobs(batch as MessageBatch<JobMessage>, env);
+      case "media-jobs-webhooks":
+        return consumeWebhooks(batch as MessageBatch<WebhookMessage>, env);
+      case "media-jobs-webhooks-dlq":
+        return consumeDeadWebhooks(batch as MessageBatch<WebhookMessage>, env);
       default:
         log("error", "message from an unknown queue", { queue: batch.queue });
         batch.retryAll();

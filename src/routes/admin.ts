@@ -5,11 +5,14 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { adminAuth } from "../auth/admin.ts";
+import { createUser } from "../auth/session.ts";
 import { database } from "../db/client.ts";
 import { createApiKey, ensureOrganization, listApiKeys, PLANS, revokeApiKey } from "../db/orgs.ts";
 import { organizations } from "../db/schema.ts";
 import { iso } from "../lib/crypto.ts";
-import { notFound } from "../lib/errors.ts";
+import { limiterFor } from "../limits/org-limiter.ts";
+import { invalidInput, notFound } from "../lib/errors.ts";
+import { rotateWebhookSecret } from "../webhooks/secrets.ts";
 import { validationHook } from "./validation.ts";
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lower-case letters, digits and dashes");
@@ -48,10 +51,35 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
         .set({ plan: c.req.valid("json").plan })
         .where(eq(organizations.slug, c.req.valid("param").slug))
         .returning({ id: organizations.id, slug: organizations.slug, plan: organizations.plan });
-      if (!updated[0]) throw notFound("organization");
-      return c.json({ org: updated[0] });
+      const org = updated[0];
+      if (!org) throw notFound("organization");
+      // Running limiters learn the new concurrency at once; quotas use it from the next create.
+      await Promise.all(["live", "test"].map((mode) => limiterFor(c.env, org.id, mode).setPlanNow(org.plan)));
+      return c.json({ org });
     },
   )
+  .post("/orgs/:slug/webhook-secret/rotate", zValidator("param", z.object({ slug })), async (c) => {
+    // The new secret signs from now on; the old one signs beside it for 24 h (docs/webhooks.md).
+    const db = database(c.env.DB);
+    const org = (await db.select().from(organizations).where(eq(organizations.slug, c.req.valid("param").slug)))[0];
+    if (!org) throw notFound("organization");
+    const rotated = (await rotateWebhookSecret(db, org.id, Date.now()))!;
+    return c.json({
+      org: { id: org.id, slug: org.slug },
+      webhookSecret: rotated.webhookSecret,
+      previousSecretValidUntil: iso(rotated.previousValidUntil),
+    });
+  })
+  .post("/users", zValidator("json", z.strictObject({ org: slug, email: z.email().max(254) }), validationHook), async (c) => {
+    // A dashboard member with a generated password, returned this once (docs/dashboard.md).
+    const { org: orgSlug, email } = c.req.valid("json");
+    const db = database(c.env.DB);
+    const now = Date.now();
+    const org = await ensureOrganization(db, orgSlug, undefined, now);
+    const created = await createUser(db, org.id, email, now);
+    if (!created) throw invalidInput("a user with that email already exists", [{ path: "email", message: "already taken" }]);
+    return c.json({ id: created.user.id, email: created.user.email, password: created.password, org: { id: org.id, slug: org.slug, plan: org.plan } }, 201);
+  })
   .get("/keys", zValidator("query", z.strictObject({ org: slug }), validationHook), async (c) => {
     const db = database(c.env.DB);
     const org = (await db.select().from(organizations).where(eq(organizations.slug, c.req.valid("query").org)))[0];

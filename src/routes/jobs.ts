@@ -10,6 +10,8 @@ import { httpJobType } from "../contract/names.ts";
 import { database } from "../db/client.ts";
 import { cancelJob, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
+import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
+import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 import { jobFinished } from "../runner/finished.ts";
@@ -72,24 +74,36 @@ export const jobsRoutes = new Hono<AppEnv>()
     async (c) => {
       const request = c.get("createJob");
       const org = c.get("org");
+      const mode = c.get("mode");
+      const id = newId("job");
+      // The quota is taken first and atomically (one limiter per organization and mode);
+      // a refused request creates nothing, and a create that fails gives its place back.
+      const limiter = limiterFor(c.env, org.id, mode);
+      const verdict = await limiter.admit(id, org.plan);
+      if (!verdict.ok) throw quotaExceeded(verdict, org.plan);
       const now = Date.now();
-      const job = await insertJob(database(c.env.DB), {
-        id: newId("job"),
-        orgId: org.id,
-        mode: c.get("mode"),
-        type: request.type,
-        status: "queued",
-        priority: request.priority,
-        params: request.params,
-        webhookUrl: request.webhookUrl ?? null,
-        webhookSecret: request.webhookSecret ?? null,
-        createdAt: now,
-      });
-      await enqueueJob(c.env, job.id);
+      try {
+        await insertJob(database(c.env.DB), {
+          id,
+          orgId: org.id,
+          mode,
+          type: request.type,
+          status: "queued",
+          priority: request.priority,
+          params: request.params,
+          webhookUrl: request.webhookUrl ?? null,
+          webhookSecret: request.webhookSecret ?? null,
+          createdAt: now,
+        });
+        await enqueueJob(c.env, id);
+      } catch (error) {
+        await limiter.forget(id);
+        throw error;
+      }
       return c.json(
-        { id: job.id, type: httpJobType(request.type), status: "queued" as const, priority: job.priority, createdAt: iso(now)! },
+        { id, type: httpJobType(request.type), status: "queued" as const, priority: request.priority, createdAt: iso(now)! },
         201,
-        { location: `/v1/jobs/${job.id}` },
+        { location: `/v1/jobs/${id}`, ...quotaHeaders(verdict) },
       );
     },
   )

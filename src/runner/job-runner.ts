@@ -9,6 +9,8 @@ import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-p
 import { database, type Db } from "../db/client.ts";
 import { completeJob, failJob, findJob, renewLease, startAttempt } from "../db/jobs.ts";
 import { outputKey } from "../files/signing.ts";
+import { limiterFor } from "../limits/org-limiter.ts";
+import { SLOT_RENEW_MS } from "../limits/plans.ts";
 import { log } from "../lib/log.ts";
 import { jobFinished } from "./finished.ts";
 import { processorFetch } from "./transport.ts";
@@ -24,6 +26,10 @@ const RETRY_DELAY_MS = 2000;
 
 interface Attempt {
   jobId: string;
+  orgId: string;
+  mode: string;
+  /** When the concurrency slot was last renewed. */
+  renewedAt: number;
   attempt: number;
   /** The processor's id for this attempt: `<jobId>.<attempt>`. */
   pid: string;
@@ -36,12 +42,15 @@ export class JobRunner extends DurableObject<Env> {
     return database(this.env.DB);
   }
 
-  /** Starts the job if it is still queued. Safe to call any number of times. */
-  async start(jobId: string): Promise<void> {
-    if (await this.ctx.storage.get<Attempt>("attempt")) return;
+  /**
+   * Starts the job if it is still queued; called by the limiter once the job has a slot.
+   * Safe to call any number of times. True while the job runs here (it holds its slot).
+   */
+  async start(jobId: string): Promise<boolean> {
+    if (await this.ctx.storage.get<Attempt>("attempt")) return true;
     const job = await findJob(this.#db(), jobId);
-    if (!job || job.status !== "queued") return;
-    await this.#beginAttempt(jobId, job.attempt);
+    if (!job || job.status !== "queued") return false;
+    return this.#beginAttempt(jobId, job.attempt);
   }
 
   /** Stops the job's processor work; the row was already marked cancelled by the caller. */
@@ -68,12 +77,21 @@ export class JobRunner extends DurableObject<Env> {
     }
   }
 
-  async #beginAttempt(jobId: string, previousAttempt: number): Promise<void> {
+  async #beginAttempt(jobId: string, previousAttempt: number): Promise<boolean> {
     const db = this.#db();
     const now = Date.now();
-    if (!(await startAttempt(db, jobId, previousAttempt, now))) return;
+    if (!(await startAttempt(db, jobId, previousAttempt, now))) return false;
     const job = (await findJob(db, jobId))!;
-    const current: Attempt = { jobId, attempt: job.attempt, pid: `${jobId}.${job.attempt}`, polls: 0, failures: 0 };
+    const current: Attempt = {
+      jobId,
+      orgId: job.orgId,
+      mode: job.mode,
+      renewedAt: now,
+      attempt: job.attempt,
+      pid: `${jobId}.${job.attempt}`,
+      polls: 0,
+      failures: 0,
+    };
     await this.ctx.storage.put("attempt", current);
     log("info", "attempt started", { job: jobId, attempt: current.attempt });
     try {
@@ -88,6 +106,7 @@ export class JobRunner extends DurableObject<Env> {
       log("warn", "processor refused or unreachable at start", { job: jobId, attempt: current.attempt, error: String(error) });
       await this.#schedule({ ...current, failures: current.failures + 1 });
     }
+    return true;
   }
 
   async #schedule(current: Attempt): Promise<void> {
@@ -112,9 +131,16 @@ export class JobRunner extends DurableObject<Env> {
     const next = { ...current, polls: current.polls + 1, failures: 0 };
 
     switch (state.state) {
-      case "running":
-        if (!(await renewLease(db, current.jobId, current.attempt, state.progress, Date.now()))) return this.#letGo(current, "cancel");
+      case "running": {
+        const now = Date.now();
+        if (!(await renewLease(db, current.jobId, current.attempt, state.progress, now))) return this.#letGo(current, "cancel");
+        if (now - current.renewedAt >= SLOT_RENEW_MS) {
+          const held = await limiterFor(this.env, current.orgId, current.mode).renew(current.jobId);
+          if (!held) log("warn", "concurrency slot lease was lost while the job ran", { job: current.jobId });
+          next.renewedAt = now;
+        }
         return this.#schedule(next);
+      }
       case "completed":
         return this.#collect(current, state.result, state.outputs);
       case "failed":
@@ -161,7 +187,10 @@ export class JobRunner extends DurableObject<Env> {
     log("warn", "processor lost the attempt", { job: current.jobId, attempt: current.attempt, reason });
     await this.#release(current, "delete");
     await this.ctx.storage.deleteAll();
-    if (current.attempt < MAX_ATTEMPTS) return this.#beginAttempt(current.jobId, current.attempt);
+    if (current.attempt < MAX_ATTEMPTS) {
+      await this.#beginAttempt(current.jobId, current.attempt);
+      return;
+    }
     const error: { code: JobErrorCode; message: string } = {
       code: "processing_interrupted",
       message: `processing was interrupted ${MAX_ATTEMPTS} times (${reason}); the job was not completed. Retry it by creating it again.`,

@@ -1,0 +1,63 @@
+// The limiter's decisions as pure functions of its state and `now`, so they can be
+// tested exhaustively without a clock: the hourly quota (sliding window) and which
+// waiting jobs take the free concurrency slots.
+import { QUOTA_WINDOW_MS } from "./plans.ts";
+
+export type QuotaVerdict =
+  | { ok: true; limit: number; remaining: number; resetInS: number }
+  | { ok: false; limit: number; remaining: 0; retryAfterS: number };
+
+/**
+ * Sliding-window quota: `admittedAt` are the times of jobs admitted in the last window,
+ * oldest first. A new job fits while fewer than `limit` are in the window.
+ */
+export function checkQuota(admittedAt: number[], limit: number, now: number): QuotaVerdict {
+  const inWindow = admittedAt.filter((t) => t > now - QUOTA_WINDOW_MS);
+  if (inWindow.length < limit) {
+    const oldest = inWindow[0];
+    return {
+      ok: true,
+      limit,
+      remaining: limit - inWindow.length - 1,
+      resetInS: oldest === undefined ? Math.ceil(QUOTA_WINDOW_MS / 1000) : secondsUntil(oldest + QUOTA_WINDOW_MS, now),
+    };
+  }
+  // The slot that frees first is the one of the (n - limit + 1)-th oldest admission.
+  const freeing = inWindow[inWindow.length - limit]!;
+  return { ok: false, limit, remaining: 0, retryAfterS: Math.max(1, secondsUntil(freeing + QUOTA_WINDOW_MS, now)) };
+}
+
+function secondsUntil(at: number, now: number): number {
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+export interface Waiting {
+  jobId: string;
+  priority: number;
+  createdAt: number;
+}
+
+export interface Slot {
+  jobId: string;
+  leaseExpiresAt: number;
+}
+
+/** Priority 1 first, then oldest first; the id breaks ties so the order is total. */
+export function byPriority(a: Waiting, b: Waiting): number {
+  return a.priority - b.priority || a.createdAt - b.createdAt || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0);
+}
+
+export interface DispatchPlan {
+  /** Slots whose lease ran out: their runner stopped renewing. */
+  expired: string[];
+  /** Waiting jobs to start now, in order. */
+  start: string[];
+}
+
+export function planDispatch(waiting: Waiting[], slots: Slot[], concurrency: number, now: number): DispatchPlan {
+  const expired = slots.filter((s) => s.leaseExpiresAt <= now).map((s) => s.jobId);
+  const held = slots.length - expired.length;
+  const free = Math.max(0, concurrency - held);
+  const start = [...waiting].sort(byPriority).slice(0, free).map((w) => w.jobId);
+  return { expired, start };
+}

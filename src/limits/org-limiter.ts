@@ -1,0 +1,175 @@
+// OrgLimiter: one Durable Object per organization and mode (DESIGN §7). It admits job
+// creations against the hourly quota and hands out concurrency slots to waiting jobs in
+// priority order. Being one object, its decisions are atomic across every Worker
+// instance; being one per organization, one organization's backlog never delays another.
+// Slots are leases: a runner renews its slot while the job runs and releases it when the
+// job ends; a slot nobody renews returns to the pool when its lease runs out.
+import { DurableObject } from "cloudflare:workers";
+import type { Plan } from "../db/schema.ts";
+import { log } from "../lib/log.ts";
+import { checkQuota, planDispatch, type QuotaVerdict, type Slot, type Waiting } from "./admission.ts";
+import { PLAN_LIMITS, QUOTA_WINDOW_MS, SLOT_LEASE_MS } from "./plans.ts";
+
+/** How long a finished job is remembered, so a late duplicate queue message starts nothing. */
+const DONE_MEMORY_MS = 24 * 3_600_000;
+const RETRY_START_MS = 2_000;
+
+export interface Usage {
+  plan: Plan;
+  jobsInWindow: number;
+  processing: number;
+  queued: number;
+  /** Seconds until the oldest job in the window leaves it (null when the window is empty). */
+  windowResetsInS: number | null;
+}
+
+export function limiterFor(env: Env, orgId: string, mode: string) {
+  return env.ORG_LIMITER.getByName(`${orgId}:${mode}`);
+}
+
+export class OrgLimiter extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    this.#sql.exec(`
+      CREATE TABLE IF NOT EXISTS admissions (job_id TEXT PRIMARY KEY, at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS admissions_at ON admissions (at);
+      CREATE TABLE IF NOT EXISTS waiting (job_id TEXT PRIMARY KEY, priority INTEGER NOT NULL, created_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS slots (job_id TEXT PRIMARY KEY, lease_expires_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS done (job_id TEXT PRIMARY KEY, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+  }
+
+  #plan(): Plan {
+    return (this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'plan'").toArray()[0]?.value as Plan) ?? "free";
+  }
+
+  #setPlan(plan: Plan): void {
+    this.#sql.exec("INSERT INTO meta (key, value) VALUES ('plan', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", plan);
+  }
+
+  /** Admits one job creation against the hourly quota, or refuses it and counts nothing. */
+  admit(jobId: string, plan: Plan, now = Date.now()): QuotaVerdict {
+    this.#setPlan(plan);
+    this.#sql.exec("DELETE FROM admissions WHERE at <= ?", now - QUOTA_WINDOW_MS);
+    const times = this.#sql.exec<{ at: number }>("SELECT at FROM admissions ORDER BY at").toArray().map((r) => r.at);
+    const verdict = checkQuota(times, PLAN_LIMITS[plan].jobsPerHour, now);
+    if (verdict.ok) this.#sql.exec("INSERT OR IGNORE INTO admissions (job_id, at) VALUES (?, ?)", jobId, now);
+    return verdict;
+  }
+
+  /** Takes back an admission whose job could not be created after all. */
+  forget(jobId: string): void {
+    this.#sql.exec("DELETE FROM admissions WHERE job_id = ?", jobId);
+  }
+
+  /** A queued job asks for a slot; it starts now if one is free. Idempotent. */
+  async enqueue(job: Waiting, plan: Plan, now = Date.now()): Promise<void> {
+    this.#setPlan(plan);
+    const known = this.#sql
+      .exec("SELECT 1 FROM slots WHERE job_id = ?1 UNION ALL SELECT 1 FROM done WHERE job_id = ?1", job.jobId)
+      .toArray().length;
+    if (!known) {
+      this.#sql.exec("INSERT OR IGNORE INTO waiting (job_id, priority, created_at) VALUES (?, ?, ?)", job.jobId, job.priority, job.createdAt);
+    }
+    await this.dispatch(now);
+  }
+
+  /** Extends a running job's slot; false when the slot was lost (lease ran out). */
+  renew(jobId: string, now = Date.now()): boolean {
+    const cursor = this.#sql.exec("UPDATE slots SET lease_expires_at = ? WHERE job_id = ?", now + SLOT_LEASE_MS, jobId);
+    return cursor.rowsWritten > 0;
+  }
+
+  /** A job ended (or was cancelled): its slot or place in line is freed at once. */
+  async release(jobId: string, now = Date.now()): Promise<void> {
+    this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
+    this.#sql.exec("DELETE FROM waiting WHERE job_id = ?", jobId);
+    this.#sql.exec("INSERT OR REPLACE INTO done (job_id, at) VALUES (?, ?)", jobId, now);
+    this.#sql.exec("DELETE FROM done WHERE at < ?", now - DONE_MEMORY_MS);
+    await this.dispatch(now);
+  }
+
+  async setPlanNow(plan: Plan, now = Date.now()): Promise<void> {
+    this.#setPlan(plan);
+    await this.dispatch(now);
+  }
+
+  usage(now = Date.now()): Usage {
+    const inWindow = this.#sql
+      .exec<{ n: number; oldest: number | null }>("SELECT count(*) AS n, min(at) AS oldest FROM admissions WHERE at > ?", now - QUOTA_WINDOW_MS)
+      .one();
+    const processing = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM slots WHERE lease_expires_at > ?", now).one().n;
+    const queued = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n;
+    return {
+      plan: this.#plan(),
+      jobsInWindow: inWindow.n,
+      processing,
+      queued,
+      windowResetsInS: inWindow.oldest === null ? null : Math.ceil((inWindow.oldest + QUOTA_WINDOW_MS - now) / 1000),
+    };
+  }
+
+  /** Reclaims expired slots and starts waiting jobs while slots are free. */
+  async dispatch(now = Date.now()): Promise<void> {
+    for (;;) {
+      const waiting = this.#sql
+        .exec<{ job_id: string; priority: number; created_at: number }>("SELECT job_id, priority, created_at FROM waiting")
+        .toArray()
+        .map((r): Waiting => ({ jobId: r.job_id, priority: r.priority, createdAt: r.created_at }));
+      const slots = this.#sql
+        .exec<{ job_id: string; lease_expires_at: number }>("SELECT job_id, lease_expires_at FROM slots")
+        .toArray()
+        .map((r): Slot => ({ jobId: r.job_id, leaseExpiresAt: r.lease_expires_at }));
+      const plan = planDispatch(waiting, slots, PLAN_LIMITS[this.#plan()].concurrentJobs, now);
+      for (const jobId of plan.expired) {
+        log("warn", "slot lease expired; reclaiming it", { job: jobId });
+        this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
+      }
+      if (plan.start.length === 0) break;
+      // Slots are taken before any await, so an interleaved call sees them as held.
+      for (const jobId of plan.start) {
+        this.#sql.exec("DELETE FROM waiting WHERE job_id = ?", jobId);
+        this.#sql.exec("INSERT OR REPLACE INTO slots (job_id, lease_expires_at) VALUES (?, ?)", jobId, now + SLOT_LEASE_MS);
+      }
+      const byId = new Map(waiting.map((w) => [w.jobId, w]));
+      const results = await Promise.all(plan.start.map((jobId) => this.#start(byId.get(jobId)!, now)));
+      // A job that did not start (cancelled meanwhile, already finished) gives its slot back: go again.
+      if (results.every(Boolean)) break;
+    }
+    await this.#scheduleAlarm(now);
+  }
+
+  async #start(job: Waiting, now: number): Promise<boolean> {
+    const { jobId } = job;
+    try {
+      if (await this.env.JOB_RUNNER.getByName(jobId).start(jobId)) return true;
+      this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
+      this.#sql.exec("INSERT OR REPLACE INTO done (job_id, at) VALUES (?, ?)", jobId, now);
+      return false;
+    } catch (error) {
+      log("warn", "could not start a job; it waits for the next dispatch", { job: jobId, error: String(error) });
+      const row = this.#sql.exec("DELETE FROM slots WHERE job_id = ? RETURNING job_id", jobId).toArray();
+      if (row.length) this.#sql.exec("INSERT OR IGNORE INTO waiting (job_id, priority, created_at) VALUES (?, ?, ?)", jobId, job.priority, job.createdAt);
+      await this.ctx.storage.setAlarm(now + RETRY_START_MS);
+      return true;
+    }
+  }
+
+  /** Wakes up when the first lease can expire, if anything is waiting behind it. */
+  async #scheduleAlarm(now: number): Promise<void> {
+    const next = this.#sql.exec<{ at: number | null }>("SELECT min(lease_expires_at) AS at FROM slots").one().at;
+    const waiting = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n;
+    const current = await this.ctx.storage.getAlarm();
+    if (next !== null && waiting > 0) {
+      if (current === null || current > next) await this.ctx.storage.setAlarm(Math.max(next, now + 1));
+    }
+  }
+
+  override async alarm(): Promise<void> {
+    await this.dispatch(Date.now());
+  }
+}

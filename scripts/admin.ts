@@ -3,6 +3,7 @@
 //   revoke-key <key id or prefix>
 //   list-keys --org acme
 //   set-plan --org acme --plan pro
+//   create-user --org acme --email ada@example.com
 // Local by default (ADMIN_TOKEN from .dev.vars, http://127.0.0.1:8787). For a deployed
 // service set MEDIA_JOBS_ADMIN_URL and MEDIA_JOBS_ADMIN_TOKEN, or pass --url and --token.
 import { dirname, resolve } from "node:path";
@@ -18,6 +19,7 @@ const { values, positionals } = parseArgs({
     plan: { type: "string" },
     test: { type: "boolean", default: false },
     name: { type: "string" },
+    email: { type: "string" },
     url: { type: "string" },
     token: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -31,6 +33,8 @@ const usage = `usage: npm run admin -- <command> [options]
   list-keys --org SLUG           list an organization's keys
   set-plan --org SLUG --plan free|pro|enterprise
                                  change an organization's plan (new admissions use it at once)
+  create-user --org SLUG --email EMAIL
+                                 add a dashboard member; prints a generated password once
 options: --url URL (default $MEDIA_JOBS_ADMIN_URL or http://127.0.0.1:8787)
          --token TOKEN (default $MEDIA_JOBS_ADMIN_TOKEN or ADMIN_TOKEN in .dev.vars)`;
 
@@ -94,6 +98,14 @@ switch (command) {
     if (!values.org || !values.plan) fail("set-plan needs --org and --plan");
     const { org } = await call("POST", `/orgs/${encodeURIComponent(values.org)}/plan`, { plan: values.plan });
     console.log(`organization ${org.slug} is now on the ${org.plan} plan`);
+    break;
+  }
+  case "create-user": {
+    if (!values.org || !values.email) fail("create-user needs --org and --email");
+    const created = await call("POST", "/users", { org: values.org, email: values.email });
+    console.log(`user ${created.email} (${created.id}) in organization ${created.org.slug}`);
+    console.log(`sign in at ${base}/dashboard with this password; shown once, store it now:`);
+    console.log(created.password);
     break;
   }
   default:

@@ -1,0 +1,281 @@
+// /dashboard: server-rendered pages for an organization's members (sign-in, API keys,
+// webhook secret, jobs, usage). Every page is no-store and under a nonce-based CSP; every
+// POST but sign-in needs a session and its CSRF token (see src/auth/session.ts). Errors
+// render as HTML pages here, not as the API's JSON.
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { deleteCookie } from "hono/cookie";
+import type { RequestIdVariables } from "hono/request-id";
+import { z } from "zod";
+import {
+  checkSignInCsrf,
+  clearSessionCookie,
+  createSession,
+  dashboardSession,
+  deleteSession,
+  readSessionCookie,
+  safeNext,
+  setSessionCookie,
+  SIGN_IN_CSRF_COOKIE,
+  signIn,
+  signInCsrfToken,
+  type DashboardVariables,
+} from "../../auth/session.ts";
+import { JOB_STATUSES } from "../../contract/job.ts";
+import { canonicalJobType } from "../../contract/names.ts";
+import { database } from "../../db/client.ts";
+import { cancelJob } from "../../db/jobs.ts";
+import { createApiKey } from "../../db/orgs.ts";
+import { randomToken } from "../../lib/crypto.ts";
+import { AppError } from "../../lib/errors.ts";
+import { log } from "../../lib/log.ts";
+import { PLAN_LIMITS } from "../../limits/plans.ts";
+import { jobFinished } from "../../runner/finished.ts";
+import { deliveriesOfJob } from "../../webhooks/store.ts";
+import { rotateWebhookSecret } from "../../webhooks/secrets.ts";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { toHttpJob } from "../job-view.ts";
+import { viewOptions } from "../jobs.ts";
+import { errorPage } from "./error.tsx";
+import { JobPage } from "./job.tsx";
+import { JobsPage } from "./jobs.tsx";
+import { KeysPage, RevokeKeyPage } from "./keys.tsx";
+import {
+  findJobOfOrg,
+  findOrgKey,
+  listOrgJobs,
+  revokeOrgKey,
+  usageSummary,
+} from "./queries.ts";
+import { lockedMessage, SignInPage, WRONG_CREDENTIALS } from "./sign-in.tsx";
+import { UsagePage } from "./usage.tsx";
+import { RotateSecretPage, WebhooksPage } from "./webhooks.tsx";
+
+type DashboardEnv = { Bindings: Env; Variables: DashboardVariables & RequestIdVariables & { nonce: string } };
+type Ctx = Context<DashboardEnv>;
+
+const PAGE_SIZE = 25;
+const MAX_FORM_BYTES = 16 * 1024;
+
+const viewer = (c: Ctx) => ({ email: c.get("user").email, orgSlug: c.get("org").slug, csrfToken: c.get("csrfToken") });
+
+async function formText(c: Ctx, name: string): Promise<string> {
+  const value = (await c.req.parseBody())[name];
+  return typeof value === "string" ? value : "";
+}
+
+const jobsQuery = z.object({
+  status: z.enum(JOB_STATUSES).optional().catch(undefined),
+  type: z.string().optional(),
+  mode: z.enum(["live", "test"]).optional().catch(undefined),
+  cursor: z.string().max(512).optional(),
+});
+
+export const dashboardRoutes = new Hono<DashboardEnv>();
+
+dashboardRoutes.use(async function pageHeaders(c, next) {
+  const nonce = randomToken(22);
+  c.set("nonce", nonce);
+  await next();
+  c.header(
+    "content-security-policy",
+    `default-src 'none'; img-src 'self'; media-src 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  // Pages show keys and secrets: never cache them, never frame them.
+  c.header("cache-control", "no-store");
+  c.header("x-content-type-options", "nosniff");
+  c.header("x-frame-options", "DENY");
+  c.header("referrer-policy", "same-origin");
+});
+
+dashboardRoutes.use(
+  bodyLimit({
+    maxSize: MAX_FORM_BYTES,
+    onError: () => {
+      throw new AppError(413, "payload_too_large", "The form is too large.");
+    },
+  }),
+);
+
+// Sign-in comes before the session middleware below: its handlers answer without
+// calling next(), so they run for visitors without a session.
+dashboardRoutes.get("/sign-in", (c) => {
+  const signedOut = c.req.query("signed-out") !== undefined;
+  return c.html(
+    <SignInPage nonce={c.get("nonce")} csrfToken={signInCsrfToken(c)} next={safeNext(c.req.query("next"))} notice={signedOut ? "You are signed out." : undefined} />,
+  );
+});
+
+dashboardRoutes.post("/sign-in", async (c) => {
+  await checkSignInCsrf(c);
+  const [email, password, next] = await Promise.all([formText(c, "email"), formText(c, "password"), formText(c, "next")]);
+  const db = database(c.env.DB);
+  const now = Date.now();
+  const result = email && password ? await signIn(db, email, password, now) : ({ ok: false, reason: "invalid" } as const);
+  if (result.ok) {
+    const session = await createSession(db, result.user.id, now);
+    setSessionCookie(c, session.token);
+    deleteCookie(c, SIGN_IN_CSRF_COOKIE, { path: "/dashboard", secure: new URL(c.req.url).protocol === "https:", ...(new URL(c.req.url).protocol === "https:" ? { prefix: "secure" as const } : {}) });
+    return c.redirect(safeNext(next), 303);
+  }
+  const page = (error: string) => <SignInPage nonce={c.get("nonce")} csrfToken={signInCsrfToken(c)} next={safeNext(next)} email={email} error={error} />;
+  if (result.reason === "locked") {
+    c.header("retry-after", String(Math.ceil((result.lockedUntil - now) / 1000)));
+    return c.html(page(lockedMessage(result.lockedUntil, now)), 429);
+  }
+  return c.html(page(WRONG_CREDENTIALS), 401);
+});
+
+dashboardRoutes.use(dashboardSession());
+
+dashboardRoutes.get("/", (c) => c.redirect("/dashboard/jobs", 303));
+
+dashboardRoutes.post("/sign-out", async (c) => {
+  const token = readSessionCookie(c);
+  if (token) await deleteSession(database(c.env.DB), token);
+  clearSessionCookie(c);
+  return c.redirect("/dashboard/sign-in?signed-out", 303);
+});
+
+// Settings → API keys.
+async function keysPage(c: Ctx, extra: Partial<Parameters<typeof KeysPage>[0]> = {}, status: 200 | 400 = 200) {
+  const keys = await database(c.env.DB).query.apiKeys.findMany({
+    where: (k, { eq }) => eq(k.orgId, c.get("org").id),
+    orderBy: (k, { desc }) => desc(k.createdAt),
+    columns: { keyHash: false, orgId: false },
+  });
+  return c.html(<KeysPage nonce={c.get("nonce")} viewer={viewer(c)} keys={keys} {...extra} />, status);
+}
+
+dashboardRoutes.get("/keys", async (c) => {
+  const revokedId = c.req.query("revoked");
+  const revoked = revokedId ? await findOrgKey(database(c.env.DB), c.get("org").id, revokedId) : undefined;
+  return keysPage(c, { revoked });
+});
+
+const newKeyForm = z.object({ name: z.string().trim().min(1).max(100), mode: z.enum(["live", "test"]) });
+
+dashboardRoutes.post("/keys", async (c) => {
+  const form = newKeyForm.safeParse({ name: await formText(c, "name"), mode: await formText(c, "mode") });
+  if (!form.success) return keysPage(c, { error: "Give the key a name (up to 100 characters) and choose live or test." }, 400);
+  // The full key goes into this response only: no redirect, so it never sits in a URL or history.
+  const { key, row } = await createApiKey(database(c.env.DB), c.get("org").id, form.data.mode, form.data.name, Date.now());
+  return keysPage(c, { created: { key, row: { ...row, lastUsedAt: null, revokedAt: null } } });
+});
+
+dashboardRoutes.get("/keys/:id/revoke", async (c) => {
+  const apiKey = await findOrgKey(database(c.env.DB), c.get("org").id, c.req.param("id"));
+  if (!apiKey) throw new AppError(404, "not_found", "There is no such key in this organization.");
+  if (apiKey.revokedAt) return c.redirect("/dashboard/keys", 303);
+  return c.html(<RevokeKeyPage nonce={c.get("nonce")} viewer={viewer(c)} apiKey={apiKey} />);
+});
+
+dashboardRoutes.post("/keys/:id/revoke", async (c) => {
+  const id = c.req.param("id");
+  const db = database(c.env.DB);
+  if (!(await revokeOrgKey(db, c.get("org").id, id, Date.now())) && !(await findOrgKey(db, c.get("org").id, id))) {
+    throw new AppError(404, "not_found", "There is no such key in this organization.");
+  }
+  return c.redirect(`/dashboard/keys?revoked=${encodeURIComponent(id)}`, 303);
+});
+
+// Settings → Webhooks.
+function webhooksPage(c: Ctx, options: { revealed: boolean; secret?: string; rotated?: boolean }) {
+  const org = c.get("org");
+  return c.html(
+    <WebhooksPage
+      nonce={c.get("nonce")}
+      viewer={viewer(c)}
+      secret={options.secret ?? org.webhookSecret}
+      rotatedAt={options.rotated ? Date.now() : org.webhookSecretRotatedAt}
+      revealed={options.revealed}
+      rotated={options.rotated}
+    />,
+  );
+}
+
+dashboardRoutes.get("/webhooks", (c) => webhooksPage(c, { revealed: false }));
+// Revealing is a POST so that the secret appears only in a response to a deliberate, CSRF-checked action.
+dashboardRoutes.post("/webhooks/reveal", (c) => webhooksPage(c, { revealed: true }));
+dashboardRoutes.get("/webhooks/rotate", (c) => c.html(<RotateSecretPage nonce={c.get("nonce")} viewer={viewer(c)} />));
+dashboardRoutes.post("/webhooks/rotate", async (c) => {
+  const rotated = await rotateWebhookSecret(database(c.env.DB), c.get("org").id, Date.now());
+  return webhooksPage(c, { revealed: true, secret: rotated?.webhookSecret, rotated: true });
+});
+
+// Jobs.
+dashboardRoutes.get("/jobs", async (c) => {
+  const query = jobsQuery.parse(c.req.query());
+  const type = query.type ? canonicalJobType(query.type) : undefined;
+  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+  if (query.cursor && !before) throw new AppError(400, "invalid_input", "That page link is not valid. Start again from the newest jobs.");
+  const rows = await listOrgJobs(database(c.env.DB), {
+    orgId: c.get("org").id,
+    mode: query.mode,
+    status: query.status,
+    type,
+    limit: PAGE_SIZE,
+    before,
+  });
+  const page = rows.slice(0, PAGE_SIZE);
+  const last = page.at(-1);
+  return c.html(
+    <JobsPage
+      nonce={c.get("nonce")}
+      viewer={viewer(c)}
+      rows={page}
+      filters={{ status: query.status, type: type && query.type, mode: query.mode }}
+      nextCursor={rows.length > PAGE_SIZE && last ? encodeCursor(last) : null}
+      isFirstPage={!before}
+    />,
+  );
+});
+
+dashboardRoutes.get("/jobs/:id", async (c) => {
+  const db = database(c.env.DB);
+  const row = await findJobOfOrg(db, c.get("org").id, c.req.param("id"));
+  if (!row) throw new AppError(404, "not_found", "There is no such job in this organization.");
+  const [view, deliveries] = await Promise.all([toHttpJob(row, viewOptions(c)), deliveriesOfJob(db, row.id)]);
+  const refused = c.req.query("cancel-refused");
+  return c.html(
+    <JobPage
+      nonce={c.get("nonce")}
+      viewer={viewer(c)}
+      row={row}
+      view={view}
+      deliveries={deliveries}
+      cancelled={c.req.query("cancelled") !== undefined}
+      cancelRefused={refused !== undefined ? `The job could not be cancelled: it had already ended (${row.status}).` : undefined}
+    />,
+  );
+});
+
+dashboardRoutes.post("/jobs/:id/cancel", async (c) => {
+  const db = database(c.env.DB);
+  const id = c.req.param("id");
+  const row = await findJobOfOrg(db, c.get("org").id, id);
+  if (!row) throw new AppError(404, "not_found", "There is no such job in this organization.");
+  if (!(await cancelJob(db, id, Date.now()))) return c.redirect(`/dashboard/jobs/${id}?cancel-refused`, 303);
+  // As POST /v1/jobs/:id/cancel does: stop the processor's work, then the end-of-job steps.
+  await c.env.JOB_RUNNER.getByName(id).cancel();
+  await jobFinished(c.env, id);
+  return c.redirect(`/dashboard/jobs/${id}?cancelled`, 303);
+});
+
+// Usage.
+dashboardRoutes.get("/usage", async (c) => {
+  const mode = c.req.query("mode") === "test" ? "test" : "live";
+  const org = c.get("org");
+  const usage = await usageSummary(database(c.env.DB), org.id, mode, Date.now());
+  return c.html(<UsagePage nonce={c.get("nonce")} viewer={viewer(c)} plan={org.plan} limits={PLAN_LIMITS[org.plan]} mode={mode} usage={usage} />);
+});
+
+dashboardRoutes.all("*", () => {
+  throw new AppError(404, "not_found", "There is no such page.");
+});
+
+dashboardRoutes.onError((error, c) => {
+  if (error instanceof AppError) return errorPage(c, error.status, error.message);
+  log("error", "dashboard error", { requestId: c.get("requestId"), path: new URL(c.req.url).pathname, error: String((error as Error)?.stack ?? error) });
+  return errorPage(c, 500, "Something went wrong on our side. The error has been logged; try again in a moment.");
+});

@@ -1,0 +1,243 @@
+// One job: status and progress, timings, params, result fields with previews of image
+// outputs and links to every output, the error of a failed job, webhook deliveries with
+// each attempt, and a cancel button while the job can still be cancelled.
+import type { HttpJob } from "../../contract/job.ts";
+import type { JobRow } from "../../db/schema.ts";
+import type { Attempt, Delivery } from "../../webhooks/store.ts";
+import { CsrfField, Layout, Notice, StatusBadge, Time, formatDuration, type Viewer } from "./layout.tsx";
+
+const IMAGE_FORMATS = new Set(["jpg", "jpeg", "png", "webp", "avif"]);
+
+export interface JobProps {
+  nonce: string;
+  viewer: Viewer;
+  row: JobRow;
+  view: HttpJob;
+  /** Newest first, each with its attempts, newest first. */
+  deliveries: (Delivery & { log: Attempt[] })[];
+  cancelled?: boolean;
+  cancelRefused?: string;
+}
+
+interface Output {
+  label: string;
+  url: string;
+  kind: "image" | "audio" | "video" | "file";
+  caption: string;
+}
+
+/** Every signed output link in a result: the main file, the audio, each frame. */
+export function outputsOf(result: Record<string, unknown> | undefined): Output[] {
+  if (!result) return [];
+  const out: Output[] = [];
+  const add = (label: string, file: unknown) => {
+    if (!file || typeof file !== "object") return;
+    const f = file as Record<string, unknown>;
+    if (typeof f.url !== "string") return;
+    const format = String(f.format ?? "");
+    const size = typeof f.width === "number" && typeof f.height === "number" ? `${f.width}×${f.height}` : "";
+    const kind = IMAGE_FORMATS.has(format) ? "image" : format === "mp3" ? "audio" : format === "mp4" || format === "webm" ? "video" : "file";
+    const at = typeof f.timestamp === "number" ? ` at ${f.timestamp.toFixed(2)} s` : "";
+    out.push({ label, url: f.url, kind, caption: [format, size, typeof f.size === "number" ? formatBytes(f.size) : ""].filter(Boolean).join(", ") + at });
+  };
+  add("Output", result);
+  add("Audio", result.audio);
+  if (Array.isArray(result.frames)) result.frames.forEach((frame, i) => add(`Frame ${i + 1}`, frame));
+  return out;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+/** Result fields as `path: value` pairs, links and their expiry left to the outputs list. */
+function resultFields(value: unknown, path = ""): [string, string][] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => resultFields(v, `${path}[${i}]`));
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([k, v]) => (k === "url" || k === "expiresAt" ? [] : resultFields(v, path ? `${path}.${k}` : k)));
+  }
+  return [[path, typeof value === "number" && !Number.isInteger(value) ? String(Math.round(value * 10000) / 10000) : String(value)]];
+}
+
+export function JobPage(props: JobProps) {
+  const { row, view } = props;
+  const running = row.status === "queued" || row.status === "processing";
+  const outputs = outputsOf(view.result);
+  return (
+    <Layout title={`Job ${row.id}`} nonce={props.nonce} viewer={props.viewer} current="jobs">
+      <p>
+        <a href="/dashboard/jobs">← All jobs</a>
+      </p>
+      {props.cancelled && <Notice kind="success">The job was cancelled.</Notice>}
+      {props.cancelRefused && <Notice kind="error">{props.cancelRefused}</Notice>}
+      <dl class="fields">
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={row.status} />
+        </dd>
+        <dt>Type</dt>
+        <dd>{view.type}</dd>
+        <dt>Mode</dt>
+        <dd>{row.mode}</dd>
+        <dt>Priority</dt>
+        <dd>{row.priority}</dd>
+        <dt id="progress-label">Progress</dt>
+        <dd>
+          {view.progress == null ? (
+            <span class="muted">not started</span>
+          ) : (
+            <>
+              <progress max={100} value={view.progress} aria-labelledby="progress-label">
+                {view.progress}%
+              </progress>{" "}
+              {view.progress}%
+            </>
+          )}
+        </dd>
+      </dl>
+      {running && (
+        <p>
+          <a href={`/dashboard/jobs/${row.id}`}>Refresh</a>
+        </p>
+      )}
+      {running && (
+        <form method="post" action={`/dashboard/jobs/${row.id}/cancel`}>
+          <CsrfField token={props.viewer.csrfToken} />
+          <button type="submit" class="danger">
+            Cancel job
+          </button>
+        </form>
+      )}
+
+      <h2>Timings</h2>
+      <dl class="fields">
+        <dt>Created</dt>
+        <dd>
+          <Time ms={row.createdAt} />
+        </dd>
+        <dt>Started</dt>
+        <dd>
+          <Time ms={row.startedAt} empty="not yet" />
+          {row.startedAt ? <span class="muted"> (queued {formatDuration(row.startedAt - row.createdAt)})</span> : ""}
+        </dd>
+        <dt>Finished</dt>
+        <dd>
+          <Time ms={row.completedAt} empty="not yet" />
+          {row.completedAt && row.startedAt ? <span class="muted"> (ran {formatDuration(row.completedAt - row.startedAt)})</span> : ""}
+        </dd>
+        {row.attempt > 1 && (
+          <>
+            <dt>Attempts</dt>
+            <dd>{row.attempt}</dd>
+          </>
+        )}
+      </dl>
+
+      {view.error && (
+        <>
+          <h2>Error</h2>
+          <Notice kind="error">
+            <p>
+              <code>{view.error.code}</code>
+            </p>
+            <p>{view.error.message}</p>
+          </Notice>
+        </>
+      )}
+
+      {view.result && (
+        <>
+          <h2>Result</h2>
+          <dl class="fields">
+            {resultFields(view.result).map(([k, v]) => (
+              <>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </>
+            ))}
+          </dl>
+          <h2>Outputs</h2>
+          <p class="muted">Links are signed and expire one hour after this page was loaded.</p>
+          <div class="previews">
+            {outputs.map((o) => (
+              <figure>
+                {o.kind === "image" && <img src={o.url} alt={`${o.label} preview`} loading="lazy" />}
+                {o.kind === "audio" && <audio controls preload="none" src={o.url} aria-label={o.label}></audio>}
+                <figcaption>
+                  <a href={o.url} download>
+                    {o.label}
+                  </a>{" "}
+                  {o.caption}
+                </figcaption>
+              </figure>
+            ))}
+          </div>
+        </>
+      )}
+
+      <h2>Parameters</h2>
+      <pre>
+        <code>{JSON.stringify(row.params, null, 2)}</code>
+      </pre>
+
+      <h2>Webhook deliveries</h2>
+      {!row.webhookUrl && props.deliveries.length === 0 ? (
+        <p class="muted">This job has no webhookUrl.</p>
+      ) : props.deliveries.length === 0 ? (
+        <p class="muted">
+          None yet; the webhook to <code>{row.webhookUrl}</code> is sent when the job ends.
+        </p>
+      ) : (
+        props.deliveries.map(({ log: attempts, ...delivery }) => (
+          <section aria-label={`Delivery ${delivery.id}`}>
+            <p>
+              <code>{delivery.id}</code> to <code>{delivery.url}</code>: <StatusBadge status={delivery.status} />
+              {delivery.nextAttemptAt && delivery.status === "pending" ? (
+                <span class="muted">
+                  {" "}
+                  next attempt <Time ms={delivery.nextAttemptAt} />
+                </span>
+              ) : (
+                ""
+              )}
+            </p>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Attempt</th>
+                    <th scope="col">At</th>
+                    <th scope="col">Response</th>
+                    <th scope="col">Latency</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {attempts.length === 0 && (
+                    <tr>
+                      <td colspan={4} class="muted">
+                        No attempts yet.
+                      </td>
+                    </tr>
+                  )}
+                  {attempts.map((a) => (
+                    <tr>
+                      <td>{a.attempt}</td>
+                      <td>
+                        <Time ms={a.at} />
+                      </td>
+                      <td>{a.statusCode != null ? `HTTP ${a.statusCode}` : (a.error ?? "no answer")}</td>
+                      <td>{formatDuration(a.latencyMs)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        ))
+      )}
+    </Layout>
+  );
+}

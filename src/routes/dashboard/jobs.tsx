@@ -1,0 +1,113 @@
+// Jobs: a table newest first, filtered by status, type and mode, paged by cursor.
+import { JOB_STATUSES } from "../../contract/job.ts";
+import { HTTP_JOB_TYPES, httpJobType, type JobType } from "../../contract/names.ts";
+import type { JobRow } from "../../db/schema.ts";
+import { Layout, StatusBadge, Time, formatDuration, type Viewer } from "./layout.tsx";
+
+export interface JobFilters {
+  status?: string;
+  type?: string;
+  mode?: string;
+}
+
+export interface JobsProps {
+  nonce: string;
+  viewer: Viewer;
+  rows: JobRow[];
+  filters: JobFilters;
+  nextCursor: string | null;
+  isFirstPage: boolean;
+}
+
+export function jobsQuery(filters: JobFilters, cursor?: string): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
+  if (cursor) params.set("cursor", cursor);
+  const text = params.toString();
+  return `/dashboard/jobs${text ? `?${text}` : ""}`;
+}
+
+function Select(props: { id: string; label: string; value?: string; options: string[]; all: string }) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.id}>
+        <option value="">{props.all}</option>
+        {props.options.map((o) => (
+          <option value={o} selected={props.value === o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function JobsPage(props: JobsProps) {
+  const f = props.filters;
+  return (
+    <Layout title="Jobs" nonce={props.nonce} viewer={props.viewer} current="jobs">
+      <form method="get" action="/dashboard/jobs" class="filters" role="search" aria-label="Filter jobs">
+        <Select id="status" label="Status" value={f.status} options={[...JOB_STATUSES]} all="Any status" />
+        <Select id="type" label="Type" value={f.type} options={HTTP_JOB_TYPES} all="Any type" />
+        <Select id="mode" label="Mode" value={f.mode} options={["live", "test"]} all="Live and test" />
+        <button type="submit">Filter</button>
+      </form>
+      <div class="table-wrap">
+        <table>
+          <caption class="sr-only">Jobs, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Job</th>
+              <th scope="col">Type</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="hide-narrow">
+                Mode
+              </th>
+              <th scope="col">Created</th>
+              <th scope="col" class="hide-narrow">
+                Took
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.rows.length === 0 && (
+              <tr>
+                <td colspan={6} class="muted">
+                  No jobs match.
+                </td>
+              </tr>
+            )}
+            {props.rows.map((job) => (
+              <tr data-job-id={job.id}>
+                <td>
+                  <a href={`/dashboard/jobs/${job.id}`} class="mono">
+                    {job.id}
+                  </a>
+                </td>
+                <td>{httpJobType(job.type as JobType)}</td>
+                <td>
+                  <StatusBadge status={job.status} />
+                  {job.status === "processing" && job.progress != null ? ` ${job.progress}%` : ""}
+                </td>
+                <td class="hide-narrow">{job.mode}</td>
+                <td>
+                  <Time ms={job.createdAt} />
+                </td>
+                <td class="hide-narrow">{job.startedAt && job.completedAt ? formatDuration(job.completedAt - job.startedAt) : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav class="pager" aria-label="Pages">
+        {!props.isFirstPage && <a href={jobsQuery(f)}>Newest jobs</a>}
+        {props.nextCursor && (
+          <a href={jobsQuery(f, props.nextCursor)} rel="next">
+            Older jobs →
+          </a>
+        )}
+      </nav>
+    </Layout>
+  );
+}

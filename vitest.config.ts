@@ -25,6 +25,7 @@ export default defineConfig({
                 TEST_MIGRATIONS: migrations,
                 PROCESSOR_URL: inject("processorUrl"),
                 MEDIA_URL: inject("mediaUrl"),
+                WEBHOOK_RECEIVER_URL: inject("webhookReceiverUrl"),
                 PROCESSOR_TOKEN: "test-processor-token-0123456789",
                 FILES_SIGNING_SECRET: "test-files-signing-secret",
                 ADMIN_TOKEN: "test-admin-token",

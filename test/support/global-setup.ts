@@ -13,7 +13,74 @@ declare module "vitest" {
   export interface ProvidedContext {
     processorUrl: string;
     mediaUrl: string;
+    webhookReceiverUrl: string;
   }
+}
+
+/** One request the webhook receiver got; GET /recorded?id=<tag> lists them in order. */
+interface RecordedRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+/**
+ * A webhook receiver for src/webhooks tests. Every POST carries `?id=<tag>` and is
+ * recorded under it; the path says how to answer: /ok 200, /fail-first?n=3 500 for the
+ * first n requests of the tag then 200, /fail 500, /gone 410, /redirect 302 to /ok,
+ * /slow?ms=… 200 after a delay.
+ */
+function webhookReceiver() {
+  const recorded = new Map<string, RecordedRequest[]>();
+  const pending = new Set<ReturnType<typeof setTimeout>>();
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://receiver");
+    const tag = url.searchParams.get("id") ?? "";
+    if (req.method === "GET" && url.pathname === "/recorded") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(recorded.get(tag) ?? []));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+    const list = recorded.get(tag) ?? [];
+    list.push({ path: url.pathname, headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
+    recorded.set(tag, list);
+    switch (url.pathname) {
+      case "/ok":
+        res.writeHead(200).end("ok");
+        return;
+      case "/fail-first":
+        res.writeHead(list.length <= Number(url.searchParams.get("n") ?? 3) ? 500 : 200).end();
+        return;
+      case "/fail":
+        res.writeHead(500).end("receiver error");
+        return;
+      case "/gone":
+        res.writeHead(410).end("gone");
+        return;
+      case "/redirect":
+        res.writeHead(302, { location: `/ok?id=${encodeURIComponent(tag)}` }).end();
+        return;
+      case "/slow": {
+        const timer = setTimeout(() => {
+          pending.delete(timer);
+          res.writeHead(200).end("late");
+        }, Number(url.searchParams.get("ms") ?? 5000));
+        pending.add(timer);
+        return;
+      }
+      default:
+        res.writeHead(404).end("not found");
+    }
+  });
+  const close = () => {
+    for (const timer of pending) clearTimeout(timer);
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { server, close };
 }
 
 async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type: string }> {
@@ -78,9 +145,13 @@ export default async function setup(project: TestProject) {
   });
   project.provide("processorUrl", `http://127.0.0.1:${processor.port}`);
   project.provide("mediaUrl", `http://127.0.0.1:${(media.address() as AddressInfo).port}`);
+  const receiver = webhookReceiver();
+  await new Promise<void>((resolve) => receiver.server.listen(0, "127.0.0.1", resolve));
+  project.provide("webhookReceiverUrl", `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`);
   return async () => {
     for (const res of stalled) res.destroy();
     await processor.close();
     await new Promise<void>((resolve) => media.close(() => resolve()));
+    await receiver.close();
   };
 }

@@ -22,8 +22,8 @@ export interface DeliverOptions {
 export async function deliver(url: string, body: string, signed: SignedHeaders, options: DeliverOptions): Promise<AttemptResult> {
   // Checked again at each attempt, as at job creation (DESIGN §8). A Worker's fetch() does
   // not expose the address it connects to, so this judges the URL as written: IP
-  // literals, local names, ports. A public name that resolves to a private address is
-  // left to Cloudflare's network, from which Workers cannot reach private ranges.
+  // literals, local names, ports. A public name whose DNS now points at a private address
+  // passes; that case is left to Cloudflare's outbound network (docs/webhooks.md).
   const verdict = checkPublicUrl(url, { allowPrivate: options.allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });
   if (!verdict.ok) return { kind: "rejected", statusCode: null, error: `refused: ${verdict.reason}`, latencyMs: 0 };
 

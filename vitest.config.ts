@@ -34,6 +34,8 @@ export default defineConfig({
             },
           })),
         ],
+        // The dashboard's .tsx pages use Hono's JSX runtime (as tsconfig.json says for tsc and wrangler).
+        oxc: { jsx: { runtime: "automatic", importSource: "hono/jsx" } },
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
@@ -41,6 +43,18 @@ export default defineConfig({
           setupFiles: ["./test/support/apply-migrations.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // End to end: the whole service (wrangler dev + processor, test/support/service.ts)
+        // driven by a real headless Chromium (/usr/bin/chromium) through playwright-core.
+        test: {
+          name: "browser",
+          environment: "node",
+          include: ["test/browser/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -164,7 +164,7 @@ export function JobPage(props: JobProps) {
           <div class="previews">
             {outputs.map((o) => (
               <figure>
-                {o.kind === "image" && <img src={o.url} alt={`${o.label} preview`} loading="lazy" />}
+                {o.kind === "image" && <img src={o.url} alt={`${o.label} preview`} />}
                 {o.kind === "audio" && <audio controls preload="none" src={o.url} aria-label={o.label}></audio>}
                 <figcaption>
                   <a href={o.url} download>

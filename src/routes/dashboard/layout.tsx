@@ -21,7 +21,7 @@ nav a{text-decoration:none;padding:.25rem 0;display:inline-block}
 nav a[aria-current=page]{font-weight:700;border-bottom:3px solid var(--accent)}
 .who{margin-left:auto;display:flex;gap:.75rem;align-items:center;flex-wrap:wrap;color:var(--muted);font-size:.9rem}
 main{max-width:72rem;margin:0 auto;padding:1rem 1rem 3rem}
-h1{font-size:1.6rem;margin:.5rem 0 1rem}
+h1{font-size:1.6rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
 h2{font-size:1.2rem;margin:2rem 0 .75rem}
 .table-wrap{overflow-x:auto;border:1px solid var(--line);border-radius:6px}
 table{border-collapse:collapse;width:100%;font-size:.95rem}
@@ -34,7 +34,8 @@ form.inline{display:inline}
 .stack>*+*{margin-top:.75rem}
 label{display:block;font-weight:600;margin-bottom:.25rem}
 input[type=text],input[type=email],input[type=password],select{font:inherit;padding:.45rem .6rem;border:1px solid #8c959f;border-radius:6px;min-width:0;width:100%;max-width:28rem;background:var(--bg);color:var(--fg)}
-fieldset{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem}
+fieldset{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;max-width:28rem;margin:0}
+fieldset input{margin:0 .35rem 0 0}
 fieldset label{display:inline;font-weight:400;margin-right:1rem}
 legend{font-weight:600}
 button,.button{font:inherit;font-weight:600;padding:.45rem .9rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
@@ -56,12 +57,15 @@ dl.fields dt{font-weight:600}
 dl.fields dd{margin:0;overflow-wrap:anywhere}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:1rem}
 .card{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem}
+.card h2{margin:0 0 .25rem;font-size:1rem}
+.card p{margin:.25rem 0}
 .card .big{font-size:1.8rem;font-weight:700}
 .previews{display:flex;flex-wrap:wrap;gap:1rem}
 .previews figure{margin:0;max-width:16rem}
 .previews img{max-width:100%;height:auto;border:1px solid var(--line);border-radius:4px;display:block}
 .previews figcaption{font-size:.85rem;color:var(--muted)}
 progress{width:12rem;max-width:100%}
+.chart{margin:0}
 .chart svg{width:100%;height:auto;max-height:16rem}
 .chart .bar{fill:var(--accent)}
 .chart .axis{stroke:var(--line)}

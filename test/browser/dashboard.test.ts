@@ -1,0 +1,232 @@
+// The dashboard end to end in a real headless Chromium, against the whole service
+// (wrangler dev + processor): sign in, create a key and read it once, use it to run a
+// compress-image job and watch it complete with a preview, revoke it and see the API
+// refuse it; a wrong password and a form without its CSRF token are refused. Screenshots
+// of every page, desktop and phone, go to test-output/screenshots/.
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type Service } from "../support/service.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const shots = resolve(dirname(fileURLToPath(import.meta.url)), "../../test-output/screenshots");
+
+let service: Service;
+let browser: Browser;
+let desktop: BrowserContext;
+let page: Page;
+const member = { email: `e2e-${Date.now().toString(36)}@example.com`, password: "" };
+const state: { key?: string; keyId?: string; jobId?: string } = {};
+
+async function shot(p: Page, name: string) {
+  await p.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+// playwright-core has no test matchers: wait for the element, then assert with Vitest.
+const visible = (locator: Locator) => locator.first().waitFor({ state: "visible", timeout: 10_000 });
+const attached = (locator: Locator) => locator.first().waitFor({ state: "attached", timeout: 10_000 });
+async function textOf(locator: Locator): Promise<string> {
+  await visible(locator);
+  return (await locator.first().innerText()).trim();
+}
+
+async function poll<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 45_000): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function signIn(p: Page, password: string) {
+  await p.goto(`${service.baseUrl}/dashboard/sign-in`);
+  await p.getByLabel("Email").fill(member.email);
+  await p.getByLabel("Password").fill(password);
+  await Promise.all([p.waitForLoadState("load"), p.getByRole("button", { name: "Sign in" }).click()]);
+}
+
+const api = (path: string, key: string, init: RequestInit = {}) =>
+  fetch(`${service.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...init.headers } });
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  service = await startService();
+  const res = await fetch(`${service.baseUrl}/admin/users`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ org: "acme", email: member.email }),
+  });
+  expect(res.status).toBe(201);
+  member.password = ((await res.json()) as { password: string }).password;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await desktop.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.baseUrl });
+  page = await desktop.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe("dashboard in a browser", () => {
+  it("refuses a wrong password with a generic message", async () => {
+    await signIn(page, "not-the-password");
+    expect(await textOf(page.getByRole("alert"))).toBe("Wrong email or password.");
+    expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
+    await shot(page, "sign-in-wrong-password");
+  });
+
+  it("signs in and lands on the jobs page", async () => {
+    await signIn(page, member.password);
+    expect(new URL(page.url()).pathname).toBe("/dashboard/jobs");
+    expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Jobs");
+    await visible(page.getByText(member.email));
+  });
+
+  it("refuses a form post without the CSRF token", async () => {
+    await page.goto(`${service.baseUrl}/dashboard/keys`);
+    // A form like the page's own but without the hidden _csrf field, as a forged post would be.
+    const [response] = await Promise.all([
+      page.waitForNavigation(),
+      page.evaluate(() => {
+        const form = document.createElement("form");
+        form.method = "post";
+        form.action = "/dashboard/keys";
+        for (const [name, value] of [["name", "forged"], ["mode", "live"]]) {
+          const input = document.createElement("input");
+          input.name = name!;
+          input.value = value!;
+          form.append(input);
+        }
+        document.body.append(form);
+        form.submit();
+      }),
+    ]);
+    expect(response!.status()).toBe(403);
+    expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Request refused");
+    await shot(page, "csrf-refused");
+    await page.goto(`${service.baseUrl}/dashboard/keys`);
+    await visible(page.getByText("No keys yet."));
+  });
+
+  it("creates a live key and shows it exactly once", async () => {
+    await page.goto(`${service.baseUrl}/dashboard/keys`);
+    await page.getByLabel("Name").fill("e2e script");
+    await page.getByLabel("Live").check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const field = page.locator("#new-key");
+    await visible(field);
+    state.key = await field.inputValue();
+    expect(state.key).toMatch(/^sk_live_[A-Za-z0-9]{32,}$/);
+    await page.getByRole("button", { name: "Copy" }).click();
+    expect(await textOf(page.locator("#new-key-status"))).toBe("Copied.");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(state.key);
+    state.keyId = (await page.locator("tr[data-key-id]").first().getAttribute("data-key-id"))!;
+    await shot(page, "keys-created");
+
+    await page.goto(`${service.baseUrl}/dashboard/keys`);
+    expect(await page.content()).not.toContain(state.key);
+    await visible(page.getByText(`${state.key.slice(0, 12)}…`));
+    await shot(page, "keys");
+  });
+
+  it("runs a compress-image job created with the key and shows it completed with a preview", async () => {
+    const created = await api("/v1/jobs", state.key!, {
+      method: "POST",
+      body: JSON.stringify({ type: "compress-image", input: `${service.mediaUrl}/image?w=800&h=600`, options: { quality: 60, maxWidth: 400 } }),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    state.jobId = ((await created.json()) as { id: string }).id;
+
+    await page.goto(`${service.baseUrl}/dashboard/jobs`);
+    await visible(page.locator(`tr[data-job-id="${state.jobId}"]`));
+
+    await poll(async () => {
+      await page.goto(`${service.baseUrl}/dashboard/jobs/${state.jobId}`);
+      const status = await page.locator(".badge").first().textContent();
+      if (status === "failed") throw new Error(`job failed: ${await page.locator("main").innerText()}`);
+      return status === "completed" ? true : undefined;
+    }, "the job to complete");
+
+    const preview = page.getByRole("img", { name: "Output preview" });
+    await visible(preview);
+    // The signed link really serves the image: the browser decoded it.
+    await poll(async () => ((await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) || undefined), "the preview to load", 10_000);
+    expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
+    await visible(page.getByText("compressionRatio"));
+    await shot(page, "job-completed");
+
+    await page.goto(`${service.baseUrl}/dashboard/jobs?status=completed&type=compress-image&mode=live`);
+    await visible(page.locator(`tr[data-job-id="${state.jobId}"]`));
+    await shot(page, "jobs");
+    await page.goto(`${service.baseUrl}/dashboard/jobs?status=failed`);
+    await visible(page.getByText("No jobs match."));
+  });
+
+  it("revokes the key after a confirmation, and the API refuses it at once", async () => {
+    expect((await api("/v1/jobs", state.key!)).status).toBe(200);
+    await page.goto(`${service.baseUrl}/dashboard/keys`);
+    await page.getByRole("link", { name: `Revoke key ${state.key!.slice(0, 12)}` }).click();
+    expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Revoke API key");
+    await shot(page, "key-revoke-confirm");
+    await page.getByRole("button", { name: "Revoke key" }).click();
+    await visible(page.getByRole("status").filter({ hasText: "is revoked" }));
+    const refused = await api("/v1/jobs", state.key!);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+  });
+
+  it("reveals and rotates the webhook signing secret", async () => {
+    await page.goto(`${service.baseUrl}/dashboard/webhooks`);
+    expect(await page.content()).not.toMatch(/whsec_[A-Za-z0-9]{32}/);
+    await page.getByRole("button", { name: "Reveal secret" }).click();
+    const first = await page.getByLabel("Signing secret").inputValue();
+    expect(first).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
+    await shot(page, "webhooks");
+    await page.getByRole("link", { name: "Rotate secret…" }).click();
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    const second = await page.getByLabel("Signing secret").inputValue();
+    expect(second).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
+    expect(second).not.toBe(first);
+  });
+
+  it("shows usage: plan, limits, the hourly chart, processing and queued now", async () => {
+    await page.goto(`${service.baseUrl}/dashboard/usage`);
+    await visible(page.getByRole("heading", { name: "Processing now" }));
+    await visible(page.getByRole("img", { name: "Jobs created per hour, last 24 hours" }));
+    await attached(page.getByText("1 jobs in total", { exact: false }));
+    await shot(page, "usage");
+  });
+
+  it("is usable on a phone viewport", async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, storageState: await desktop.storageState() });
+    const p = await phone.newPage();
+    for (const [name, path] of [
+      ["phone-jobs", "/dashboard/jobs"],
+      ["phone-job", `/dashboard/jobs/${state.jobId}`],
+      ["phone-keys", "/dashboard/keys"],
+      ["phone-usage", "/dashboard/usage"],
+    ] as const) {
+      await p.goto(`${service.baseUrl}${path}`);
+      // Nothing wider than the screen but the scrollable tables.
+      await shot(p, name);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth), `${path} is wider than the screen`).toBeLessThanOrEqual(390);
+    }
+    await phone.close();
+  });
+
+  it("signs out", async () => {
+    await page.goto(`${service.baseUrl}/dashboard/jobs`);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    expect(await textOf(page.getByRole("status"))).toBe("You are signed out.");
+    await shot(page, "sign-in");
+    await page.goto(`${service.baseUrl}/dashboard/keys`);
+    expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
+  });
+});

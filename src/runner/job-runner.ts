@@ -18,10 +18,10 @@ import { processorFetch } from "./transport.ts";
 export const MAX_ATTEMPTS = 3;
 /** Consecutive failed polls before the processor counts as lost. */
 export const MAX_POLL_FAILURES = 5;
-const FAST_POLL_MS = 500;
+const FAST_POLL_MS = 250;
 const SLOW_POLL_MS = 2000;
 /** Polls at the fast rate before slowing down (about 10 s). */
-const FAST_POLLS = 20;
+const FAST_POLLS = 40;
 const RETRY_DELAY_MS = 2000;
 
 interface Attempt {

@@ -98,6 +98,7 @@ async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type:
 
 export default async function setup(project: TestProject) {
   const stalled = new Set<import("node:http").ServerResponse>();
+  const timings: Record<string, { running: number; max: number; starts: { at: number; label: string }[]; ends: { at: number; label: string }[] }> = {};
   const media = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://media");
     switch (url.pathname) {
@@ -117,6 +118,27 @@ export default async function setup(project: TestProject) {
         } catch (error) {
           res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
         }
+        return;
+      }
+      case "/delayed": {
+        // A small image sent after `ms`, recording per `tag` when each download started
+        // and ended: what the limits tests read to see how many jobs ran at once.
+        const tag = url.searchParams.get("tag") ?? "";
+        const record = (timings[tag] ??= { running: 0, max: 0, starts: [], ends: [] });
+        record.running++;
+        record.max = Math.max(record.max, record.running);
+        record.starts.push({ at: Date.now(), label: url.searchParams.get("label") ?? "" });
+        const { body } = await makeImage(new URLSearchParams("w=32&h=24"));
+        setTimeout(() => {
+          record.running--;
+          record.ends.push({ at: Date.now(), label: url.searchParams.get("label") ?? "" });
+          res.writeHead(200, { "content-type": "image/jpeg", "content-length": body.length }).end(body);
+        }, Number(url.searchParams.get("ms") ?? 200));
+        return;
+      }
+      case "/timings": {
+        const record = timings[url.searchParams.get("tag") ?? ""] ?? { running: 0, max: 0, starts: [], ends: [] };
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(record));
         return;
       }
       case "/html":

@@ -37,7 +37,8 @@ export async function newKey(options: { plan?: string; test?: boolean; org?: str
   const org = options.org ?? `org-${Date.now().toString(36)}-${++orgCounter}`;
   const created = await call("POST", "/admin/keys", {
     headers: { authorization: `Bearer ${testEnv.ADMIN_TOKEN}` },
-    body: { org, plan: options.plan ?? "pro", mode: options.test ? "test" : "live" },
+    // A new organization defaults to pro here; an existing one keeps its plan unless one is given.
+    body: { org, plan: options.plan ?? (options.org ? undefined : "pro"), mode: options.test ? "test" : "live" },
   });
   if (created.status !== 201) throw new Error(`admin create-key failed: ${created.status} ${created.text}`);
   return { key: created.json.key as string, id: created.json.id as string, org, orgId: created.json.org.id as string };

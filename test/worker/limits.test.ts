@@ -1,0 +1,163 @@
+// Plan limits through the real API, limiter and processor: the hourly quota under a
+// burst, concurrency per plan, fairness between organizations, priority order, a lost
+// runner's slot, usage and plan changes.
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { SLOT_LEASE_MS } from "../../src/limits/plans.ts";
+import { call, media, newKey, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
+
+const limiter = (orgId: string, mode = "live") => testEnv.ORG_LIMITER.getByName(`${orgId}:${mode}`);
+const admin = { authorization: `Bearer test-admin-token` };
+
+interface Timings {
+  running: number;
+  max: number;
+  starts: { at: number; label: string }[];
+  ends: { at: number; label: string }[];
+}
+
+async function timings(tag: string): Promise<Timings> {
+  return (await fetch(media(`/timings?tag=${tag}`))).json();
+}
+
+async function cancelAll(key: string) {
+  for (const status of ["queued", "processing"]) {
+    const list = await call("GET", `/v1/jobs?status=${status}&limit=100`, { key });
+    await Promise.all(list.json.data.map((j: { id: string }) => call("POST", `/v1/jobs/${j.id}/cancel`, { key })));
+  }
+}
+
+describe("the hourly quota", () => {
+  it("lets exactly 100 of 101 parallel creates through on the free plan, with rate-limit headers", async () => {
+    const { key, orgId } = await newKey({ plan: "free" });
+    const body = { type: "compress-image", input: media("/missing.jpg") };
+    const results = await Promise.all(Array.from({ length: 101 }, () => call("POST", "/v1/jobs", { key, body })));
+    const created = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 429);
+    expect(created).toHaveLength(100);
+    expect(refused).toHaveLength(1);
+    const [no] = refused;
+    expect(no!.json.error).toMatchObject({ code: "rate_limit_exceeded", details: { limit: 100, window: 3600, retryAfter: expect.any(Number) } });
+    const retryAfter = Number(no!.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(no!.headers.get("ratelimit-policy")).toBe('"jobs-per-hour";q=100;w=3600');
+    expect(no!.headers.get("ratelimit")).toBe(`"jobs-per-hour";r=0;t=${retryAfter}`);
+    expect(created[0]!.headers.get("ratelimit")).toMatch(/^"jobs-per-hour";r=\d+;t=\d+$/);
+    const rows = await testEnv.DB.prepare("SELECT count(*) AS n FROM jobs WHERE org_id = ?").bind(orgId).first<{ n: number }>();
+    expect(rows!.n).toBe(100);
+
+    // Test mode has its own window.
+    const test = await newKey({ org: (await testEnv.DB.prepare("SELECT slug FROM organizations WHERE id = ?").bind(orgId).first<{ slug: string }>())!.slug, test: true });
+    expect((await call("POST", "/v1/jobs", { key: test.key, body })).status).toBe(201);
+
+    // The window moves on: make every admission an hour older.
+    await runInDurableObject(limiter(orgId), (_instance, state) => {
+      state.storage.sql.exec("UPDATE admissions SET at = at - 3600000");
+    });
+    const again = await call("POST", "/v1/jobs", { key, body });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("ratelimit")).toMatch(/^"jobs-per-hour";r=99;/);
+    await cancelAll(key);
+  });
+});
+
+describe("concurrency", () => {
+  it("keeps a free org at 2 and a pro org at 10 processing, without holding the pro org behind the free one", async () => {
+    const free = await newKey({ plan: "free" });
+    const pro = await newKey({ plan: "pro" });
+    const job = (tag: string, i: number) => ({ type: "compress-image", input: media(`/delayed?ms=100&tag=${tag}&label=${i}`) });
+    const freeTag = `free-${free.orgId}`;
+    const proTag = `pro-${pro.orgId}`;
+    const freeJobs = await Promise.all(Array.from({ length: 30 }, (_, i) => call("POST", "/v1/jobs", { key: free.key, body: job(freeTag, i) })));
+    const proJobs = await Promise.all(Array.from({ length: 30 }, (_, i) => call("POST", "/v1/jobs", { key: pro.key, body: job(proTag, i) })));
+    expect([...freeJobs, ...proJobs].every((r) => r.status === 201)).toBe(true);
+
+    await Promise.all(proJobs.map((r) => waitForJob(pro.key, r.json.id, ["completed"], 90_000)));
+    const proDone = await timings(proTag);
+    const freeSoFar = await timings(freeTag);
+    expect(proDone.max).toBeGreaterThan(2);
+    expect(proDone.max).toBeLessThanOrEqual(10);
+    // The free org's backlog was still there when the pro org finished all 30.
+    expect(freeSoFar.ends.length).toBeLessThan(30);
+
+    await Promise.all(freeJobs.map((r) => waitForJob(free.key, r.json.id, ["completed"], 120_000)));
+    const freeDone = await timings(freeTag);
+    expect(freeDone.max).toBeLessThanOrEqual(2);
+    expect(freeDone.starts).toHaveLength(30);
+  }, 180_000);
+
+  it("starts waiting jobs in priority order, then oldest first, as slots free", async () => {
+    const { key, orgId } = await newKey({ plan: "free" });
+    const tag = `prio-${orgId}`;
+    const blockers = await Promise.all([1, 2].map(() => call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } })));
+    for (const b of blockers) await waitFor(async () => ((await processorState(`${b.json.id}.1`))?.state === "running" ? true : undefined), "blockers to run");
+    const priorities = [7, 3, 9, 1, 5, 3, 10, 2];
+    for (const [i, priority] of priorities.entries()) {
+      const res = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media(`/delayed?ms=100&tag=${tag}&label=${priority}:${i}`), priority } });
+      expect(res.status).toBe(201);
+    }
+    await waitFor(async () => ((await limiter(orgId).usage()).queued === priorities.length ? true : undefined), "all jobs to wait in line");
+    for (const b of blockers) await call("POST", `/v1/jobs/${b.json.id}/cancel`, { key });
+    await waitFor(async () => ((await timings(tag)).ends.length === priorities.length ? true : undefined), "every job to run", 60_000);
+    const order = (await timings(tag)).starts.map((s) => s.label.split(":").map(Number) as [number, number]);
+    // Two slots: jobs start in pairs, so order is checked between pairs.
+    for (let a = 0; a < order.length; a++) {
+      for (let b = a + 1; b < order.length; b++) {
+        if (Math.floor(a / 2) === Math.floor(b / 2)) continue;
+        const [pa, ia] = order[a]!;
+        const [pb, ib] = order[b]!;
+        expect(pa < pb || (pa === pb && ia < ib), `${pa}:${ia} started before ${pb}:${ib}`).toBe(true);
+      }
+    }
+  }, 90_000);
+
+  it("gives a lost runner's slot to the next job once its lease runs out", async () => {
+    const { key, orgId } = await newKey({ plan: "free" });
+    const stall = () => call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
+    const [a, b] = [await stall(), await stall()];
+    for (const r of [a, b]) await waitFor(async () => ((await processorState(`${r.json.id}.1`))?.state === "running" ? true : undefined), "both to run");
+    const waiting = await stall();
+    await waitFor(async () => ((await limiter(orgId).usage()).queued === 1 ? true : undefined), "the third job to wait");
+
+    // Job a's runner disappears: no alarm, no state, so it never renews nor releases its slot.
+    await runInDurableObject(testEnv.JOB_RUNNER.getByName(a.json.id), async (_instance, state) => {
+      await state.storage.deleteAlarm();
+      await state.storage.deleteAll();
+    });
+    const later = Date.now() + SLOT_LEASE_MS + 1_000;
+    await limiter(orgId).renew(b.json.id, later); // b's runner is alive and renews as usual
+    await limiter(orgId).dispatch(later);
+    await waitFor(async () => ((await processorState(`${waiting.json.id}.1`))?.state === "running" ? true : undefined), "the waiting job to start");
+    expect((await limiter(orgId).usage(later)).processing).toBe(2);
+    await cancelAll(key);
+  });
+});
+
+describe("usage and plans", () => {
+  it("reports plan, limits and current use for the key's mode, and follows a plan change", async () => {
+    const { key, org } = await newKey({ plan: "free" });
+    await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
+    const usage = await waitFor(async () => {
+      const res = await call("GET", "/v1/usage", { key });
+      return res.json.processing === 1 ? res.json : undefined;
+    }, "the job to be processing");
+    expect(usage).toMatchObject({
+      plan: "free",
+      mode: "live",
+      billable: true,
+      limits: { concurrentJobs: 2, jobsPerHour: 100 },
+      window: { seconds: 3600, jobs: 1, remaining: 99 },
+      processing: 1,
+      queued: 0,
+    });
+
+    const changed = await call("POST", `/admin/orgs/${org}/plan`, { headers: admin, body: { plan: "enterprise" } });
+    expect(changed.json.org.plan).toBe("enterprise");
+    const after = await call("GET", "/v1/usage", { key });
+    expect(after.json).toMatchObject({ plan: "enterprise", limits: { concurrentJobs: 50, jobsPerHour: 10000 } });
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/missing.jpg") } });
+    expect(created.headers.get("ratelimit-policy")).toBe('"jobs-per-hour";q=10000;w=3600');
+    await cancelAll(key);
+  });
+});

@@ -13,6 +13,7 @@ import {
   createSession,
   dashboardSession,
   deleteSession,
+  findSession,
   readSessionCookie,
   safeNext,
   setSessionCookie,
@@ -99,7 +100,9 @@ dashboardRoutes.use(
 
 // Sign-in comes before the session middleware below: its handlers answer without
 // calling next(), so they run for visitors without a session.
-dashboardRoutes.get("/sign-in", (c) => {
+dashboardRoutes.get("/sign-in", async (c) => {
+  const token = readSessionCookie(c);
+  if (token && (await findSession(database(c.env.DB), token, Date.now()))) return c.redirect(safeNext(c.req.query("next")), 303);
   const signedOut = c.req.query("signed-out") !== undefined;
   return c.html(
     <SignInPage nonce={c.get("nonce")} csrfToken={signInCsrfToken(c)} next={safeNext(c.req.query("next"))} notice={signedOut ? "You are signed out." : undefined} />,

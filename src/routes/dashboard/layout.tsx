@@ -79,6 +79,7 @@ progress{width:12rem;max-width:100%}
   dl.fields dd{margin-bottom:.5rem}
   th,td{padding:.4rem .5rem}
   .hide-narrow{display:none}
+  td a.mono{word-break:break-all}
 }
 `;
 

@@ -6,6 +6,8 @@ import { requestId } from "hono/request-id";
 import { apiKeyAuth } from "./auth/api-key.ts";
 import { AppError, errorBody } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
+import { requestLog } from "./lib/request-log.ts";
+import { healthRoutes } from "./ops/health.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.tsx";
 import { filesRoutes } from "./routes/files.ts";
@@ -17,8 +19,10 @@ import { readRateLimit } from "./limits/read-rate.ts";
 export const app = new Hono<{ Bindings: Env }>();
 
 app.use(requestId({ headerName: "x-request-id", limitLength: 200 }));
+app.use(requestLog());
 
 app.get("/", (c) => c.json({ name: "media-jobs", api: "/v1" }));
+app.route("/healthz", healthRoutes);
 app.route("/v1/files", filesRoutes);
 for (const path of ["/v1/jobs", "/v1/jobs/*", "/v1/usage"]) app.use(path, apiKeyAuth(), readRateLimit());
 app.route("/v1/jobs", jobsRoutes);

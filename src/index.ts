@@ -1,6 +1,8 @@
 // The Worker: HTTP API, queue consumers, and the cron trigger.
 import { app } from "./app.ts";
+import { database } from "./db/client.ts";
 import { log } from "./lib/log.ts";
+import { applyRetention, retentionConfig } from "./ops/retention.ts";
 import { consumeDeadJobs, consumeJobs, type JobMessage } from "./runner/queue.ts";
 import { sweep } from "./runner/sweeper.ts";
 import { consumeDeadWebhooks, consumeWebhooks } from "./webhooks/consumer.ts";
@@ -30,6 +32,11 @@ export default {
   },
 
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(sweep(env, controller.scheduledTime));
+    ctx.waitUntil(
+      Promise.all([
+        sweep(env, controller.scheduledTime),
+        applyRetention(database(env.DB), env.OUTPUTS, retentionConfig(env.RETENTION), controller.scheduledTime),
+      ]),
+    );
   },
 } satisfies ExportedHandler<Env, unknown>;

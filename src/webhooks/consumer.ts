@@ -92,7 +92,7 @@ async function attempt(env: Env, message: Message<WebhookMessage>, options: Cons
     job: delivery.jobId,
     delivery: delivery.id,
     attempt: number,
-    host: new URL(delivery.url).host,
+    host: URL.parse(delivery.url)?.host ?? null,
     statusCode: result.statusCode,
     ...(delay === undefined ? {} : { retryInSeconds: delay }),
   });

@@ -51,7 +51,7 @@ export default defineConfig({
         test: {
           name: "browser",
           environment: "node",
-          include: ["test/browser/**/*.test.ts"],
+          include: ["test/browser/**/*.test.ts", "test/e2e/**/*.test.ts"],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,

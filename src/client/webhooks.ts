@@ -199,7 +199,8 @@ function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
 }
 
 function subtle(): SubtleCrypto {
-  const subtle = globalThis.crypto?.subtle;
+  // Read through a cast: Workers types declare `crypto` as a global constant, DOM types as optional.
+  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
   if (!subtle) {
     throw new MediaJobsError(
       "Webhook signatures need WebCrypto (globalThis.crypto.subtle): use Node 20+, or Node 18 with --experimental-global-webcrypto",

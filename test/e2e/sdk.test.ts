@@ -1,0 +1,102 @@
+// The client library against the whole local service (wrangler dev + the real processor),
+// as an application would use it: enqueue and wait with progress, cancel, list, and a
+// real webhook delivery verified with verifyWebhook.
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MediaJobsClient, verifyWebhook } from "../../src/client/index.ts";
+import { startService, type Service } from "../support/service.ts";
+
+let service: Service;
+let client: MediaJobsClient;
+let local: Server;
+let localUrl: string;
+const received: { body: string; headers: IncomingHttpHeaders }[] = [];
+
+beforeAll(async () => {
+  service = await startService();
+  const res = await fetch(`${service.baseUrl}/admin/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ org: "sdk-e2e", plan: "pro" }),
+  });
+  const { key } = (await res.json()) as { key: string };
+  client = new MediaJobsClient({ apiKey: key, baseUrl: `${service.baseUrl}/v1` });
+
+  // An input that never finishes downloading (for cancel) and a webhook receiver.
+  local = createServer(async (req, res) => {
+    if (req.url === "/stall") {
+      res.writeHead(200, { "content-type": "image/jpeg", "content-length": 1_000_000 }).write(Buffer.alloc(10));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
+    res.writeHead(200).end("ok");
+  });
+  await new Promise<void>((resolve) => local.listen(0, "127.0.0.1", resolve));
+  localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  local?.closeAllConnections();
+  await new Promise((resolve) => local?.close(resolve));
+  await service?.stop();
+});
+
+describe("the client library against the running service", () => {
+  it("runs a compressImage job with enqueueAndWait, reporting progress, and the output downloads", async () => {
+    const seen: string[] = [];
+    const job = await client.enqueueAndWait(
+      { type: "compressImage", params: { url: `${service.mediaUrl}/image?w=1200&h=900`, quality: 70, format: "webp", maxWidth: 600 } },
+      { timeout: 60_000, pollInterval: 100, onProgress: (j) => seen.push(j.status) },
+    );
+    expect(job.status).toBe("completed");
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => ["pending", "processing", "completed"].includes(s))).toBe(true);
+    if (job.type !== "compressImage" || job.status !== "completed") throw new Error("narrowing");
+    expect(job).toMatchObject({ width: 600, height: 450, format: "webp", error: null, errorCode: null });
+    expect(job.compressionRatio).toBeLessThan(1);
+    const bytes = Buffer.from(await (await fetch(job.url)).arrayBuffer());
+    expect(bytes.length).toBe(job.size);
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width: 600, height: 450 });
+  });
+
+  it("cancels a job that is processing", async () => {
+    const { jobId, status } = await client.enqueueJob({ type: "compressImage", params: { url: `${localUrl}/stall` } });
+    expect(status).toBe("pending");
+    const deadline = Date.now() + 30_000;
+    while ((await client.getJob(jobId)).status !== "processing") {
+      if (Date.now() > deadline) throw new Error("job never started");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await client.cancelJob(jobId)).toEqual({ success: true, jobId });
+    expect((await client.getJob(jobId)).status).toBe("cancelled");
+    expect(await client.cancelJob(jobId)).toMatchObject({ success: false, jobId });
+  });
+
+  it("lists every job across pages, newest first", async () => {
+    const ids: string[] = [];
+    for await (const job of client.listJobs({ limit: 1 })) ids.push(job.id);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("receives a webhook that verifyWebhook accepts, with the job in the SDK dialect", async () => {
+    const secret = "whsec_e2eTestSecretForSdkVerification1";
+    const job = await client.enqueueAndWait(
+      { type: "compressImage", params: { url: `${service.mediaUrl}/image?w=320&h=240` }, webhookUrl: `${localUrl}/hook`, webhookSecret: secret },
+      { timeout: 60_000, pollInterval: 100 },
+    );
+    const deadline = Date.now() + 30_000;
+    while (!received.some((r) => r.body.includes(job.id))) {
+      if (Date.now() > deadline) throw new Error("no webhook arrived");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const delivery = received.find((r) => r.body.includes(job.id))!;
+    const payload = await verifyWebhook(delivery.body, delivery.headers as Record<string, string>, secret);
+    expect(payload).toMatchObject({ id: job.id, type: "compressImage", status: "completed", error: null });
+    await expect(verifyWebhook(delivery.body, delivery.headers as Record<string, string>, "whsec_wrong")).rejects.toThrow();
+  });
+});

@@ -3,6 +3,7 @@ import { app } from "./app.ts";
 import { database } from "./db/client.ts";
 import { log } from "./lib/log.ts";
 import { applyRetention, retentionConfig } from "./ops/retention.ts";
+import { sweepDeliveries } from "./webhooks/schedule.ts";
 import { consumeDeadJobs, consumeJobs, type JobMessage } from "./runner/queue.ts";
 import { sweep } from "./runner/sweeper.ts";
 import { consumeDeadWebhooks, consumeWebhooks } from "./webhooks/consumer.ts";
@@ -35,6 +36,7 @@ export default {
     ctx.waitUntil(
       Promise.all([
         sweep(env, controller.scheduledTime),
+        sweepDeliveries(env, controller.scheduledTime),
         applyRetention(database(env.DB), env.OUTPUTS, retentionConfig(env.RETENTION), controller.scheduledTime),
       ]),
     );

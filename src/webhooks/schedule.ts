@@ -52,3 +52,34 @@ async function schedule(env: Env, job: JobRow, trigger: Delivery["trigger"], now
   log("info", "webhook scheduled", { job: job.id, delivery: row.id, trigger });
   return row;
 }
+
+/** How long a delivery may wait for its first attempt before the sweep sends it again. */
+const STALLED_AFTER_MS = 10 * 60_000;
+const SWEEP_BATCH = 100;
+
+/**
+ * The cron's safety net for a Worker that stopped half-way: a finished job with a
+ * webhookUrl but no final delivery gets one, and a delivery whose message never arrived
+ * (no attempt after 10 minutes) is sent again. The consumer claims attempts, so a message
+ * that was only late is not delivered twice.
+ */
+export async function sweepDeliveries(env: Env, now: number): Promise<void> {
+  const missing = await env.DB.prepare(
+    `SELECT j.id FROM jobs j LEFT JOIN webhook_deliveries d ON d.job_id = j.id AND d."trigger" = 'final'
+     WHERE j.webhook_url IS NOT NULL AND j.status IN ('completed', 'failed', 'cancelled')
+       AND j.completed_at BETWEEN ? AND ? AND d.id IS NULL LIMIT ?`,
+  )
+    .bind(now - 24 * 3_600_000, now - STALLED_AFTER_MS, SWEEP_BATCH)
+    .all<{ id: string }>();
+  for (const { id } of missing.results) await scheduleFinalDelivery(env, id, now);
+
+  const stalled = await env.DB.prepare(
+    `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0 AND created_at < ? LIMIT ?`,
+  )
+    .bind(now - STALLED_AFTER_MS, SWEEP_BATCH)
+    .all<{ id: string }>();
+  for (const { id } of stalled.results) {
+    log("warn", "webhook delivery had no attempt; sending it again", { delivery: id });
+    await env.WEBHOOKS_QUEUE.send({ deliveryId: id } satisfies WebhookMessage, { contentType: "json" });
+  }
+}

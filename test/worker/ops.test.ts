@@ -6,6 +6,7 @@ import { database } from "../../src/db/client.ts";
 import { LEASE_MS } from "../../src/db/jobs.ts";
 import { applyRetention, DEFAULT_RETENTION, retentionConfig } from "../../src/ops/retention.ts";
 import { sweep } from "../../src/runner/sweeper.ts";
+import { sweepDeliveries } from "../../src/webhooks/schedule.ts";
 import { call, newKey, testEnv } from "./helpers.ts";
 
 const DAY = 86_400_000;
@@ -89,5 +90,21 @@ describe("health and request ids", () => {
     expect(given.json.error.requestId).toBe("req-abc-123");
     const made = await call("GET", "/v1/jobs");
     expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("the webhook sweep", () => {
+  it("schedules the missing final delivery of a finished job and resends one that never had an attempt", async () => {
+    const { orgId } = await newKey();
+    const now = Date.now();
+    await insertJob(orgId, "job_sweep_webhook_missing_0", { status: "failed", createdAt: now - 3_600_000, completedAt: now - 30 * 60_000 });
+    await testEnv.DB.prepare("UPDATE jobs SET webhook_url = 'https://example.com/hook' WHERE id = 'job_sweep_webhook_missing_0'").run();
+    await sweepDeliveries(testEnv, now);
+    const scheduled = await testEnv.DB.prepare("SELECT \"trigger\", status FROM webhook_deliveries WHERE job_id = 'job_sweep_webhook_missing_0'").all();
+    expect(scheduled.results).toEqual([{ trigger: "final", status: "pending" }]);
+    // A second sweep schedules nothing more.
+    await sweepDeliveries(testEnv, now + 1000);
+    const again = await testEnv.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE job_id = 'job_sweep_webhook_missing_0'").first<{ n: number }>();
+    expect(again!.n).toBe(1);
   });
 });

@@ -1,0 +1,264 @@
+// The schema components of the OpenAPI document (openapi.ts), generated from the
+// contract's zod schemas by zod's own JSON Schema conversion (draft 2020-12, the dialect
+// of OpenAPI 3.1). Requests are converted as zod reads them (defaults make fields
+// optional), responses as the service writes them. Nothing here restates a job type's
+// fields: the request dialects and the webhook payload are assembled from the same
+// params and result schemas that validate requests and type the client library.
+import { z } from "zod";
+import { organizations, webhookDeliveries } from "../db/schema.ts";
+import type { ApiErrorCode } from "../lib/errors.ts";
+import { mediaUrl } from "./common.ts";
+import { httpJob, jobError, JOB_STATUSES, PRIORITY_DEFAULT } from "./job.ts";
+import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
+import { jobTypes } from "./registry.ts";
+
+export type JsonSchema = { [key: string]: unknown };
+
+export const schemaRef = (id: string): JsonSchema => ({ $ref: `#/components/schemas/${id}` });
+
+/** `compressImage` → `CompressImage`, the prefix of that type's component names. */
+export const componentPrefix = (type: JobType) => type[0]!.toUpperCase() + type.slice(1);
+
+/** Every public error code with its HTTP status (lib/errors.ts owns the union; this must name each one). */
+export const API_ERRORS = {
+  invalid_input: { status: 400, when: "malformed JSON, an unknown or wrong field, a bad URL or an out-of-range value; `details` lists each problem with its field path" },
+  unauthorized: { status: 401, when: "a missing, malformed, unknown or revoked API key" },
+  forbidden: { status: 403, when: "a download link that is tampered with, malformed or expired" },
+  not_found: { status: 404, when: "no such job for this organization and mode, or no such route" },
+  idempotency_key_in_use: { status: 409, when: "a request with the same Idempotency-Key is still running" },
+  payload_too_large: { status: 413, when: "a request body over 64 KiB" },
+  idempotency_key_reused: { status: 422, when: "the Idempotency-Key was used with another body in the last 24 h" },
+  rate_limit_exceeded: { status: 429, when: "the plan's hourly job quota, or the read rate, is used up; see Retry-After" },
+  internal_error: { status: 500, when: "anything unexpected; logged with the request id" },
+} as const satisfies Record<ApiErrorCode, { status: number; when: string }>;
+
+const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
+
+// ---- Requests (converted with io: "input") ----------------------------------------------
+
+/**
+ * The fields both create dialects share. create-job.ts keeps its envelope private, so these
+ * three are restated from it; test/contract/openapi.test.ts checks that the document and
+ * parseCreateJob accept and refuse the same bodies.
+ */
+const createEnvelope = z.object({
+  priority: httpJob.shape.priority.default(PRIORITY_DEFAULT).describe("1–10, lower runs first within an organization."),
+  webhookUrl: mediaUrl.optional().describe("Receives a signed POST with the job when it ends."),
+  webhookSecret: z.string().min(16).max(256).optional().describe("Signs this job's webhooks instead of the organization's secret."),
+});
+
+function requestComponents(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const type of JOB_TYPES) registry.add(jobTypes[type].params, { id: `${componentPrefix(type)}Params` });
+  registry.add(createEnvelope, { id: "CreateJobEnvelope" });
+  const converted = convert(registry, "input");
+  const { CreateJobEnvelope: envelope, ...schemas } = converted;
+  const envelopeProperties = envelope!.properties as Record<string, JsonSchema>;
+
+  const variants: JsonSchema[] = [];
+  for (const type of JOB_TYPES) {
+    const prefix = componentPrefix(type);
+    const params = schemas[`${prefix}Params`]!;
+    const { url, ...optionProperties } = params.properties as Record<string, JsonSchema>;
+    const required = (params.required as string[] | undefined)?.filter((name) => name !== "url") ?? [];
+    const { required: _required, ...paramsRest } = params;
+    schemas[`${prefix}Options`] = {
+      ...paramsRest,
+      description: `The HTTP dialect's \`options\` of a ${JOB_TYPE_HTTP_NAMES[type]} job: its params other than \`url\`.`,
+      properties: optionProperties,
+      ...(required.length ? { required } : {}),
+    };
+    const typeName = { type: "string", enum: [JOB_TYPE_HTTP_NAMES[type], type], description: "Either spelling of the job type." };
+    schemas[`Create${prefix}Request`] = {
+      type: "object",
+      description: `Creates a ${JOB_TYPE_HTTP_NAMES[type]} job (HTTP dialect): the input URL in \`input\`, the other params in \`options\`.`,
+      properties: { type: typeName, input: { ...url, description: "The http(s) URL of the media to process." }, options: schemaRef(`${prefix}Options`), ...envelopeProperties },
+      required: ["type", "input"],
+      additionalProperties: false,
+    };
+    schemas[`Create${prefix}SdkRequest`] = {
+      type: "object",
+      description: `Creates a ${type} job (client-library dialect): every param, \`url\` included, in \`params\`.`,
+      properties: { type: typeName, params: schemaRef(`${prefix}Params`), ...envelopeProperties },
+      required: ["type", "params"],
+      additionalProperties: false,
+    };
+    variants.push(schemaRef(`Create${prefix}Request`), schemaRef(`Create${prefix}SdkRequest`));
+  }
+  schemas.CreateJobRequest = {
+    description: "Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused.",
+    oneOf: variants,
+  };
+  return schemas;
+}
+
+// ---- Responses and webhooks (converted with io: "output") --------------------------------
+
+const fieldIssue = z.object({
+  path: z.string().describe("The field as the request named it, such as `options.quality` or `params.url`."),
+  message: z.string(),
+});
+
+const rateLimitDetails = z.object({
+  limit: z.int().describe("Requests or jobs allowed per window."),
+  window: z.int().describe("The window in seconds."),
+  retryAfter: z.int().describe("Seconds until a retry can succeed."),
+});
+
+const errorBody = z.object({
+  error: z.object({
+    code: z.enum(API_ERROR_CODES),
+    message: z.string().describe("What went wrong, in words meant for the developer."),
+    details: z.union([z.array(fieldIssue), rateLimitDetails]).optional().describe("Field problems (400) or the limit that was hit (429)."),
+    requestId: z.string().optional().describe("The request's x-request-id; quote it when asking for help."),
+  }),
+});
+
+const httpJobOf = (type: JobType) =>
+  httpJob.extend({
+    type: z.literal(JOB_TYPE_HTTP_NAMES[type]),
+    result: jobTypes[type].result.optional().describe("Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it."),
+  });
+
+const httpJobs = Object.fromEntries(JOB_TYPES.map((type) => [type, httpJobOf(type)])) as Record<JobType, ReturnType<typeof httpJobOf>>;
+const anyJob = z.discriminatedUnion("type", JOB_TYPES.map((type) => httpJobs[type]) as [ReturnType<typeof httpJobOf>, ...ReturnType<typeof httpJobOf>[]]);
+
+const sdkJobBase = httpJob.omit({ type: true, status: true, result: true, error: true }).extend({
+  error: z.string().nullable().describe("The failure's message when failed, otherwise null."),
+  errorCode: jobError.shape.code.nullable().describe("The failure's code when failed, otherwise null."),
+});
+
+const sdkCompletedJobOf = (type: JobType) =>
+  sdkJobBase.extend({
+    type: z.literal(type),
+    status: z.literal("completed"),
+    ...(jobTypes[type].result as z.ZodObject).shape,
+  });
+
+const sdkUnfinishedJob = sdkJobBase.extend({
+  type: z.enum(JOB_TYPES as [JobType, ...JobType[]]),
+  status: z.enum(["pending", "processing", "failed", "cancelled"]),
+});
+
+const createdJob = httpJob
+  .pick({ id: true, type: true, priority: true, createdAt: true })
+  .extend({ status: z.literal("queued") });
+
+const jobList = z.object({
+  data: z.array(anyJob),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  hasMore: z.boolean(),
+});
+
+const cancelResult = z.union([
+  z.object({ success: z.literal(true), jobId: z.string() }),
+  z.object({ success: z.literal(false), jobId: z.string(), status: z.enum(JOB_STATUSES).describe("The job had already finished in this state.") }),
+]);
+
+const usage = z.object({
+  plan: z.enum(organizations.plan.enumValues),
+  mode: z.enum(["live", "test"]).describe("The key's mode; limits and counts are per mode."),
+  billable: z.boolean().describe("False for test keys."),
+  limits: z.object({ concurrentJobs: z.int(), jobsPerHour: z.int(), readsPerMinute: z.int() }),
+  window: z.object({
+    seconds: z.int().describe("Length of the sliding quota window."),
+    jobs: z.int().describe("Jobs created in the window."),
+    remaining: z.int(),
+    oldestLeavesInS: z.int().nullable().describe("Seconds until the oldest counted job leaves the window; null when the window is empty."),
+  }),
+  processing: z.int(),
+  queued: z.int(),
+});
+
+const iso = z.string().describe("ISO 8601 UTC.");
+const webhookDelivery = z.object({
+  id: z.string().describe("`msg_…`, sent as `webhook-id`; the same on every retry."),
+  jobId: z.string(),
+  trigger: z.enum(webhookDeliveries.trigger.enumValues),
+  url: z.string(),
+  status: z.enum(webhookDeliveries.status.enumValues),
+  attemptCount: z.int(),
+  createdAt: iso,
+  lastAttemptAt: iso.nullable(),
+  nextAttemptAt: iso.nullable().describe("When the next attempt is due while pending."),
+  completedAt: iso.nullable(),
+  attempts: z.array(
+    z.object({
+      attempt: z.int(),
+      at: iso,
+      statusCode: z.int().nullable().describe("The receiver's status; null when there was no answer."),
+      error: z.string().nullable(),
+      latencyMs: z.int(),
+    }),
+  ).describe("Newest first."),
+});
+
+/** GET /healthz (src/ops/health.ts); each check also carries details of its own. */
+const health = z.object({
+  ok: z.boolean(),
+  version: z.string(),
+  checks: z.record(z.string(), z.looseObject({ ok: z.boolean() })).describe("d1, r2, processor and queues, each with `ok`, and `ms` and `error` when probed."),
+});
+
+function responseComponents(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const type of JOB_TYPES) {
+    registry.add(jobTypes[type].result, { id: `${componentPrefix(type)}Result` });
+    registry.add(httpJobs[type], { id: `${componentPrefix(type)}Job` });
+  }
+  const sdkCompleted = JOB_TYPES.map((type) => {
+    const schema = sdkCompletedJobOf(type);
+    registry.add(schema, { id: `${componentPrefix(type)}CompletedSdkJob` });
+    return schema;
+  });
+  registry.add(sdkUnfinishedJob, { id: "UnfinishedSdkJob" });
+  registry.add(z.union([...sdkCompleted, sdkUnfinishedJob]), { id: "SdkJob" });
+  registry.add(anyJob, { id: "Job" });
+  registry.add(jobError, { id: "JobFailure" });
+  registry.add(createdJob, { id: "CreatedJob" });
+  registry.add(jobList, { id: "JobList" });
+  registry.add(cancelResult, { id: "CancelResult" });
+  registry.add(usage, { id: "Usage" });
+  registry.add(webhookDelivery, { id: "WebhookDelivery" });
+  registry.add(z.object({ data: z.array(webhookDelivery).describe("Newest first.") }), { id: "WebhookDeliveryList" });
+  registry.add(fieldIssue, { id: "FieldIssue" });
+  registry.add(rateLimitDetails, { id: "RateLimitDetails" });
+  registry.add(errorBody, { id: "Error" });
+  registry.add(health, { id: "Health" });
+  const schemas = convert(registry, "output");
+
+  schemas.Job = {
+    ...schemas.Job,
+    description: "A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only.",
+    discriminator: { propertyName: "type", mapping: Object.fromEntries(JOB_TYPES.map((t) => [JOB_TYPE_HTTP_NAMES[t], schemaRef(`${componentPrefix(t)}Job`).$ref])) },
+  };
+  // The variants exclude each other (type and status), so say so: oneOf rather than zod's anyOf.
+  const { anyOf: sdkVariants, ...sdkJob } = schemas.SdkJob!;
+  schemas.SdkJob = {
+    ...sdkJob,
+    oneOf: sdkVariants,
+    description:
+      "A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it.",
+  };
+  (schemas.Error!.properties as Record<string, JsonSchema>).error!.description =
+    "Codes: " + Object.entries(API_ERRORS).map(([code, { status }]) => `${status} \`${code}\``).join(", ") + ".";
+  return schemas;
+}
+
+/** Converts every schema of a registry, with `$ref`s between them pointing into components. */
+function convert(registry: z.core.$ZodRegistry<{ id: string }>, io: "input" | "output"): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", io, uri: (id) => schemaRef(id).$ref as string });
+  if ("__shared" in schemas) throw new Error("openapi: a schema was extracted to __shared; give it an id in the registry");
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      // Components are embedded, not standalone documents: drop the dialect and the fragment-only $id.
+      const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema;
+      return [id, rest];
+    }),
+  );
+}
+
+/** components.schemas of the document: every job type's params, options, results and jobs, and every body. */
+export function buildSchemaComponents(): Record<string, JsonSchema> {
+  return { ...requestComponents(), ...responseComponents() };
+}

@@ -1,0 +1,274 @@
+// The OpenAPI 3.1 document of the public HTTP API (GET /v1/openapi.json, rendered at
+// /docs). A pure function of the contract: schemas come from openapi-schemas.ts, which
+// generates them from the zod schemas; this file adds the routes, parameters, headers,
+// security and webhooks that docs/api.md, docs/limits.md and docs/webhooks.md describe.
+// The admin and dashboard routes are not part of the public API and are left out.
+import { API_ERRORS, buildSchemaComponents, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
+import { JOB_STATUSES } from "./job.ts";
+import type { ApiErrorCode } from "../lib/errors.ts";
+
+export type OpenApiDocument = JsonSchema & { openapi: "3.1.0"; paths: Record<string, Record<string, JsonSchema>> };
+
+const json = (schema: JsonSchema, example?: unknown) => ({ "application/json": { schema, ...(example === undefined ? {} : { example }) } });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+/** Each error response: the Error body with its one code. */
+const ERROR_RESPONSES: Record<ApiErrorCode, string> = {
+  invalid_input: "InvalidInput",
+  unauthorized: "Unauthorized",
+  forbidden: "Forbidden",
+  not_found: "NotFound",
+  idempotency_key_in_use: "IdempotencyKeyInUse",
+  payload_too_large: "PayloadTooLarge",
+  idempotency_key_reused: "IdempotencyKeyReused",
+  rate_limit_exceeded: "RateLimited",
+  internal_error: "InternalError",
+};
+
+function errors(...codes: ApiErrorCode[]): Record<string, unknown> {
+  return Object.fromEntries([...codes, "internal_error" as const].map((code) => [String(API_ERRORS[code].status), responseRef(ERROR_RESPONSES[code])]));
+}
+
+function errorResponses(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    (Object.keys(ERROR_RESPONSES) as ApiErrorCode[]).map((code) => {
+      const { when } = API_ERRORS[code];
+      const schema = { allOf: [schemaRef("Error"), { properties: { error: { properties: { code: { const: code } } } } }] };
+      const headers: Record<string, unknown> = { "X-Request-Id": headerRef("X-Request-Id") };
+      if (code === "rate_limit_exceeded") Object.assign(headers, { "Retry-After": headerRef("Retry-After"), "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") });
+      if (code === "idempotency_key_in_use") headers["Retry-After"] = headerRef("Retry-After");
+      const example = { error: { code, message: "…", requestId: "4f7c2a1e-…" } };
+      return [ERROR_RESPONSES[code], { description: `\`${code}\`: ${when}.`, headers, content: json(schema, example) }];
+    }),
+  );
+}
+
+const jobId = { name: "id", in: "path", required: true, description: "The job's id (`job_…`).", schema: { type: "string" } };
+const ok = (description: string, schema: JsonSchema, extraHeaders: Record<string, unknown> = {}) => ({
+  description,
+  headers: { "X-Request-Id": headerRef("X-Request-Id"), ...extraHeaders },
+  content: json(schema),
+});
+
+function paths(): Record<string, Record<string, JsonSchema>> {
+  return {
+    "/v1/jobs": {
+      post: {
+        operationId: "createJob",
+        tags: ["jobs"],
+        summary: "Create a job",
+        description:
+          "Accepts either dialect (HTTP `{type, input, options?}` or client-library `{type, params}`) and either spelling of `type`; returns at once. Counts against the plan's hourly quota. At most 64 KiB.",
+        parameters: [
+          {
+            name: "Idempotency-Key",
+            in: "header",
+            required: false,
+            description: "1–255 characters. The same key and body within 24 h replays the first response (with `Idempotent-Replayed: true`); another body is 422, a request still running is 409.",
+            schema: { type: "string", minLength: 1, maxLength: 255 },
+          },
+        ],
+        requestBody: { required: true, content: json(schemaRef("CreateJobRequest"), { type: "compress-image", input: "https://example.com/a.jpg", options: { quality: 70, format: "webp" } }) },
+        responses: {
+          "201": ok("Created and queued.", schemaRef("CreatedJob"), {
+            Location: { description: "`/v1/jobs/{id}`.", schema: { type: "string" } },
+            "RateLimit-Policy": headerRef("RateLimit-Policy"),
+            RateLimit: headerRef("RateLimit"),
+            "Idempotent-Replayed": { description: "`true` when this is the replay of an earlier request with the same Idempotency-Key.", schema: { type: "string", const: "true" } },
+          }),
+          ...errors("invalid_input", "unauthorized", "idempotency_key_in_use", "payload_too_large", "idempotency_key_reused", "rate_limit_exceeded"),
+        },
+      },
+      get: {
+        operationId: "listJobs",
+        tags: ["jobs"],
+        summary: "List jobs, newest first",
+        parameters: [
+          { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+          { name: "cursor", in: "query", required: false, description: "`nextCursor` of the previous page (opaque).", schema: { type: "string", maxLength: 512 } },
+          { name: "status", in: "query", required: false, description: "Only jobs in this state; `pending` means `queued`.", schema: { type: "string", enum: [...JOB_STATUSES, "pending"] } },
+        ],
+        responses: { "200": ok("One page of jobs.", schemaRef("JobList")), ...errors("invalid_input", "unauthorized", "rate_limit_exceeded") },
+      },
+    },
+    "/v1/jobs/{id}": {
+      get: {
+        operationId: "getJob",
+        tags: ["jobs"],
+        summary: "Retrieve a job",
+        description: "Every `url` in `result` is freshly signed on each call and valid for one hour.",
+        parameters: [jobId],
+        responses: { "200": ok("The job.", schemaRef("Job")), ...errors("unauthorized", "not_found", "rate_limit_exceeded") },
+      },
+    },
+    "/v1/jobs/{id}/cancel": {
+      post: {
+        operationId: "cancelJob",
+        tags: ["jobs"],
+        summary: "Cancel a queued or processing job",
+        description: "On a finished job nothing changes and the answer is `{success: false, jobId, status}`.",
+        parameters: [jobId],
+        responses: { "200": ok("Cancelled, or already finished.", schemaRef("CancelResult")), ...errors("unauthorized", "not_found") },
+      },
+    },
+    "/v1/jobs/{id}/webhooks": {
+      get: {
+        operationId: "listWebhookDeliveries",
+        tags: ["webhooks"],
+        summary: "A job's webhook deliveries, with every attempt",
+        parameters: [jobId],
+        responses: { "200": ok("Deliveries, newest first.", schemaRef("WebhookDeliveryList")), ...errors("unauthorized", "not_found", "rate_limit_exceeded") },
+      },
+    },
+    "/v1/jobs/{id}/webhooks/redeliver": {
+      post: {
+        operationId: "redeliverWebhook",
+        tags: ["webhooks"],
+        summary: "Send a finished job's webhook again",
+        description: "A new delivery (new `webhook-id`, same retry schedule) to the job's `webhookUrl`. 400 when the job has no `webhookUrl` or has not finished.",
+        parameters: [jobId],
+        responses: { "202": ok("The new delivery.", schemaRef("WebhookDelivery")), ...errors("invalid_input", "unauthorized", "not_found") },
+      },
+    },
+    "/v1/usage": {
+      get: {
+        operationId: "getUsage",
+        tags: ["usage"],
+        summary: "This organization's plan, limits and current use, for the key's mode",
+        responses: { "200": ok("Usage.", schemaRef("Usage")), ...errors("unauthorized", "rate_limit_exceeded") },
+      },
+    },
+    "/v1/files/{token}/{name}": {
+      get: {
+        operationId: "downloadFile",
+        tags: ["files"],
+        summary: "Download an output (signed link)",
+        description: "The links in job results; no API key. Supports `Range` (RFC 9110 §14).",
+        security: [],
+        parameters: [
+          { name: "token", in: "path", required: true, description: "The signed claim of the output and its expiry.", schema: { type: "string" } },
+          { name: "name", in: "path", required: true, description: "The output's file name.", schema: { type: "string" } },
+          { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-1023"] } },
+        ],
+        responses: {
+          "200": { description: "The whole file.", headers: fileHeaders(), content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
+          "206": {
+            description: "The requested range.",
+            headers: { ...fileHeaders(), "Content-Range": { schema: { type: "string" } } },
+            content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+          },
+          "416": { description: "The range is outside the file.", headers: { "Content-Range": { description: "`bytes */<size>`.", schema: { type: "string" } } } },
+          ...errors("forbidden", "not_found"),
+        },
+      },
+    },
+    "/healthz": {
+      get: {
+        operationId: "getHealth",
+        tags: ["meta"],
+        summary: "Reachability of D1, R2, the queues and the processor, with the version",
+        security: [],
+        responses: {
+          "200": ok("Every check passed.", schemaRef("Health")),
+          "503": ok("At least one check failed.", schemaRef("Health")),
+        },
+      },
+    },
+    "/v1/openapi.json": {
+      get: {
+        operationId: "getOpenApiDocument",
+        tags: ["meta"],
+        summary: "This document",
+        security: [],
+        responses: { "200": { description: "OpenAPI 3.1.", content: json({ type: "object" }) } },
+      },
+    },
+  };
+}
+
+function fileHeaders() {
+  return {
+    "Content-Type": { description: "The output's media type.", schema: { type: "string" } },
+    "Content-Length": { schema: { type: "integer" } },
+    ETag: { schema: { type: "string" } },
+    "Accept-Ranges": { schema: { type: "string", const: "bytes" } },
+  };
+}
+
+const webhookHeader = (name: string, description: string, example: string) => ({ name, in: "header", required: true, description, schema: { type: "string" }, example });
+
+function webhooks(): Record<string, JsonSchema> {
+  return {
+    jobFinished: {
+      post: {
+        summary: "A job ended (completed, failed or cancelled)",
+        description:
+          "POSTed to the job's `webhookUrl` with the job in the client-library dialect. Any 2xx within 15 s is success; 410 stops the delivery; anything else is retried with backoff (about 0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then dead-lettered. Verify a signature over the raw body before trusting it (docs/webhooks.md).",
+        parameters: [
+          webhookHeader("x-service-timestamp", "When this attempt was signed, Unix milliseconds.", "1767225600123"),
+          webhookHeader("x-service-signature", "`sha256=` + hex HMAC-SHA256(secret, `<x-service-timestamp>.<raw body>`); two space-separated values during a secret rotation.", "sha256=5d1c…"),
+          webhookHeader("webhook-id", "Standard Webhooks: the delivery's id (`msg_…`), the same on every retry.", "msg_Vq3kQ0aB7xYz9TuvW1rS2dEf"),
+          webhookHeader("webhook-timestamp", "Standard Webhooks: the same instant, Unix seconds.", "1767225600"),
+          webhookHeader("webhook-signature", "Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`.", "v1,K5oZ…"),
+        ],
+        requestBody: { required: true, content: json(schemaRef("SdkJob")) },
+        responses: {
+          "2XX": { description: "Received; the delivery succeeded." },
+          "410": { description: "Gone: stop this delivery without retrying." },
+        },
+      },
+    },
+  };
+}
+
+function headers(): Record<string, JsonSchema> {
+  return {
+    "X-Request-Id": { description: "The request's id: yours if you sent `x-request-id`, otherwise generated.", schema: { type: "string" } },
+    "RateLimit-Policy": {
+      description: 'IETF httpapi RateLimit header fields: the policy, its quota `q` and window `w` in seconds, such as `"jobs-per-hour";q=100;w=3600`.',
+      schema: { type: "string" },
+    },
+    RateLimit: { description: 'The policy\'s state: remaining `r` and seconds `t` until more, such as `"jobs-per-hour";r=99;t=3599`.', schema: { type: "string" } },
+    "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
+  };
+}
+
+/** The whole OpenAPI 3.1 document. Pure: the same object for the same code. */
+export function buildOpenApiDocument(): OpenApiDocument {
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: {
+      title: "media-jobs",
+      version: "1",
+      summary: "Asynchronous media processing over HTTP.",
+      description:
+        "Compress video, images and PDFs; extract thumbnails, audio and frames from video. Create a job, then poll it or receive a signed webhook, and download results from short-lived signed links. Every error has the body `{error: {code, message, details?, requestId?}}`. Generated from the zod schemas in src/contract/ (docs/openapi.md).",
+    },
+    servers: [{ url: "/", description: "This deployment (locally http://127.0.0.1:8787)." }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: "jobs", description: "Create, read, list and cancel jobs." },
+      { name: "webhooks", description: "Delivery log and redelivery of job webhooks." },
+      { name: "usage", description: "Plan, limits and current use." },
+      { name: "files", description: "Signed downloads of outputs." },
+      { name: "meta", description: "Health and this document." },
+    ],
+    paths: paths(),
+    webhooks: webhooks(),
+    components: {
+      schemas: buildSchemaComponents(),
+      responses: errorResponses(),
+      headers: headers(),
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "API key",
+          description: "`Authorization: Bearer sk_live_…` (live jobs) or `sk_test_…` (test-mode jobs: separate quota, not billable).",
+        },
+      },
+    },
+  };
+}

@@ -12,6 +12,7 @@ import { adminRoutes } from "./routes/admin.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.tsx";
 import { filesRoutes } from "./routes/files.ts";
 import { jobsRoutes } from "./routes/jobs.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { webhooksRoutes } from "./routes/webhooks.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { readRateLimit } from "./limits/read-rate.ts";
@@ -28,6 +29,7 @@ for (const path of ["/v1/jobs", "/v1/jobs/*", "/v1/usage"]) app.use(path, apiKey
 app.route("/v1/jobs", jobsRoutes);
 app.route("/v1/jobs", webhooksRoutes);
 app.route("/v1/usage", usageRoutes);
+app.route("/", openApiRoutes);
 app.route("/admin", adminRoutes);
 app.route("/dashboard", dashboardRoutes);
 

@@ -1,0 +1,140 @@
+// The bench's inputs, generated on first use into bench/.media/ (git-ignored) and reused
+// by later runs: a 1080p 30 s H.264 clip with audio, a 12-megapixel JPEG and a 20-page
+// PDF of photos; and a loopback HTTP server that serves them to the local service.
+import { createReadStream } from "node:fs";
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import sharp, { type Sharp } from "sharp";
+import { buildPdf } from "../container/test/pdf-fixtures.ts";
+import { exec, log, sleep } from "./support.ts";
+
+export const MEDIA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), ".media");
+
+export interface Inputs {
+  video: string;
+  photo: string;
+  pdf: string;
+  /** A 480×320 JPEG for the load sections, where jobs must be cheap. */
+  small: string;
+}
+
+/** What each input is, for the report. */
+export const INPUT_DESCRIPTIONS = {
+  video: "1920×1080, 25 fps, 30 s, H.264 (x264 veryfast, CRF 18) + AAC 192 kb/s stereo; ffmpeg testsrc2 under fixed grain, a 440 Hz tone mixed with pink noise",
+  photo: "4000×3000 (12 MP) JPEG, quality 92; gradient, shapes and blurred grain (sharp)",
+  pdf: "20 US-letter pages, each a distinct 1700×2200 photo-like JPEG (q 90, ~200 dpi) under a few lines of text (container/test/pdf-fixtures.ts)",
+  small: "480×320 JPEG, quality 90",
+} as const;
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.size > 0, () => false);
+}
+
+/** Writes `path` with `make` (to a temp name first) unless it is already there. */
+async function cached(path: string, make: (tmp: string) => Promise<void>): Promise<string> {
+  if (await exists(path)) return path;
+  const tmp = `${path}.part${extname(path)}`;
+  await make(tmp);
+  await rename(tmp, path);
+  return path;
+}
+
+function extname(path: string): string {
+  return path.slice(path.lastIndexOf("."));
+}
+
+/** A photo-like picture: a gradient, soft shapes and grain, so encoders have real work. */
+export async function photo(width: number, height: number, seed: number): Promise<Sharp> {
+  const hue = (seed * 47) % 360;
+  const shapes = Array.from({ length: 6 }, (_, i) => {
+    const x = ((seed * 131 + i * 977) % 100) / 100;
+    const y = ((seed * 71 + i * 613) % 100) / 100;
+    const r = (0.08 + ((seed + i * 37) % 20) / 100) * Math.min(width, height);
+    return `<circle cx="${x * width}" cy="${y * height}" r="${r}" fill="hsl(${(hue + i * 50) % 360},70%,${35 + i * 7}%)" fill-opacity="0.7"/>`;
+  }).join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},60%,30%)"/><stop offset="1" stop-color="hsl(${(hue + 120) % 360},70%,70%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>${shapes}</svg>`;
+  const grain = await sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 28 } } })
+    .blur(0.8)
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  const base = await sharp(Buffer.from(svg)).blur(2).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(base).composite([{ input: grain, blend: "soft-light" }]);
+}
+
+export async function makeInputs(): Promise<Inputs> {
+  await mkdir(MEDIA_DIR, { recursive: true });
+  const video = await cached(join(MEDIA_DIR, "clip-1080p-30s.mp4"), async (tmp) => {
+    log("generating the 1080p 30 s clip (once; kept in bench/.media/)");
+    await exec("ffmpeg", [
+      "-nostdin", "-v", "error", "-y",
+      "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=25:d=30",
+      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:d=30",
+      "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.08:sample_rate=48000:d=30",
+      "-filter_complex", "[0:v]noise=alls=6[v];[1:a][2:a]amix=inputs=2,aformat=channel_layouts=stereo[a]",
+      "-map", "[v]", "-map", "[a]",
+      "-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p",
+      "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart", "-f", "mp4", tmp,
+    ], { maxBuffer: 16 * 1024 * 1024 });
+  });
+  const photoPath = await cached(join(MEDIA_DIR, "photo-12mp.jpg"), async (tmp) => {
+    log("generating the 12 MP JPEG");
+    await (await photo(4000, 3000, 1)).jpeg({ quality: 92 }).toFile(tmp);
+  });
+  const pdf = await cached(join(MEDIA_DIR, "photos-20-pages.pdf"), async (tmp) => {
+    log("generating the 20-page PDF");
+    const pages = [];
+    for (let i = 0; i < 20; i++) {
+      const data = await (await photo(1700, 2200, i + 2)).jpeg({ quality: 90 }).toBuffer();
+      pages.push({ lines: [`Page ${i + 1} of 20`, "A photo under a caption, as in a scanned brochure."], jpeg: { data, width: 1700, height: 2200 } });
+    }
+    await writeFile(tmp, buildPdf(pages, { info: { Title: "media-jobs benchmark" } }));
+  });
+  const small = await cached(join(MEDIA_DIR, "small-480x320.jpg"), async (tmp) => {
+    await (await photo(480, 320, 99)).jpeg({ quality: 90 }).toFile(tmp);
+  });
+  return { video, photo: photoPath, pdf, small };
+}
+
+export interface MediaServer {
+  /** URL of a file in bench/.media/. */
+  url(file: string): string;
+  /** URL of a file served after `delayMs`, counted against `group` while in flight. */
+  slowUrl(file: string, group: string, delayMs: number): string;
+  /** Largest number of downloads in flight at once, per group. */
+  maxInFlight: Map<string, number>;
+  close(): Promise<void>;
+}
+
+export async function startMediaServer(): Promise<MediaServer> {
+  const inFlight = new Map<string, number>();
+  const maxInFlight = new Map<string, number>();
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://media");
+    const file = url.pathname.split("/").at(-1) ?? "";
+    const group = url.searchParams.get("group");
+    const path = join(MEDIA_DIR, file);
+    if (!/^[\w.-]+$/.test(file) || !(await exists(path))) return void res.writeHead(404).end("not found");
+    if (group) {
+      const now = (inFlight.get(group) ?? 0) + 1;
+      inFlight.set(group, now);
+      maxInFlight.set(group, Math.max(now, maxInFlight.get(group) ?? 0));
+      res.once("close", () => inFlight.set(group, (inFlight.get(group) ?? 1) - 1));
+      await sleep(Math.min(5_000, Number(url.searchParams.get("delay") ?? 0)));
+    }
+    const { size } = await stat(path);
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": size });
+    createReadStream(path).pipe(res);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const name = (file: string) => file.split("/").at(-1)!;
+  return {
+    url: (file) => `${base}/${name(file)}`,
+    slowUrl: (file, group, delayMs) => `${base}/${name(file)}?group=${encodeURIComponent(group)}&delay=${delayMs}`,
+    maxInFlight,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}

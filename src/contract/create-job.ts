@@ -24,15 +24,19 @@ export interface CreateJobRequest {
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
+/** The create fields both dialects share, beside the type and the media. */
+export const createJobFields = z.object({
+  priority: z.int().min(1).max(10).default(PRIORITY_DEFAULT).describe("1–10, lower runs first within an organization."),
+  webhookUrl: mediaUrl.optional().describe("Receives a signed POST with the job when it ends."),
+  webhookSecret: z.string().min(16).max(256).optional().describe("Signs this job's webhooks instead of the organization's secret."),
+});
+
 const envelope = z.strictObject({
   type: z.string(),
   input: z.unknown().optional(),
   options: z.record(z.string(), z.unknown()).optional(),
   params: z.record(z.string(), z.unknown()).optional(),
-  priority: z.int().min(1).max(10).default(PRIORITY_DEFAULT),
-  webhookUrl: mediaUrl.optional(),
-  /** Signs this job's webhooks instead of the organization's secret. */
-  webhookSecret: z.string().min(16).max(256).optional(),
+  ...createJobFields.shape,
 });
 
 function toIssues(error: z.ZodError, prefix: (path: PropertyKey[]) => PropertyKey[]): FieldIssue[] {

@@ -7,8 +7,8 @@
 import { z } from "zod";
 import { organizations, webhookDeliveries } from "../db/schema.ts";
 import type { ApiErrorCode } from "../lib/errors.ts";
-import { mediaUrl } from "./common.ts";
-import { httpJob, jobError, JOB_STATUSES, PRIORITY_DEFAULT } from "./job.ts";
+import { createJobFields } from "./create-job.ts";
+import { httpJob, jobError, JOB_STATUSES } from "./job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
 import { jobTypes } from "./registry.ts";
 
@@ -36,21 +36,10 @@ const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCod
 
 // ---- Requests (converted with io: "input") ----------------------------------------------
 
-/**
- * The fields both create dialects share. create-job.ts keeps its envelope private, so these
- * three are restated from it; test/contract/openapi.test.ts checks that the document and
- * parseCreateJob accept and refuse the same bodies.
- */
-const createEnvelope = z.object({
-  priority: httpJob.shape.priority.default(PRIORITY_DEFAULT).describe("1–10, lower runs first within an organization."),
-  webhookUrl: mediaUrl.optional().describe("Receives a signed POST with the job when it ends."),
-  webhookSecret: z.string().min(16).max(256).optional().describe("Signs this job's webhooks instead of the organization's secret."),
-});
-
 function requestComponents(): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const type of JOB_TYPES) registry.add(jobTypes[type].params, { id: `${componentPrefix(type)}Params` });
-  registry.add(createEnvelope, { id: "CreateJobEnvelope" });
+  registry.add(createJobFields, { id: "CreateJobEnvelope" });
   const converted = convert(registry, "input");
   const { CreateJobEnvelope: envelope, ...schemas } = converted;
   const envelopeProperties = envelope!.properties as Record<string, JsonSchema>;

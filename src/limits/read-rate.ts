@@ -14,7 +14,11 @@ export const readRateLimit = () =>
     if (!success) {
       throw new AppError(429, "rate_limit_exceeded", `too many requests: reads are limited to ${READ_RATE.limit} per ${READ_RATE.periodS} s per API key`, {
         details: { limit: READ_RATE.limit, window: READ_RATE.periodS, retryAfter: READ_RATE.periodS },
-        headers: { "retry-after": String(READ_RATE.periodS), "ratelimit-policy": `"reads";q=${READ_RATE.limit};w=${READ_RATE.periodS}` },
+        headers: {
+          "retry-after": String(READ_RATE.periodS),
+          "ratelimit-policy": `"reads";q=${READ_RATE.limit};w=${READ_RATE.periodS}`,
+          ratelimit: `"reads";r=0;t=${READ_RATE.periodS}`,
+        },
       });
     }
     await next();

@@ -33,15 +33,11 @@ export const idempotency = () =>
       .run();
     if ((reserved.meta.changes ?? 0) === 0) {
       const first = (await db.select().from(idempotencyKeys).where(where))[0];
-      if (!first) throw new AppError(409, "idempotency_key_in_use", "a request with this Idempotency-Key is in progress; retry shortly");
+      if (!first) throw keyInUse();
       if (first.requestHash !== requestHash) {
         throw new AppError(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request body; use a new key for a new request");
       }
-      if (first.responseStatus === null || first.responseBody === null) {
-        throw new AppError(409, "idempotency_key_in_use", "a request with this Idempotency-Key is in progress; retry shortly", {
-          headers: { "retry-after": "1" },
-        });
-      }
+      if (first.responseStatus === null || first.responseBody === null) throw keyInUse();
       return new Response(first.responseBody, {
         status: first.responseStatus,
         headers: { "content-type": "application/json", "idempotent-replayed": "true" },
@@ -62,6 +58,12 @@ export const idempotency = () =>
       }
     }
   });
+
+function keyInUse(): AppError {
+  return new AppError(409, "idempotency_key_in_use", "a request with this Idempotency-Key is in progress; retry shortly", {
+    headers: { "retry-after": "1" },
+  });
+}
 
 /** Removes keys past the TTL (cron). */
 export async function deleteExpiredIdempotencyKeys(d1: D1Database, now: number): Promise<void> {

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The dashboard end to end in a real headless Chromium, against the whole service
 // (wrangler dev + processor): sign in, create a key and read it once, use it to run a
 // compress-image job and watch it complete with a preview, revoke it and see the API

@@ -44,7 +44,7 @@ describe("compressVideo arguments", () => {
     },
     { name: "h264 low and high", params: { quality: "low" }, expect: { "-crf": "28", "-b:a": "96k" } },
     { name: "h264 high", params: { quality: "high" }, expect: { "-crf": "18", "-b:a": "192k" } },
-    { name: "h265 is tagged hvc1 for Apple players", params: { codec: "h265" }, expect: { "-c:v": "libx265", "-crf": "26", "-tag:v": "hvc1", "-f": "mp4" } },
+    { name: "h265 is tagged hvc1 for Apple players", params: { codec: "h265" }, expect: { "-c:v": "libx265", "-crf": "28", "-tag:v": "hvc1", "-f": "mp4" } },
     {
       name: "vp9 defaults to WebM, constant quality with -b:v 0, Opus audio",
       params: { codec: "vp9", quality: "high" },

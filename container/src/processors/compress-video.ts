@@ -16,7 +16,7 @@ type Codec = Params["codec"];
 /** Constant-rate factor per codec and preset; docs/job-types.md has the measurements behind them. */
 export const CRF: Record<Codec, Record<QualityPreset, number>> = {
   h264: { low: 28, medium: 23, high: 18 },
-  h265: { low: 30, medium: 26, high: 22 },
+  h265: { low: 32, medium: 28, high: 24 },
   vp9: { low: 40, medium: 33, high: 27 },
 };
 
@@ -95,7 +95,7 @@ function videoCodecArgs(params: Params): string[] {
       return ["-c:v", "libx265", "-preset", "medium", ...(target ? rate : ["-crf", crf]), "-tag:v", "hvc1", "-x265-params", "log-level=error"];
     case "vp9":
       // -b:v 0 with -crf is libvpx's constant-quality mode; row-mt uses every core.
-      return ["-c:v", "libvpx-vp9", ...(target ? rate : ["-b:v", "0", "-crf", crf]), "-deadline", "good", "-cpu-used", "2", "-row-mt", "1"];
+      return ["-c:v", "libvpx-vp9", ...(target ? rate : ["-b:v", "0", "-crf", crf]), "-deadline", "good", "-cpu-used", "4", "-row-mt", "1"];
   }
 }
 

@@ -165,4 +165,13 @@ describe("compressVideo", () => {
     await expect(run).rejects.toMatchObject({ code: "processing_timeout", message: "encoding the video took longer than its limit of 0.3 s" });
     expect(await processesMentioning(marker)).toEqual([]);
   });
+
+  it("a run stopped by the job's own time limit is a processing_timeout, not a cancel", async () => {
+    const run = runFfmpeg(["-f", "lavfi", "-i", "testsrc2=s=1280x720:d=600", "-c:v", "libx264", "-f", "null", "-"], {
+      signal: AbortSignal.timeout(300),
+      timeoutMs: 60_000,
+      task: "encoding the video",
+    });
+    await expect(run).rejects.toMatchObject({ code: "processing_timeout" });
+  });
 });

@@ -9,8 +9,8 @@ import { buildArgs as compressArgs, formatBitrate, outputFormat, parseBitrate, s
 import { buildArgs as audioArgs } from "../src/processors/extract-audio.ts";
 import { buildArgs as extractionArgs, frameName, frameTimes } from "../src/processors/video-extraction.ts";
 import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processors/video-thumbnail.ts";
-import { ffmpegTimeoutMs, progressParser } from "../src/tools/ffmpeg.ts";
-import { checkMedia, classifyUnreadable, containerName, describeDuration, INPUT_FORMATS, parseProbe, type MediaProbe } from "../src/tools/ffprobe.ts";
+import { describeDuration, ffmpegTimeoutMs, progressParser } from "../src/tools/ffmpeg.ts";
+import { checkMedia, classifyUnreadable, containerName, INPUT_FORMATS, parseProbe, type MediaProbe } from "../src/tools/ffprobe.ts";
 import { chooseRepresentative, frameBox, frameStats, frameTimeAt, isBlack, isTransition, seekPoint, type FrameStats } from "../src/tools/frames.ts";
 
 const url = "https://example.com/v.mp4";

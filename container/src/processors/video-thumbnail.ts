@@ -4,7 +4,8 @@
 import { join } from "node:path";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
-import { describeDuration, probeInput, type MediaProbe } from "../tools/ffprobe.ts";
+import { describeDuration } from "../tools/ffmpeg.ts";
+import { probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { checkBox, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame, representativeFrameTime } from "../tools/frames.ts";
 import { round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";

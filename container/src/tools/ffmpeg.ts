@@ -3,7 +3,6 @@
 // (runTool), and a failure is reported in public words, with ffmpeg's own log as cause.
 import type { Config } from "../config.ts";
 import { JobCancelled, JobFailure } from "../errors.ts";
-import { describeDuration } from "./ffprobe.ts";
 import { runTool, type RunResult } from "./spawn.ts";
 
 /** Options before any input: no terminal, progress as key=value lines on stdout, overwrite. */
@@ -35,12 +34,23 @@ export async function runFfmpeg(args: string[], options: FfmpegOptions): Promise
   } catch (error) {
     throw new JobFailure("processing_failed", "ffmpeg is not available on this processor", { cause: error });
   }
-  if (run.aborted) throw new JobCancelled();
+  if (run.aborted) throw abortError(options.signal);
   if (run.timedOut) {
     throw new JobFailure("processing_timeout", `${options.task} took longer than its limit of ${describeDuration(options.timeoutMs / 1000)}`);
   }
   if (run.code !== 0) throw ffmpegFailure(options.task, run.stderr);
   return run;
+}
+
+/**
+ * Why a run was stopped by its signal: the job's own time limit (AbortSignal.timeout,
+ * whose reason is a TimeoutError) is a processing_timeout; anything else is a cancel.
+ */
+export function abortError(signal: AbortSignal): JobFailure | JobCancelled {
+  if ((signal.reason as Error | undefined)?.name === "TimeoutError") {
+    return new JobFailure("processing_timeout", "processing took longer than the job's time limit");
+  }
+  return new JobCancelled();
 }
 
 /** A failed run's public reason: damaged input, or a processing failure. */
@@ -89,4 +99,15 @@ export function progressParser(durationS: number, onProgress: (fraction: number)
 /** Seconds as ffmpeg reads them, to the microsecond. */
 export function seconds(s: number): string {
   return (Math.round(s * 1e6) / 1e6).toString();
+}
+
+/** "10.5 s", "12 min 30 s", "4 h", "1 h 5 min". */
+export function describeDuration(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds * 100) / 100} s`;
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return s > 0 ? `${m} min ${s} s` : `${m} min`;
 }

@@ -3,7 +3,8 @@
 // its bytes (DESIGN §8): only local files, and only the container formats listed here.
 import { open } from "node:fs/promises";
 import type { Config } from "../config.ts";
-import { JobCancelled, JobFailure } from "../errors.ts";
+import { JobFailure } from "../errors.ts";
+import { abortError, describeDuration } from "./ffmpeg.ts";
 import { runTool } from "./spawn.ts";
 
 /**
@@ -64,7 +65,7 @@ export async function probeMedia(path: string, signal: AbortSignal): Promise<Med
   } catch (error) {
     throw new JobFailure("processing_failed", "ffprobe is not available on this processor", { cause: error });
   }
-  if (run.aborted) throw new JobCancelled();
+  if (run.aborted) throw abortError(signal);
   if (run.timedOut) throw new JobFailure("processing_timeout", "reading the input's streams took longer than 30 seconds");
   let probe: MediaProbe | null = null;
   if (run.code === 0) {
@@ -181,17 +182,6 @@ export async function probeInput(
   const probe = await probeMedia(ctx.input.path, ctx.signal);
   checkMedia(probe, needs, ctx.config);
   return probe;
-}
-
-/** "10.5 s", "12 min 30 s", "4 h", "1 h 5 min". */
-export function describeDuration(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds * 100) / 100} s`;
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
-  return s > 0 ? `${m} min ${s} s` : `${m} min`;
 }
 
 /** Containers we open, by their first bytes; a file that starts like one but fails is corrupt. */

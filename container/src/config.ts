@@ -26,9 +26,12 @@ const schema = z.object({
   /** Largest image, in pixels, that sharp will decode (width × height). */
   MAX_INPUT_PIXELS: int(268_402_689),
   /** Longest input video, in seconds. */
-  MAX_VIDEO_DURATION_S: int(4 * 3600),
-  /** Hard limit on one job's processing time. */
-  JOB_TIMEOUT_MS: int(60 * 60_000),
+  MAX_VIDEO_DURATION_S: int(3600),
+  /**
+   * Hard limit on one attempt's processing time. Generous for the longest allowed video:
+   * H.265 and VP9 at 1080p encode at a few frames per second on one vCPU.
+   */
+  JOB_TIMEOUT_MS: int(6 * 3600_000),
   /** How long a finished job's outputs wait for the runner to collect them. */
   FINISHED_JOB_TTL_MS: int(60 * 60_000),
 });

@@ -119,7 +119,9 @@ export class JobTable {
       entry.progress = 100;
       entry.state = "completed";
     } catch (error) {
-      if (entry.controller.signal.aborted || error instanceof JobCancelled) {
+      // The caller's cancel first; then the job's own time limit, which also aborts
+      // `signal` (and so can surface as JobCancelled from a step).
+      if (entry.controller.signal.aborted) {
         entry.state = "cancelled";
       } else if (signal.aborted) {
         entry.state = "failed";
@@ -128,6 +130,8 @@ export class JobTable {
         entry.state = "failed";
         entry.error = { code: error.code, message: error.message };
         log("info", "job failed", { job: entry.id, code: error.code, cause: String((error.cause as Error)?.message ?? "") });
+      } else if (error instanceof JobCancelled) {
+        entry.state = "cancelled";
       } else {
         entry.state = "failed";
         entry.error = { code: "processing_failed", message: "processing failed unexpectedly; the error has been logged" };

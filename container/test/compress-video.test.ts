@@ -2,29 +2,16 @@ import { execFile } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jobTypes } from "../../src/contract/registry.ts";
 import { JobTable } from "../src/jobs.ts";
 import { runFfmpeg } from "../src/tools/ffmpeg.ts";
-import { runJob, startMediaServer, testConfig, type MediaServer } from "./helpers.ts";
-import { completed, failed, ffprobe, isMonotonic, until, videoFixtures, type Fixture, type Fixtures } from "./video-fixtures.ts";
+import { runJob, testConfig } from "./helpers.ts";
+import { completed, failed, ffprobe, isMonotonic, until, useVideoMedia } from "./video-fixtures.ts";
 
 const exec = promisify(execFile);
 
-let media: MediaServer;
-let fixtures: Fixtures;
-beforeAll(async () => {
-  media = await startMediaServer();
-  fixtures = await videoFixtures();
-});
-afterAll(async () => {
-  await media.close();
-  await fixtures.remove();
-});
-
-async function serve(name: Fixture): Promise<string> {
-  return media.serve(`/${name}`, await fixtures.bytes(name));
-}
+const { serve, serveBytes, fixtureBytes } = useVideoMedia();
 
 /** ffmpeg processes whose command line mentions `text`. */
 async function processesMentioning(text: string): Promise<string[]> {
@@ -38,8 +25,8 @@ async function processesMentioning(text: string): Promise<string[]> {
 
 describe("compressVideo", () => {
   it("re-encodes to H.264 + AAC in a faststart MP4 of the same size and length, with a measured bitrate", async () => {
-    const input = await fixtures.bytes("small");
-    const job = await runJob("compressVideo", { url: media.serve("/small.mp4", input) });
+    const input = await fixtureBytes("small");
+    const job = await runJob("compressVideo", { url: serveBytes("/small.mp4", input) });
     const { result, outputs } = completed(job.state);
     const bytes = await job.output(result.url);
     const probe = await ffprobe(bytes);
@@ -131,7 +118,7 @@ describe("compressVideo", () => {
     // The MP3 that extractAudio makes is a handy audio-only file.
     const audio = await runJob("extractAudio", { url: await serve("small") });
     const mp3 = await audio.output(completed(audio.state).result.url);
-    const job = await runJob("compressVideo", { url: media.serve("/audio-only.mp3", mp3) });
+    const job = await runJob("compressVideo", { url: serveBytes("/audio-only.mp3", mp3) });
     expect(failed(job.state).error.code).toBe("no_video_stream");
   });
 

@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jobTypes } from "../../src/contract/registry.ts";
-import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
-import { completed, failed, ffprobe, isMonotonic, videoFixtures, type Fixture, type Fixtures } from "./video-fixtures.ts";
+import { runJob } from "./helpers.ts";
+import { completed, failed, ffprobe, isMonotonic, useVideoMedia } from "./video-fixtures.ts";
 
-let media: MediaServer;
-let fixtures: Fixtures;
-beforeAll(async () => {
-  media = await startMediaServer();
-  fixtures = await videoFixtures();
-});
-afterAll(async () => {
-  await media.close();
-  await fixtures.remove();
-});
-
-async function serve(name: Fixture): Promise<string> {
-  return media.serve(`/${name}`, await fixtures.bytes(name));
-}
+const { serve, serveBytes, fixtureBytes } = useVideoMedia();
 
 describe("extractAudio", () => {
   it("extracts a 192 kbps constant-bitrate MP3 by default, as long as the video", async () => {
-    const input = await fixtures.bytes("small");
-    const job = await runJob("extractAudio", { url: media.serve("/small.mp4", input) });
+    const input = await fixtureBytes("small");
+    const job = await runJob("extractAudio", { url: serveBytes("/small.mp4", input) });
     const { result, outputs } = completed(job.state);
     const bytes = await job.output(result.url);
     const probe = await ffprobe(bytes);

@@ -1,30 +1,17 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jobTypes } from "../../src/contract/registry.ts";
-import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
-import { completed, failed, ffprobe, isMonotonic, meanLuma, videoFixtures, type Fixture, type Fixtures } from "./video-fixtures.ts";
+import { runJob } from "./helpers.ts";
+import { completed, failed, ffprobe, isMonotonic, meanLuma, useVideoMedia } from "./video-fixtures.ts";
 
 const BLACK_LUMA = 40;
 
-let media: MediaServer;
-let fixtures: Fixtures;
-beforeAll(async () => {
-  media = await startMediaServer();
-  fixtures = await videoFixtures();
-});
-afterAll(async () => {
-  await media.close();
-  await fixtures.remove();
-});
-
-async function serve(name: Fixture): Promise<string> {
-  return media.serve(`/${name}`, await fixtures.bytes(name));
-}
+const { serve, serveBytes, fixtureBytes } = useVideoMedia();
 
 describe("videoExtraction", () => {
   it("extracts the audio and evenly spread frames from one input", async () => {
-    const input = await fixtures.bytes("small");
-    const job = await runJob("videoExtraction", { url: media.serve("/small.mp4", input), frames: { mode: "count", count: 3, width: 160 } });
+    const input = await fixtureBytes("small");
+    const job = await runJob("videoExtraction", { url: serveBytes("/small.mp4", input), frames: { mode: "count", count: 3, width: 160 } });
     const { result, outputs } = completed(job.state);
 
     const mp3 = await ffprobe(await job.output(result.audio.url));

@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
+import { afterAll, beforeAll } from "vitest";
+import { startMediaServer, type MediaServer } from "./helpers.ts";
 
 const exec = promisify(execFile);
 
@@ -123,4 +125,34 @@ export function failed(state: { state: string }) {
 
 export function isMonotonic(values: number[]): boolean {
   return values.every((v, i) => i === 0 || v >= values[i - 1]!);
+}
+
+export interface VideoMedia {
+  /** Serves a fixture over HTTP and returns its URL. */
+  serve(name: Fixture): Promise<string>;
+  /** Serves any bytes at `path`. */
+  serveBytes(path: string, body: Buffer): string;
+  fixtureBytes(name: Fixture): Promise<Buffer>;
+}
+
+/**
+ * For a test file: a media server and the fixtures, started before its tests and removed
+ * after them (registers the beforeAll/afterAll hooks itself).
+ */
+export function useVideoMedia(): VideoMedia {
+  let media: MediaServer;
+  let fixtures: Fixtures;
+  beforeAll(async () => {
+    media = await startMediaServer();
+    fixtures = await videoFixtures();
+  });
+  afterAll(async () => {
+    await media?.close();
+    await fixtures?.remove();
+  });
+  return {
+    serve: async (name) => media.serve(`/${name}`, await fixtures.bytes(name)),
+    serveBytes: (path, body) => media.serve(path, body),
+    fixtureBytes: (name) => fixtures.bytes(name),
+  };
 }

@@ -1,31 +1,18 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jobTypes } from "../../src/contract/registry.ts";
-import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
-import { completed, failed, meanLuma, videoFixtures, type Fixture, type Fixtures } from "./video-fixtures.ts";
+import { runJob } from "./helpers.ts";
+import { completed, failed, meanLuma, useVideoMedia } from "./video-fixtures.ts";
 
 /** A frame whose mean luma is below this is black (a testsrc2 frame is about 100). */
 const BLACK_LUMA = 40;
 
-let media: MediaServer;
-let fixtures: Fixtures;
-beforeAll(async () => {
-  media = await startMediaServer();
-  fixtures = await videoFixtures();
-});
-afterAll(async () => {
-  await media.close();
-  await fixtures.remove();
-});
-
-async function serve(name: Fixture): Promise<string> {
-  return media.serve(`/${name}`, await fixtures.bytes(name));
-}
+const { serve, serveBytes, fixtureBytes } = useVideoMedia();
 
 describe("videoThumbnail", () => {
   it("takes the frame at a given second of a 1080p video as a full-size JPEG", async () => {
-    const input = await fixtures.bytes("hd");
-    const job = await runJob("videoThumbnail", { url: media.serve("/hd.mp4", input), timestamp: 4 });
+    const input = await fixtureBytes("hd");
+    const job = await runJob("videoThumbnail", { url: serveBytes("/hd.mp4", input), timestamp: 4 });
     const { result, outputs } = completed(job.state);
     const bytes = await job.output(result.url);
     const meta = await sharp(bytes).metadata();

@@ -23,7 +23,7 @@ export interface Inputs {
 
 /** What each input is, for the report. */
 export const INPUT_DESCRIPTIONS = {
-  video: "1920×1080, 25 fps, 30 s, H.264 (x264 veryfast, CRF 18) + AAC 192 kb/s stereo; ffmpeg testsrc2 under fixed grain, a 440 Hz tone mixed with pink noise",
+  video: "1920×1080, 25 fps, 30 s, H.264 (x264 veryfast, CRF 18, a keyframe every 2 s as cameras write) + AAC 192 kb/s stereo; ffmpeg testsrc2 under fixed grain, a 440 Hz tone mixed with pink noise",
   photo: "4000×3000 (12 MP) JPEG, quality 92; gradient, shapes and blurred grain (sharp)",
   pdf: "20 US-letter pages, each a distinct 1700×2200 photo-like JPEG (q 90, ~200 dpi) under a few lines of text (container/test/pdf-fixtures.ts)",
   small: "480×320 JPEG, quality 90",
@@ -66,7 +66,7 @@ export async function photo(width: number, height: number, seed: number): Promis
 
 export async function makeInputs(): Promise<Inputs> {
   await mkdir(MEDIA_DIR, { recursive: true });
-  const video = await cached(join(MEDIA_DIR, "clip-1080p-30s.mp4"), async (tmp) => {
+  const video = await cached(join(MEDIA_DIR, "clip-1080p-30s-gop50.mp4"), async (tmp) => {
     log("generating the 1080p 30 s clip (once; kept in bench/.media/)");
     await exec("ffmpeg", [
       "-nostdin", "-v", "error", "-y",
@@ -75,7 +75,7 @@ export async function makeInputs(): Promise<Inputs> {
       "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.08:sample_rate=48000:d=30",
       "-filter_complex", "[0:v]noise=alls=6[v];[1:a][2:a]amix=inputs=2,aformat=channel_layouts=stereo[a]",
       "-map", "[v]", "-map", "[a]",
-      "-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p",
+      "-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-g", "50", "-pix_fmt", "yuv420p",
       "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart", "-f", "mp4", tmp,
     ], { maxBuffer: 16 * 1024 * 1024 });
   });

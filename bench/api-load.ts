@@ -1,0 +1,181 @@
+// Section 3: requests per second and latency of POST /v1/jobs and GET /v1/jobs/:id under
+// concurrent load, beside a minimal Hono Worker on the same runtime (wrangler dev, local
+// workerd) that answers with JSON of the same size and does nothing else. The load
+// generator is closed-loop: `concurrency` requests in flight, each followed at once by the next.
+import { spawn } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import type { Service } from "../test/support/service.ts";
+import { MEDIA_DIR, type Inputs, type MediaServer } from "./media.ts";
+import { log, median, Org, percentile, pool, since, sleep, until } from "./support.ts";
+
+export interface LoadResult {
+  target: "service" | "baseline";
+  route: "POST /v1/jobs" | "GET /v1/jobs/:id";
+  requests: number;
+  concurrency: number;
+  /** Requests per second over the run. */
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Status codes other than the expected one, by code. */
+  unexpected: Record<string, number>;
+  bodyBytes: number;
+}
+
+export interface ApiResult {
+  rows: LoadResult[];
+  keys: number;
+}
+
+export const LOAD = { concurrency: 16, posts: 600, gets: 2000, warmup: 40, deadlineMs: 60_000 } as const;
+
+interface Request {
+  url: string;
+  init: () => RequestInit;
+  expect: number;
+}
+
+async function load(target: LoadResult["target"], route: LoadResult["route"], count: number, request: (i: number) => Request): Promise<LoadResult> {
+  // Warm-up: the first requests compile code and open connections.
+  await pool(LOAD.warmup, LOAD.concurrency, LOAD.deadlineMs, async (i) => {
+    const r = request(i);
+    await (await fetch(r.url, r.init())).arrayBuffer();
+  });
+  const latencies: number[] = [];
+  const unexpected: Record<string, number> = {};
+  let bodyBytes = 0;
+  const start = performance.now();
+  await pool(count, LOAD.concurrency, LOAD.deadlineMs, async (i) => {
+    const r = request(LOAD.warmup + i);
+    const t0 = performance.now();
+    const response = await fetch(r.url, r.init());
+    const body = await response.arrayBuffer();
+    latencies.push(since(t0));
+    bodyBytes = body.byteLength;
+    if (response.status !== r.expect) unexpected[response.status] = (unexpected[response.status] ?? 0) + 1;
+  });
+  const seconds = (performance.now() - start) / 1000;
+  return {
+    target,
+    route,
+    requests: latencies.length,
+    concurrency: LOAD.concurrency,
+    rps: latencies.length / seconds,
+    p50: median(latencies),
+    p99: percentile(latencies, 99),
+    unexpected,
+    bodyBytes,
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/** A Hono Worker that answers both routes with fixed JSON, under wrangler dev like the service. */
+async function startBaseline(created: unknown, job: unknown): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = join(MEDIA_DIR, "baseline");
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, "index.ts"),
+    `import { Hono } from "hono";
+const created = ${JSON.stringify(created)};
+const job = ${JSON.stringify(job)};
+const app = new Hono();
+app.post("/v1/jobs", async (c) => { await c.req.json(); return c.json(created, 201); });
+app.get("/v1/jobs/:id", (c) => c.json(job));
+app.get("/", (c) => c.text("ok"));
+export default app;
+`,
+  );
+  await writeFile(join(dir, "wrangler.toml"), `name = "bench-baseline"\nmain = "index.ts"\ncompatibility_date = "2026-11-01"\ncompatibility_flags = ["nodejs_compat"]\n`);
+  const [port, inspector] = [await freePort(), await freePort()];
+  const wrangler = resolve(MEDIA_DIR, "../../node_modules/wrangler/bin/wrangler.js");
+  const child = spawn(
+    process.execPath,
+    [wrangler, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector), "--persist-to", join(dir, "state"), "--show-interactive-dev-session=false", "--log-level", "warn"],
+    { cwd: dir, env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  let output = "";
+  child.stdout.on("data", (d) => (output = (output + d).slice(-5000)));
+  child.stderr.on("data", (d) => (output = (output + d).slice(-5000)));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((done) => child.once("exit", () => done()));
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {}
+    await Promise.race([exited, sleep(10_000)]);
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {}
+  };
+  try {
+    await until(async () => (child.exitCode !== null ? Promise.reject(new Error(output)) : fetch(url).then((r) => (r.ok ? true : undefined), () => undefined)), 200, 60_000, "the baseline worker");
+  } catch (error) {
+    await stop();
+    throw new Error(`baseline worker did not start: ${String(error)}\n${output}`);
+  }
+  return { url, stop };
+}
+
+/** Waits until the organization has nothing queued or processing (jobs the load created). */
+export async function drain(org: Org, deadlineMs = 180_000): Promise<void> {
+  await until(
+    async () => {
+      const [queued, processing] = await Promise.all([org.listJobs("status=queued&limit=1"), org.listJobs("status=processing&limit=1")]);
+      return queued.length + processing.length === 0 ? true : undefined;
+    },
+    500,
+    deadlineMs,
+    `${org.slug}'s jobs to finish`,
+  );
+}
+
+export async function measureApi(service: Service, inputs: Inputs, media: MediaServer): Promise<ApiResult> {
+  // Enterprise: 10,000 creates an hour. Reads are limited to 300 a minute per key, so the
+  // GET load spreads over enough keys that the limit never answers.
+  const keys = 20;
+  const org = await Org.create(service, "bench-api", "enterprise", keys);
+  const input = media.url(inputs.small);
+  const body = JSON.stringify({ type: "compress-image", input, options: { quality: 70 } });
+
+  // A finished job to read, and the exact bodies the baseline will send.
+  const created = await org.createJob("compress-image", input, { quality: 70 });
+  const job = await org.waitForJob(created.id, 100, 60_000);
+
+  const baseline = await startBaseline(created, job);
+  const rows: LoadResult[] = [];
+  try {
+    const post = (base: string) => (i: number): Request => ({
+      url: `${base}/v1/jobs`,
+      init: () => ({ method: "POST", headers: { authorization: `Bearer ${org.keys[i % keys]}`, "content-type": "application/json" }, body }),
+      expect: 201,
+    });
+    const get = (base: string) => (i: number): Request => ({
+      url: `${base}/v1/jobs/${job.id}`,
+      init: () => ({ headers: { authorization: `Bearer ${org.keys[i % keys]}` } }),
+      expect: 200,
+    });
+    log("  baseline Hono worker: POST, GET");
+    rows.push(await load("baseline", "POST /v1/jobs", LOAD.posts, post(baseline.url)));
+    rows.push(await load("baseline", "GET /v1/jobs/:id", LOAD.gets, get(baseline.url)));
+    log("  service: POST /v1/jobs");
+    rows.push(await load("service", "POST /v1/jobs", LOAD.posts, post(service.baseUrl)));
+    // The creates started real (small) jobs: let them finish before the reads are measured.
+    log("  waiting for the created jobs to finish");
+    await drain(org);
+    log("  service: GET /v1/jobs/:id");
+    rows.push(await load("service", "GET /v1/jobs/:id", LOAD.gets, get(service.baseUrl)));
+  } finally {
+    await baseline.stop();
+  }
+  return { rows, keys };
+}

@@ -1,0 +1,205 @@
+// Section 1: each job type's wall time through the local service (create → completed,
+// polled every 100 ms) against the same transformation run directly, with the processor's
+// own buildArgs, tools and encoder settings. Service and direct runs alternate, so that a
+// burst of noise on the machine lands on both; the median of the runs is reported.
+import { mkdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import sharp from "sharp";
+import { httpJobType, jobTypes, type JobParams, type JobType } from "../src/contract/registry.ts";
+import { loadConfig } from "../container/src/config.ts";
+import { encoderOptions } from "../container/src/processors/compress-image.ts";
+import { buildArgs as pdfArgs } from "../container/src/processors/compress-pdf.ts";
+import { buildArgs as videoArgs } from "../container/src/processors/compress-video.ts";
+import { buildArgs as audioArgs } from "../container/src/processors/extract-audio.ts";
+import { buildArgs as thumbnailArgs } from "../container/src/processors/video-thumbnail.ts";
+import { buildArgs as extractionArgs, frameTimes } from "../container/src/processors/video-extraction.ts";
+import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
+import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
+import { grabFrame } from "../container/src/tools/frames.ts";
+import { ghostscriptFailure, pdfPageCount, runGhostscript } from "../container/src/tools/ghostscript.ts";
+import { identifyImage } from "../container/src/tools/image.ts";
+import { MEDIA_DIR, type Inputs, type MediaServer } from "./media.ts";
+import { log, median, Org, since } from "./support.ts";
+
+export interface OverheadRow {
+  type: JobType;
+  input: string;
+  options: Record<string, unknown>;
+  runs: number;
+  /** Medians, ms. */
+  directMs: number;
+  serviceMs: number;
+  /** The processor's own extra tool calls (probes, page counts) timed alone (median, ms). */
+  extrasMs: number;
+  /** completedAt − createdAt as the service recorded it (median, ms). */
+  serverMs: number;
+  ratio: number;
+  extraMs: number;
+  goal: string;
+  /** Whether the issue's goal is met; null where it sets none. */
+  met: boolean | null;
+  directAll: number[];
+  serviceAll: number[];
+}
+
+interface Case {
+  type: JobType;
+  input: keyof Omit<Inputs, "small">;
+  options: Record<string, unknown>;
+  /** Runs the same transformation as the processor, with the processor's own arguments. */
+  direct: (params: any, paths: { input: string; out: string }, probe: MediaProbe | null) => Promise<void>;
+  /** The processor's other tool calls around it (probes, page counts), on the direct run's files. */
+  extras: (paths: { input: string; out: string }) => Promise<unknown>;
+}
+
+const probeInputAndOutput = (output: string) => async (paths: { input: string; out: string }) => {
+  await probeMedia(paths.input, limits.signal);
+  await probeMedia(join(paths.out, output), limits.signal);
+};
+
+const config = loadConfig({ ALLOW_PRIVATE_NETWORK_INPUTS: "true" }, "/tmp");
+const limits = { signal: AbortSignal.timeout(3_600_000), timeoutMs: 3_600_000 };
+
+const cases: Case[] = [
+  {
+    type: "compressVideo",
+    input: "video",
+    options: { quality: "medium" },
+    direct: async (params: JobParams<"compressVideo">, paths, probe) => {
+      await runFfmpeg(videoArgs(params, probe!, { input: paths.input, output: join(paths.out, "video.mp4") }), { ...limits, task: "bench" });
+    },
+    extras: probeInputAndOutput("video.mp4"),
+  },
+  {
+    type: "extractAudio",
+    input: "video",
+    options: { quality: "medium" },
+    direct: async (params: JobParams<"extractAudio">, paths, probe) => {
+      await runFfmpeg(audioArgs(params, probe!, { input: paths.input, output: join(paths.out, "audio.mp3") }), { ...limits, task: "bench" });
+    },
+    extras: probeInputAndOutput("audio.mp3"),
+  },
+  {
+    type: "videoThumbnail",
+    input: "video",
+    options: { timestamp: 12, format: "jpg" },
+    direct: async (params: JobParams<"videoThumbnail">, paths, probe) => {
+      const png = join(paths.out, "frame.png");
+      const time = 12;
+      const args = thumbnailArgs(params, probe!, { input: paths.input, output: png, time });
+      const ctx = { input: { path: paths.input }, workDir: paths.out, signal: limits.signal, config };
+      await grabFrame(ctx, probe!, args, { time, png, format: params.format, quality: params.quality, output: join(paths.out, "thumb.jpg") });
+    },
+    extras: (paths) => probeMedia(paths.input, limits.signal),
+  },
+  {
+    type: "videoExtraction",
+    input: "video",
+    options: { audio: { quality: "medium" }, frames: { mode: "count", count: 10, format: "jpg" } },
+    direct: async (params: JobParams<"videoExtraction">, paths, probe) => {
+      // The processor's order: the MP3 first, then each frame grabbed and encoded in turn.
+      const times = params.frames === false ? [] : frameTimes(params.frames, probe!);
+      const frames = times.map((time, i) => ({ time, output: join(paths.out, `f${i}.png`) }));
+      const args = extractionArgs(params, probe!, { input: paths.input, audio: join(paths.out, "audio.mp3"), frames });
+      await runFfmpeg(args.audio!, { ...limits, task: "bench" });
+      const ctx = { input: { path: paths.input }, workDir: paths.out, signal: limits.signal, config };
+      for (const [i, frame] of frames.entries()) {
+        const f = params.frames as Exclude<typeof params.frames, false>;
+        await grabFrame(ctx, probe!, args.frames[i]!, { time: frame.time, png: frame.output, format: f.format, quality: f.quality, output: join(paths.out, `f${i}.jpg`) });
+      }
+    },
+    extras: probeInputAndOutput("audio.mp3"),
+  },
+  {
+    type: "compressImage",
+    input: "photo",
+    options: { quality: 80 },
+    direct: async (params: JobParams<"compressImage">, paths) => {
+      // compress-image.ts's pipeline: auto-orient, resize inside (none asked), keep metadata, encoder options.
+      const encoder = encoderOptions("jpg", params.quality);
+      await sharp(paths.input, { limitInputPixels: config.MAX_INPUT_PIXELS, failOn: "truncated" })
+        .autoOrient()
+        .keepMetadata()
+        .toFormat(encoder.id, encoder.options)
+        .toFile(join(paths.out, "image.jpg"));
+    },
+    extras: (paths) => identifyImage(paths.input, config.MAX_INPUT_PIXELS),
+  },
+  {
+    type: "compressPdf",
+    input: "pdf",
+    options: { quality: "medium" },
+    direct: async (params: JobParams<"compressPdf">, paths) => {
+      const result = await runGhostscript(pdfArgs(params, { input: paths.input, output: join(paths.out, "document.pdf") }), limits);
+      const failure = ghostscriptFailure(result);
+      if (failure) throw failure;
+    },
+    extras: async (paths) => {
+      // compress-pdf.ts counts the pages of the input and of the output: two more Ghostscript runs.
+      await pdfPageCount(paths.input, limits);
+      await pdfPageCount(join(paths.out, "document.pdf"), limits);
+    },
+  },
+];
+
+/** Where section 1 leaves its direct compressVideo (medium) output for section 2. */
+export const MEDIUM_VIDEO = join(MEDIA_DIR, "out-video-medium.mp4");
+
+export const GOALS = { ratio: 1.1, imageExtraMs: 150 } as const;
+
+export async function measureOverhead(org: Org, inputs: Inputs, media: MediaServer, runsFor: (type: JobType) => number): Promise<OverheadRow[]> {
+  const rows: OverheadRow[] = [];
+  const out = join(MEDIA_DIR, "direct-out");
+  for (const c of cases) {
+    const input = inputs[c.input];
+    const params = jobTypes[c.type].params.parse({ url: media.url(input), ...c.options }) as any;
+    const probe = c.input === "video" ? await probeMedia(input, limits.signal) : null;
+    const direct: number[] = [];
+    const service: number[] = [];
+    const server: number[] = [];
+    const extras: number[] = [];
+    const runs = runsFor(c.type);
+    for (let run = 0; run < runs; run++) {
+      await rm(out, { recursive: true, force: true });
+      await mkdir(out, { recursive: true });
+      const started = performance.now();
+      await c.direct(params, { input, out }, probe);
+      direct.push(since(started));
+      const e0 = performance.now();
+      await c.extras({ input, out });
+      extras.push(since(e0));
+
+      const t0 = performance.now();
+      const created = await org.createJob(httpJobType(c.type), media.url(input), c.options);
+      const done = await org.waitForJob(created.id, 100, 15 * 60_000);
+      service.push(since(t0));
+      server.push(Date.parse(done.completedAt!) - Date.parse(done.createdAt));
+      log(`  ${c.type} run ${run + 1}/${runs}: direct ${Math.round(direct.at(-1)!)} ms, service ${Math.round(service.at(-1)!)} ms`);
+    }
+    // The medium encode is also section 2's medium row: keep the last one.
+    if (c.type === "compressVideo") await rename(join(out, "video.mp4"), MEDIUM_VIDEO);
+    const directMs = median(direct);
+    const serviceMs = median(service);
+    const isImage = c.type === "compressImage";
+    const extraMs = serviceMs - directMs;
+    const ratio = serviceMs / directMs;
+    rows.push({
+      type: c.type,
+      input: c.input,
+      options: c.options,
+      runs,
+      directMs,
+      serviceMs,
+      extrasMs: median(extras),
+      serverMs: median(server),
+      ratio,
+      extraMs,
+      goal: isImage ? `< +${GOALS.imageExtraMs} ms` : c.type === "compressVideo" || c.type === "compressPdf" ? `< ${GOALS.ratio.toFixed(2)}×` : "(none set)",
+      met: isImage ? extraMs < GOALS.imageExtraMs : c.type === "compressVideo" || c.type === "compressPdf" ? ratio < GOALS.ratio : null,
+      directAll: direct,
+      serviceAll: service,
+    });
+  }
+  await rm(out, { recursive: true, force: true });
+  return rows;
+}

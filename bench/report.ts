@@ -1,0 +1,304 @@
+// Writes docs/benchmarks.md (tables) and docs/benchmarks.png (a chart drawn as SVG and
+// rendered by sharp) from one run's measurements. Nothing here judges a timing: the
+// numbers are reported as measured, with the machine and its load beside them.
+import { writeFile } from "node:fs/promises";
+import sharp from "sharp";
+import type { ApiResult, LoadResult } from "./api-load.ts";
+import type { DispatchResult } from "./dispatch.ts";
+import type { LimitsResult } from "./limits-load.ts";
+import { INPUT_DESCRIPTIONS } from "./media.ts";
+import type { OverheadRow } from "./overhead.ts";
+import type { QualityRow } from "./quality.ts";
+
+export interface Machine {
+  date: string;
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  os: string;
+  versions: Record<string, string>;
+}
+
+export interface Results {
+  machine: Machine;
+  totalSeconds: number;
+  /** Sections during which another test run (vitest) was seen on the machine. */
+  noisy: string[];
+  inputs: Record<string, { bytes: number }>;
+  overhead: OverheadRow[];
+  quality: QualityRow[];
+  api: ApiResult;
+  dispatch: DispatchResult;
+  limits: LimitsResult;
+  /** Hand-written analysis, appended as is. */
+  analysis: string;
+}
+
+const ms = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n).toLocaleString("en-US")} ms`);
+const mb = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} MB` : `${(n / 1e3).toFixed(0)} kB`);
+const table = (head: string[], rows: (string | number)[][]) =>
+  [`| ${head.join(" | ")} |`, `|${head.map((h) => (/^(type|route|setting|organization|section|target|what)/i.test(h) ? "---" : "--:")).join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+
+function find(rows: LoadResult[], target: LoadResult["target"], route: LoadResult["route"]) {
+  return rows.find((r) => r.target === target && r.route === route)!;
+}
+
+export function markdown(r: Results): string {
+  const m = r.machine;
+  const out: string[] = [];
+  out.push(`# Benchmarks
+
+How close the service gets to running ffmpeg, sharp and Ghostscript by hand, what each
+preset gives for its bytes, and what the API, dispatch and limits cost. Produced by
+\`npm run bench\` (\`bench/\`), which starts the whole service locally the way \`npm run dev\`
+does (processor as a Node process, Worker under \`wrangler dev\`), generates its own media,
+and rewrites this page and [benchmarks.png](benchmarks.png). Nothing here is asserted by a
+test; the numbers are one run's, on the machine below.
+
+- Run: ${m.date}, ${Math.round(r.totalSeconds / 60)} min in all.
+- Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB RAM, ${m.os}.
+- Versions: ${Object.entries(m.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.
+- ${r.noisy.length ? `**Noisy:** other test runs (vitest) shared the ${m.cpus} cores during: ${r.noisy.join(", ")}. Those sections' timings are inflated and vary between runs; ratios measured with service and direct runs interleaved suffer least.` : "No other test run (vitest) was seen on the machine during the run."}
+- Local only: the Worker runs in workerd under \`wrangler dev\` (Miniflare's D1, R2, Queues and Durable Objects on local disk), and the processor in the same Node process as the load generator. Production numbers differ; the proportions are what this page is for.
+
+![Overhead, API throughput, dispatch latency and concurrency per organization](benchmarks.png)
+
+## Inputs
+
+Generated on first run into \`bench/.media/\` (git-ignored) and served to the service over loopback HTTP.
+
+${table(["what", "bytes", "made of"], [
+  ["video", mb(r.inputs.video!.bytes), INPUT_DESCRIPTIONS.video],
+  ["photo", mb(r.inputs.photo!.bytes), INPUT_DESCRIPTIONS.photo],
+  ["pdf", mb(r.inputs.pdf!.bytes), INPUT_DESCRIPTIONS.pdf],
+  ["small", mb(r.inputs.small!.bytes), INPUT_DESCRIPTIONS.small + " (sections 3–5)"],
+])}
+
+## 1. Processing overhead: service against the tool run directly
+
+Service: \`POST /v1/jobs\` until \`GET /v1/jobs/:id\` (polled every 100 ms) says \`completed\`,
+so it includes the download from the loopback server, probing, the queue, the runner's
+polls, the copy of outputs to R2 and the poll granularity. Direct: the same tool with the
+arguments the processor's own \`buildArgs\` (or, for images, its sharp pipeline and
+\`encoderOptions()\`) produce, on the local file, probe done beforehand. Median of the runs; service
+and direct runs alternate. "server" is the job's own \`completedAt − createdAt\`. "of which
+probes" is the processor's own tool calls around the transformation (ffprobe of input and
+output; sharp's metadata read; Ghostscript's page count of input and output), timed alone.
+
+${table(["type", "options", "runs", "direct", "service", "server", "extra", "of which probes", "ratio", "goal", "met"], r.overhead.map((o) => [
+  `\`${o.type}\``,
+  `\`${JSON.stringify(o.options)}\``,
+  o.runs,
+  ms(o.directMs),
+  ms(o.serviceMs),
+  ms(o.serverMs),
+  `+${ms(o.extraMs)}`,
+  ms(o.extrasMs),
+  `${o.ratio.toFixed(2)}×`,
+  o.goal,
+  o.met === null ? "–" : o.met ? "yes" : "**no**",
+]))}
+
+Every run, ms (direct / service):
+${r.overhead.map((o) => `- \`${o.type}\`: ${o.directAll.map(Math.round).join(", ")} / ${o.serviceAll.map(Math.round).join(", ")}`).join("\n")}
+
+## 2. Compression: bytes and quality per preset
+
+Scores compare the output with the input (for video, the input is itself a lossy CRF 18
+encode, so PSNR/SSIM measure the loss added by the service). This ffmpeg (5.1, Debian) is
+built without libvmaf, so there is no VMAF. SSIM "All" from ffmpeg's \`ssim\` filter (1 = identical).
+
+### Video (\`compressVideo\`, h264, 1080p 30 s)
+
+${table(["setting", "bytes", "of input", "kb/s", "SSIM", "PSNR dB"], r.quality.filter((q) => q.kind === "video").map((q) => [
+  q.setting, mb(q.bytes), `${(q.ratio * 100).toFixed(1)} %`, q.kbps ?? "", q.ssim.toFixed(4), q.psnr?.toFixed(2) ?? "",
+]))}
+
+### Image (\`compressImage\`, 12 MP JPEG input)
+
+${table(["setting", "bytes", "of input", "SSIM"], r.quality.filter((q) => q.kind === "image").map((q) => [q.setting, mb(q.bytes), `${(q.ratio * 100).toFixed(1)} %`, q.ssim.toFixed(4)]))}
+
+The quality number is the API's 1–100 \`quality\`; AVIF maps it through \`encoderOptions()\` (80 → 79).
+
+### PDF (\`compressPdf\`, 20 pages of photos)
+
+${table(["setting", "bytes", "of input", "SSIM (pages at 100 dpi)"], r.quality.filter((q) => q.kind === "pdf").map((q) => [q.setting, mb(q.bytes), `${(q.ratio * 100).toFixed(1)} %`, q.ssim.toFixed(4)]))}
+
+## 3. API throughput: the service beside a bare Hono Worker
+
+Closed-loop load from Node's \`fetch\` (${r.api.rows[0]!.concurrency} requests in flight, after a warm-up), against
+the local Worker and against a minimal Hono Worker under the same \`wrangler dev\` that
+answers the same routes with JSON of the same size and touches nothing else. POSTs create real
+jobs (a 480×320 \`compress-image\`, on an enterprise organization) that run while the load goes
+on; the GETs read one completed job, whose links are signed afresh on every read. The read
+limit (300 a minute per key) is spread over ${r.api.keys} keys so that it never answers.
+
+${table(["route", "target", "requests", "req/s", "p50", "p99", "body bytes", "non-2xx"], r.api.rows.map((l) => [
+  l.route, l.target, l.requests, l.rps.toFixed(0), `${l.p50.toFixed(1)} ms`, `${l.p99.toFixed(1)} ms`, l.bodyBytes,
+  Object.entries(l.unexpected).map(([k, v]) => `${v}× ${k}`).join(", ") || "0",
+]))}
+
+${(["POST /v1/jobs", "GET /v1/jobs/:id"] as const).map((route) => {
+  const s = find(r.api.rows, "service", route);
+  const b = find(r.api.rows, "baseline", route);
+  return `- ${route}: the service serves **${(s.rps / b.rps).toFixed(2)}×** the bare Worker's requests per second; p50 ${(s.p50 / b.p50).toFixed(1)}×, p99 ${(s.p99 / b.p99).toFixed(1)}×.`;
+}).join("\n")}
+
+## 4. Dispatch latency: 201 to \`processing\`, idle processor
+
+${r.dispatch.jobs} small \`compress-image\` jobs, one at a time, each run to completion before the next is created.
+
+${table(["measure", "p50", "p99", "min", "max"], [
+  ["server: startedAt − createdAt", ms(r.dispatch.server.p50), ms(r.dispatch.server.p99), ms(r.dispatch.server.min), ms(r.dispatch.server.max)],
+  ["client: 201 → first poll not queued (25 ms polls)", ms(r.dispatch.client.p50), ms(r.dispatch.client.p99), "", ""],
+  ["then: startedAt → completedAt (the small job)", ms(r.dispatch.running.p50), ms(r.dispatch.running.p99), "", ""],
+]).replace("|---|--:|", "|---|--:|")}
+
+## 5. Limits under load
+
+${r.limits.jobs} small \`compress-image\` jobs from ${r.limits.orgs.length} organizations (${countPlans(r.limits)}), ${r.limits.jobs / r.limits.orgs.length} each,
+created in one burst (24 at a time, one organization's 25 after another's, so each line fills at once; ${r.limits.createSeconds.toFixed(1)} s to create them all).
+The input server holds each download ${r.limits.downloadDelayMs} ms so that jobs overlap, and counts each organization's
+downloads in flight; the API column is the most \`processing\` jobs seen in the organization's list (polled every 500 ms).
+
+- Completed ${r.limits.completed} of ${r.limits.jobs} (${r.limits.failed} failed) in ${r.limits.seconds.toFixed(1)} s, first create to last completion: **${r.limits.jobsPerSecond.toFixed(1)} jobs/s**.
+- Concurrency never above the plan: **${r.limits.withinLimits ? "yes" : "NO"}**.
+
+${table(["organization", "plan", "limit", "jobs", "completed", "max processing (API)", "max downloads in flight"], r.limits.orgs.map((o) => [
+  o.slug, o.plan, o.limit, o.jobs, o.completed, o.maxProcessingApi, o.maxDownloads,
+]))}
+
+${r.analysis}
+`);
+  return out.join("\n");
+}
+
+function countPlans(l: LimitsResult): string {
+  const counts = new Map<string, number>();
+  for (const o of l.orgs) counts.set(o.plan, (counts.get(o.plan) ?? 0) + 1);
+  return [...counts].map(([plan, n]) => `${n} ${plan}`).join(", ");
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+
+/** A 2 × 2 chart: overhead ratio, API req/s, dispatch latency distribution, concurrency against plan. */
+export function chartSvg(r: Results): string {
+  const W = 1400;
+  const H = 920;
+  const font = `font-family="DejaVu Sans, sans-serif"`;
+  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">`, `<rect width="100%" height="100%" fill="#fff"/>`];
+  const text = (x: number, y: number, s: string, o: { size?: number; anchor?: string; weight?: string; fill?: string } = {}) =>
+    parts.push(`<text x="${x}" y="${y}" ${font} font-size="${o.size ?? 14}" text-anchor="${o.anchor ?? "start"}" font-weight="${o.weight ?? "normal"}" fill="${o.fill ?? "#222"}">${esc(s)}</text>`);
+  const panel = (x: number, y: number, title: string) => {
+    parts.push(`<rect x="${x}" y="${y}" width="670" height="430" fill="#fafafa" stroke="#ddd"/>`);
+    text(x + 16, y + 28, title, { size: 17, weight: "bold" });
+  };
+  const blue = "#2b6cb0";
+  const orange = "#dd6b20";
+
+  // A: service ÷ direct per job type.
+  {
+    const [x0, y0] = [20, 20];
+    panel(x0, y0, "1. Service time ÷ direct tool time (median)");
+    const rows = r.overhead;
+    const max = Math.max(1.5, ...rows.map((o) => o.ratio)) * 1.1;
+    const left = x0 + 170;
+    const width = 440;
+    const scale = (v: number) => left + (v / max) * width;
+    rows.forEach((o, i) => {
+      const y = y0 + 60 + i * 56;
+      const color = o.met === false ? orange : blue;
+      text(left - 10, y + 22, o.type, { anchor: "end" });
+      parts.push(`<rect x="${left}" y="${y + 4}" width="${scale(o.ratio) - left}" height="28" fill="${color}"/>`);
+      text(scale(o.ratio) + 6, y + 23, `${o.ratio.toFixed(2)}×  (+${ms(o.extraMs)})`, { size: 13 });
+    });
+    for (const [v, label] of [[1, "1.00"], [1.1, "goal 1.10"]] as const) {
+      parts.push(`<line x1="${scale(v)}" x2="${scale(v)}" y1="${y0 + 50}" y2="${y0 + 400}" stroke="#555" stroke-dasharray="${v === 1 ? "2,3" : "6,4"}"/>`);
+      text(scale(v), y0 + 418, label, { size: 12, anchor: "middle" });
+    }
+  }
+
+  // B: API requests per second, service against the bare worker.
+  {
+    const [x0, y0] = [710, 20];
+    panel(x0, y0, "3. API requests/s (16 in flight)");
+    const routes = ["POST /v1/jobs", "GET /v1/jobs/:id"] as const;
+    const max = Math.max(...r.api.rows.map((l) => l.rps)) * 1.15;
+    const base = y0 + 380;
+    const height = 300;
+    routes.forEach((route, i) => {
+      const gx = x0 + 90 + i * 290;
+      (["baseline", "service"] as const).forEach((target, k) => {
+        const l = find(r.api.rows, target, route);
+        const h = (l.rps / max) * height;
+        const bx = gx + k * 110;
+        parts.push(`<rect x="${bx}" y="${base - h}" width="90" height="${h}" fill="${target === "service" ? blue : "#a0aec0"}"/>`);
+        text(bx + 45, base - h - 8, `${l.rps.toFixed(0)}`, { anchor: "middle", size: 13 });
+        text(bx + 45, base + 18, target === "service" ? "service" : "bare Hono", { anchor: "middle", size: 12 });
+      });
+      text(gx + 100, base + 40, route, { anchor: "middle", weight: "bold" });
+    });
+    parts.push(`<line x1="${x0 + 60}" x2="${x0 + 640}" y1="${base}" y2="${base}" stroke="#555"/>`);
+  }
+
+  // C: dispatch latency, sorted (a distribution).
+  {
+    const [x0, y0] = [20, 470];
+    panel(x0, y0, "4. Dispatch: startedAt − createdAt, idle processor");
+    const values = [...r.dispatch.server.all].sort((a, b) => a - b);
+    const max = Math.max(...values) * 1.1 || 1;
+    const left = x0 + 70;
+    const width = 560;
+    const top = y0 + 60;
+    const height = 320;
+    const px = (i: number) => left + (i / Math.max(1, values.length - 1)) * width;
+    const py = (v: number) => top + height - (v / max) * height;
+    for (let t = 0; t <= 4; t++) {
+      const v = (max / 4) * t;
+      parts.push(`<line x1="${left}" x2="${left + width}" y1="${py(v)}" y2="${py(v)}" stroke="#e2e2e2"/>`);
+      text(left - 8, py(v) + 4, ms(v), { anchor: "end", size: 12 });
+    }
+    parts.push(`<polyline fill="none" stroke="${blue}" stroke-width="3" points="${values.map((v, i) => `${px(i).toFixed(1)},${py(v).toFixed(1)}`).join(" ")}"/>`);
+    text(left + width / 2, top + height + 30, `jobs sorted by latency (p50 ${ms(r.dispatch.server.p50)}, p99 ${ms(r.dispatch.server.p99)})`, { anchor: "middle", size: 13 });
+  }
+
+  // D: most jobs processing at once per organization, against its plan.
+  {
+    const [x0, y0] = [710, 470];
+    panel(x0, y0, `5. Max concurrent per organization vs plan (${r.limits.jobsPerSecond.toFixed(1)} jobs/s)`);
+    const orgs = r.limits.orgs;
+    const max = Math.max(...orgs.map((o) => Math.max(o.limit, o.maxProcessingApi, o.maxDownloads))) * 1.1;
+    const left = x0 + 50;
+    const width = 600;
+    const base = y0 + 370;
+    const height = 290;
+    const step = width / orgs.length;
+    const py = (v: number) => base - (Math.log1p(v) / Math.log1p(max)) * height;
+    for (const v of [1, 2, 5, 10, 20, 50]) {
+      if (v > max) continue;
+      parts.push(`<line x1="${left}" x2="${left + width}" y1="${py(v)}" y2="${py(v)}" stroke="#e2e2e2"/>`);
+      text(left - 6, py(v) + 4, String(v), { anchor: "end", size: 12 });
+    }
+    orgs.forEach((o, i) => {
+      const bx = left + i * step + 4;
+      const seen = Math.max(o.maxProcessingApi, o.maxDownloads);
+      parts.push(`<rect x="${bx}" y="${py(seen)}" width="${step - 8}" height="${base - py(seen)}" fill="${seen > o.limit ? orange : blue}"/>`);
+      parts.push(`<line x1="${bx - 2}" x2="${bx + step - 6}" y1="${py(o.limit)}" y2="${py(o.limit)}" stroke="#c53030" stroke-width="3"/>`);
+      text(bx + (step - 8) / 2, base + 16, o.plan[0]!.toUpperCase(), { anchor: "middle", size: 12 });
+    });
+    text(left + width / 2, base + 40, "bars: most seen at once (API or downloads); red: plan limit; F/P/E = free/pro/enterprise; log scale", { anchor: "middle", size: 12 });
+  }
+  parts.push("</svg>");
+  return parts.join("\n");
+}
+
+export async function writeReport(r: Results, paths: { markdown: string; png: string }): Promise<void> {
+  await writeFile(paths.markdown, markdown(r));
+  await sharp(Buffer.from(chartSvg(r))).png({ compressionLevel: 9 }).toFile(paths.png);
+}
+
+/** Where the time goes, from the numbers of this run. */
+export function analysis(r: Results): string {
+  void r;
+  return "## Where the time goes\n\n(to be written)\n";
+}

@@ -30,6 +30,7 @@ export default defineConfig({
                 FILES_SIGNING_SECRET: "test-files-signing-secret",
                 ADMIN_TOKEN: "test-admin-token",
                 ALLOW_PRIVATE_NETWORK_INPUTS: "true",
+                LOG_LEVEL: "error",
               },
             },
           })),

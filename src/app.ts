@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { apiKeyAuth } from "./auth/api-key.ts";
 import { AppError, errorBody } from "./lib/errors.ts";
-import { log } from "./lib/log.ts";
+import { configureLogging, log } from "./lib/log.ts";
 import { requestLog } from "./lib/request-log.ts";
 import { healthRoutes } from "./ops/health.ts";
 import { adminRoutes } from "./routes/admin.ts";
@@ -19,6 +19,10 @@ import { readRateLimit } from "./limits/read-rate.ts";
 
 export const app = new Hono<{ Bindings: Env }>();
 
+app.use(async (c, next) => {
+  configureLogging(c.env);
+  await next();
+});
 app.use(requestId({ headerName: "x-request-id", limitLength: 200 }));
 app.use(requestLog());
 

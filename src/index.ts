@@ -1,7 +1,7 @@
 // The Worker: HTTP API, queue consumers, and the cron trigger.
 import { app } from "./app.ts";
 import { database } from "./db/client.ts";
-import { log } from "./lib/log.ts";
+import { configureLogging, log } from "./lib/log.ts";
 import { applyRetention, retentionConfig } from "./ops/retention.ts";
 import { sweepDeliveries } from "./webhooks/schedule.ts";
 import { consumeDeadJobs, consumeJobs, type JobMessage } from "./runner/queue.ts";
@@ -17,6 +17,7 @@ export default {
   fetch: app.fetch,
 
   async queue(batch, env, _ctx) {
+    configureLogging(env);
     switch (batch.queue) {
       case "media-jobs-jobs":
         return consumeJobs(batch as MessageBatch<JobMessage>, env);
@@ -33,6 +34,7 @@ export default {
   },
 
   async scheduled(controller, env, ctx) {
+    configureLogging(env);
     ctx.waitUntil(
       Promise.all([
         sweep(env, controller.scheduledTime),

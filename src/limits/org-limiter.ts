@@ -6,7 +6,7 @@
 // job ends; a slot nobody renews returns to the pool when its lease runs out.
 import { DurableObject } from "cloudflare:workers";
 import type { Plan } from "../db/schema.ts";
-import { log } from "../lib/log.ts";
+import { configureLogging, log } from "../lib/log.ts";
 import { checkQuota, planDispatch, type QuotaVerdict, type Slot, type Waiting } from "./admission.ts";
 import { PLAN_LIMITS, QUOTA_WINDOW_MS, SLOT_LEASE_MS } from "./plans.ts";
 
@@ -32,6 +32,7 @@ export class OrgLimiter extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    configureLogging(env);
     this.#sql = ctx.storage.sql;
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS admissions (job_id TEXT PRIMARY KEY, at INTEGER NOT NULL);

@@ -11,7 +11,7 @@ import { completeJob, failJob, findJob, renewLease, startAttempt } from "../db/j
 import { outputKey } from "../files/signing.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { SLOT_RENEW_MS } from "../limits/plans.ts";
-import { log } from "../lib/log.ts";
+import { configureLogging, log } from "../lib/log.ts";
 import { jobFinished } from "./finished.ts";
 import { processorFetch } from "./transport.ts";
 
@@ -38,6 +38,11 @@ interface Attempt {
 }
 
 export class JobRunner extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    configureLogging(env);
+  }
+
   #db(): Db {
     return database(this.env.DB);
   }

@@ -195,6 +195,22 @@ function skipComment(text: string, i: number): number {
   return i;
 }
 
+/** Skips the objects of a dictionary or array up to and past its `close` token. */
+function skipItems(text: string, i: number, close: string): number {
+  for (;;) {
+    i = skipSpace(text, i);
+    if (i >= text.length) return -1;
+    if (text.startsWith(close, i)) return i + close.length;
+    if (text[i] === "%") {
+      i = skipComment(text, i);
+      continue;
+    }
+    const next = skipObject(text, i);
+    if (next < 0) return -1;
+    i = next;
+  }
+}
+
 /** Index just past the PDF object starting at `i`, or -1 if it does not end in the text. */
 function skipObject(text: string, i: number): number {
   const c = text[i];
@@ -207,40 +223,12 @@ function skipObject(text: string, i: number): number {
     }
     return -1;
   }
-  if (c === "<" && text[i + 1] === "<") {
-    i += 2;
-    for (;;) {
-      i = skipSpace(text, i);
-      if (i >= text.length) return -1;
-      if (text.startsWith(">>", i)) return i + 2;
-      if (text[i] === "%") {
-        i = skipComment(text, i);
-        continue;
-      }
-      const next = skipObject(text, i);
-      if (next < 0) return -1;
-      i = next;
-    }
-  }
+  if (c === "<" && text[i + 1] === "<") return skipItems(text, i + 2, ">>");
   if (c === "<") {
     const end = text.indexOf(">", i);
     return end < 0 ? -1 : end + 1;
   }
-  if (c === "[") {
-    i++;
-    for (;;) {
-      i = skipSpace(text, i);
-      if (i >= text.length) return -1;
-      if (text[i] === "]") return i + 1;
-      if (text[i] === "%") {
-        i = skipComment(text, i);
-        continue;
-      }
-      const next = skipObject(text, i);
-      if (next < 0) return -1;
-      i = next;
-    }
-  }
+  if (c === "[") return skipItems(text, i + 1, "]");
   if (c === "/") {
     const name = /^\/[^\s/<>[\]()%{}]*/.exec(text.slice(i, i + 256));
     return name ? i + name[0].length : -1;

@@ -10,6 +10,7 @@ import { httpJobType } from "../contract/names.ts";
 import { database } from "../db/client.ts";
 import { cancelJob, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
@@ -100,6 +101,13 @@ export const jobsRoutes = new Hono<AppEnv>()
         await limiter.forget(id);
         throw error;
       }
+      // Put the job in line now instead of after the queue's batching delay; the queue
+      // message stays as the at-least-once path (the limiter ignores jobs it knows).
+      c.executionCtx.waitUntil(
+        limiter
+          .enqueue({ jobId: id, priority: request.priority, createdAt: now }, org.plan)
+          .catch((error: unknown) => log("warn", "direct dispatch failed; the queue will carry the job", { job: id, error: String(error) })),
+      );
       return c.json(
         { id, type: httpJobType(request.type), status: "queued" as const, priority: request.priority, createdAt: iso(now)! },
         201,

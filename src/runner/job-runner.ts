@@ -18,9 +18,12 @@ import { processorFetch } from "./transport.ts";
 export const MAX_ATTEMPTS = 3;
 /** Consecutive failed polls before the processor counts as lost. */
 export const MAX_POLL_FAILURES = 5;
+/** Poll delays: quick at first, so short jobs finish without waiting, then slower. */
+const FIRST_POLL_MS = 100;
 const FAST_POLL_MS = 250;
 const SLOW_POLL_MS = 2000;
-/** Polls at the fast rate before slowing down (about 10 s). */
+/** Polls at the first rate (about 1 s), then the fast rate up to about 10 s. */
+const FIRST_POLLS = 10;
 const FAST_POLLS = 40;
 const RETRY_DELAY_MS = 2000;
 
@@ -117,7 +120,14 @@ export class JobRunner extends DurableObject<Env> {
   async #schedule(current: Attempt): Promise<void> {
     if (current.failures >= MAX_POLL_FAILURES) return this.#lost(current, "the processor stopped answering");
     await this.ctx.storage.put("attempt", current);
-    const delay = current.failures > 0 ? RETRY_DELAY_MS : current.polls < FAST_POLLS ? FAST_POLL_MS : SLOW_POLL_MS;
+    const delay =
+      current.failures > 0
+        ? RETRY_DELAY_MS
+        : current.polls < FIRST_POLLS
+          ? FIRST_POLL_MS
+          : current.polls < FAST_POLLS
+            ? FAST_POLL_MS
+            : SLOW_POLL_MS;
     await this.ctx.storage.setAlarm(Date.now() + delay);
   }
 

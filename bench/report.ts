@@ -315,28 +315,25 @@ export function analysis(r: Results): string {
   const medium = r.quality.find((q) => q.kind === "pdf" && q.setting.startsWith("medium"));
   return `## Where the time goes, and how to remove it
 
-**1. The jobs queue's batch window: about one second on every job (the biggest remaining cost).**
-Dispatch takes ${ms(d.server.p50)} at the median and ${ms(d.server.p99)} at p99, and hardly varies
-(min ${ms(d.server.min)}, max ${ms(d.server.max)}): that is the \`media-jobs-jobs\` consumer's
-\`max_batch_timeout = 1\` in \`wrangler.toml\`. With one job arriving at a time the batch never
-fills to 10, so every job waits out the full second before the consumer hands it to its
-organization's limiter. It is most of the gap on short jobs: \`compressImage\` spends
-+${ms(image.extraMs)} over sharp, and the small jobs of section 4 run in ${ms(d.running.p50)} once
-started. To remove it: set \`max_batch_timeout = 0\` on the jobs queue (Cloudflare allows 0–60 s;
-see https://developers.cloudflare.com/queues/configuration/), or, better, have \`POST /v1/jobs\`
-call the limiter's \`enqueue\` directly inside \`waitUntil\` and keep the queue message only as the
-at-least-once fallback (the limiter and the runner already ignore jobs they know, so the
-second delivery is harmless). Either change is in \`wrangler.toml\` or \`src/runner/queue.ts\` /
-\`src/routes/jobs.ts\`, which this bench does not touch.
-
-**2. The runner finds out by polling.** The runner's alarm polls the processor every 250 ms
-for the first 40 polls (about 10 s), then every 2 s (\`src/runner/job-runner.ts\`: FAST_POLL_MS,
-SLOW_POLL_MS). A short job is seen done 125 ms late on average (plus the first 250 ms before the
-first poll); a job past 10 s, such as \`compressVideo\` (${ms(video.directMs)} of encoding here),
-is seen on average a second late and up to 2 s late. To remove it: the processor pushes its
-state change (\`POST\` to the Worker's runner endpoint with the attempt id, authenticated by
+**1. The runner finds out by polling (the biggest remaining cost).** Dispatch takes
+${ms(d.server.p50)} at the median and ${ms(d.server.p99)} at p99 (min ${ms(d.server.min)}, max
+${ms(d.server.max)}): \`POST /v1/jobs\` hands each job to its organization's limiter at once
+(in \`waitUntil\`), and the queue message stays only as the at-least-once path. (Before that
+change every job waited out the jobs queue's one-second batch window first; an earlier run of
+this bench measured dispatch at 1,021 ms p50.) What is left between a finished transformation
+and a \`completed\` job is mostly the runner's alarm: it polls the processor every 100 ms for
+the first second, every 250 ms up to about 10 s, then every 2 s (\`src/runner/job-runner.ts\`).
+A short job is seen done about 50 ms late on average; a job past 10 s, such as
+\`compressVideo\` (${ms(video.directMs)} of encoding here), about a second late and up to 2 s.
+\`compressImage\` spends +${ms(image.extraMs)} over sharp in all. To remove it: the processor
+pushes its state change (a \`POST\` to a runner endpoint with the attempt id, authenticated by
 \`PROCESSOR_TOKEN\`), and the runner sets its alarm to now; the alarm polls stay, at the slow
 rate, as the fallback for a lost push.
+
+**2. The queue as the fallback.** When the direct hand-off fails (the limiter is briefly
+unreachable), the job still starts from its queue message, after the consumer's
+\`max_batch_timeout\` (1 s). Lowering it to 0 would shave that second off the fallback path at
+the cost of more consumer invocations.
 
 **3. Extra tool runs inside the processor.** The "of which probes" column times the processor's
 own calls around the transformation. For \`compressPdf\` they are two more Ghostscript passes,
@@ -359,13 +356,13 @@ such jobs.
 running the runner's alarms and D1 writes), the processor's Node process and ffmpeg share the
 machine's ${r.machine.cpus} cores, while ffmpeg alone would use them all. Part of the long jobs' gap
 (\`compressVideo\` +${ms(video.extraMs)}, ${video.ratio.toFixed(2)}×) is that contention, which a container with its own
-CPUs (production: one \`standard-2\` instance per running job) does not have; the rest is items 1, 2 and 4.
+CPUs (production: one \`standard-2\` instance per running job) does not have; the rest is items 1 and 4.
 
 **6. The API.** \`POST /v1/jobs\` does ${post.rps.toFixed(0)} requests/s against the bare Worker's
 ${postBase.rps.toFixed(0)} (p50 ${post.p50.toFixed(0)} ms against ${postBase.p50.toFixed(0)} ms): each create
 looks up the key in D1, asks the organization's limiter (one Durable Object, so one
 organization's creates are serialized through it, by design, for an exact quota), inserts
-the row and sends the queue message, all in sequence; and the jobs it creates start running
+the row and sends the queue message, all in sequence, then hands the job to the limiter; and the jobs it creates start running
 in the same workerd at once. \`GET /v1/jobs/:id\` does ${get.rps.toFixed(0)} against ${getBase.rps.toFixed(0)}: a key
 lookup, the read-rate binding, one D1 read and the HMAC signing of the result links. Both are
 local SQLite-backed simulations here; the ratio, not the absolute number, is the point.

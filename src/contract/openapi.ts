@@ -3,8 +3,9 @@
 // generates them from the zod schemas; this file adds the routes, parameters, headers,
 // security and webhooks that docs/api.md, docs/limits.md and docs/webhooks.md describe.
 // The admin and dashboard routes are not part of the public API and are left out.
+import { z } from "zod";
 import { API_ERRORS, buildSchemaComponents, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
-import { JOB_STATUSES } from "./job.ts";
+import { listJobsQuery } from "./list-jobs.ts";
 import type { ApiErrorCode } from "../lib/errors.ts";
 
 export type OpenApiDocument = JsonSchema & { openapi: "3.1.0"; paths: Record<string, Record<string, JsonSchema>> };
@@ -84,11 +85,7 @@ function paths(): Record<string, Record<string, JsonSchema>> {
         operationId: "listJobs",
         tags: ["jobs"],
         summary: "List jobs, newest first",
-        parameters: [
-          { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
-          { name: "cursor", in: "query", required: false, description: "`nextCursor` of the previous page (opaque).", schema: { type: "string", maxLength: 512 } },
-          { name: "status", in: "query", required: false, description: "Only jobs in this state; `pending` means `queued`.", schema: { type: "string", enum: [...JOB_STATUSES, "pending"] } },
-        ],
+        parameters: queryParameters(listJobsQuery),
         responses: { "200": ok("One page of jobs.", schemaRef("JobList")), ...errors("invalid_input", "unauthorized", "rate_limit_exceeded") },
       },
     },
@@ -271,4 +268,16 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
     },
   };
+}
+
+/** OpenAPI query parameters from a zod object of optional or defaulted fields. */
+function queryParameters(query: z.ZodObject): JsonSchema[] {
+  const schema = z.toJSONSchema(query, { io: "input", target: "draft-2020-12" }) as { properties: Record<string, JsonSchema> };
+  return Object.entries(schema.properties).map(([name, { description, ...rest }]) => ({
+    name,
+    in: "query",
+    required: false,
+    ...(description ? { description } : {}),
+    schema: rest,
+  }));
 }

@@ -2,10 +2,9 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { z } from "zod";
 import type { AuthVariables } from "../auth/api-key.ts";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
-import { JOB_STATUSES } from "../contract/job.ts";
+import { listJobsQuery } from "../contract/list-jobs.ts";
 import { httpJobType } from "../contract/names.ts";
 import { database } from "../db/client.ts";
 import { cancelJob, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
@@ -25,16 +24,6 @@ import { validationHook } from "./validation.ts";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 type AppEnv = { Bindings: Env; Variables: AuthVariables & { createJob: CreateJobRequest } };
-
-const listQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(512).optional(),
-  // `pending` is the client library's word for queued.
-  status: z
-    .enum([...JOB_STATUSES, "pending"])
-    .transform((s) => (s === "pending" ? "queued" : s))
-    .optional(),
-});
 
 export function viewOptions(c: { env: Env; req: { url: string } }) {
   return { secret: c.env.FILES_SIGNING_SECRET, origin: new URL(c.req.url).origin, now: Date.now() };
@@ -115,8 +104,9 @@ export const jobsRoutes = new Hono<AppEnv>()
       );
     },
   )
-  .get("/", zValidator("query", listQuery, validationHook), async (c) => {
-    const { limit, cursor, status } = c.req.valid("query");
+  .get("/", zValidator("query", listJobsQuery, validationHook), async (c) => {
+    const { limit, cursor, status: asked } = c.req.valid("query");
+    const status = asked === "pending" ? "queued" : asked;
     const before = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !before) throw invalidInput("cursor is not valid; pass nextCursor from a previous page", [{ path: "cursor", message: "not a cursor from this API" }]);
     const rows = await listJobs(database(c.env.DB), { orgId: c.get("org").id, mode: c.get("mode"), status, limit, before });

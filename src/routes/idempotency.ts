@@ -9,8 +9,9 @@ import { database } from "../db/client.ts";
 import { idempotencyKeys } from "../db/schema.ts";
 import { AppError, invalidInput } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+const IDEMPOTENCY_TTL_MS = TUNABLES.idempotency.keyTtlMs;
 
 export const idempotency = () =>
   createMiddleware<{ Bindings: Env; Variables: AuthVariables }>(async function idempotency(c, next) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app.ts";
 import { database } from "../../src/db/client.ts";
-import { LEASE_MS } from "../../src/db/jobs.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
 import { applyRetention, DEFAULT_RETENTION, retentionConfig } from "../../src/ops/retention.ts";
 import { sweep } from "../../src/runner/sweeper.ts";
 import { sweepDeliveries } from "../../src/webhooks/schedule.ts";
@@ -45,6 +45,12 @@ describe("retention", () => {
     expect(await testEnv.DB.prepare("SELECT 1 FROM webhook_deliveries WHERE id = 'msg_retention'").first()).toBeNull();
   });
 
+  it("keeps a finished job's row (and its deliveries) until its webhook retry schedule has ended", () => {
+    const { retryDelaysS, retryJitterRatio, maxAttempts, attemptTimeoutMs } = TUNABLES.webhooks;
+    const scheduleMs = retryDelaysS.reduce((sum, s) => sum + s * 1000 * (1 + retryJitterRatio), 0) + maxAttempts * attemptTimeoutMs;
+    for (const { jobsDays } of Object.values(DEFAULT_RETENTION)) expect(scheduleMs).toBeLessThan(jobsDays * DAY);
+  });
+
   it("keeps outputs longer for a plan configured so", async () => {
     const { orgId } = await newKey({ plan: "enterprise" });
     const now = 1_900_000_000_000;
@@ -58,6 +64,7 @@ describe("the stuck-job sweeper", () => {
   it("pokes a job whose lease just ran out, and fails one stuck past a second lease", async () => {
     const { orgId } = await newKey();
     const now = Date.now();
+    const LEASE_MS = TUNABLES.job.leaseMs;
     await insertJob(orgId, "job_sweep_recent_lease_0000", { status: "processing", createdAt: now - 60_000, attempt: 1, lease: now - 1000 });
     await insertJob(orgId, "job_sweep_stuck_0000000000", { status: "processing", createdAt: now - 600_000, attempt: 1, lease: now - 2 * LEASE_MS });
     await sweep(testEnv, now);

@@ -25,13 +25,12 @@ import {
 import { JOB_STATUSES } from "../../contract/job.ts";
 import { canonicalJobType } from "../../contract/names.ts";
 import { database } from "../../db/client.ts";
-import { cancelJob } from "../../db/jobs.ts";
 import { createApiKey } from "../../db/orgs.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import { AppError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import { PLAN_LIMITS } from "../../limits/plans.ts";
-import { jobFinished } from "../../runner/finished.ts";
+import { finishJob } from "../../runner/finish.ts";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
 import { rotateWebhookSecret } from "../../webhooks/secrets.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
@@ -258,10 +257,7 @@ dashboardRoutes.post("/jobs/:id/cancel", async (c) => {
   const id = c.req.param("id");
   const row = await findJobOfOrg(db, c.get("org").id, id);
   if (!row) throw new AppError(404, "not_found", "There is no such job in this organization.");
-  if (!(await cancelJob(db, id, Date.now()))) return c.redirect(`/dashboard/jobs/${id}?cancel-refused`, 303);
-  // As POST /v1/jobs/:id/cancel does: stop the processor's work, then the end-of-job steps.
-  await c.env.JOB_RUNNER.getByName(id).cancel();
-  await jobFinished(c.env, id);
+  if (!(await finishJob(c.env, id, { status: "cancelled" }))) return c.redirect(`/dashboard/jobs/${id}?cancel-refused`, 303);
   return c.redirect(`/dashboard/jobs/${id}?cancelled`, 303);
 });
 

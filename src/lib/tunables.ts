@@ -43,8 +43,12 @@ export const TUNABLES = {
   sweep: {
     /** The cron trigger's period: wrangler.toml `[triggers] crons`. */
     cronPeriodMs: 5 * MINUTE_MS,
-    /** A job whose lease expired less than this long ago is poked (its runner polls again); one expired longer is failed. */
-    pokeWindowMs: MINUTE_MS,
+    /**
+     * A job whose lease expired at most this long ago is poked (its runner polls again);
+     * one expired longer is failed. At least the cron period, so that every stuck job is
+     * poked by the first sweep that sees it and failed only by a later one.
+     */
+    pokeWindowMs: 5 * MINUTE_MS,
     /** Stuck jobs handled per sweep; the rest wait for the next one. */
     batchSize: 100,
   },

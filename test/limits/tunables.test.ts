@@ -48,6 +48,11 @@ describe("wrangler.toml holds the tunables' values", () => {
 });
 
 describe("the tunables' relations", () => {
+  it("the sweep pokes every stuck job before it can fail it: the poke window is at least the cron period", () => {
+    // The first sweep to find a lease expired finds it at most one period after it expired.
+    expect(sweep.pokeWindowMs).toBeGreaterThanOrEqual(sweep.cronPeriodMs);
+  });
+
   it("a live runner renews its job's lease in time, and gives up on a silent processor before the lease runs out", () => {
     const longestPollDelayMs = Math.max(runner.firstPollDelayMs, runner.fastPollDelayMs, runner.slowPollDelayMs);
     // From the last renewing poll: one poll delay, then every failed poll until the attempt counts as lost.

@@ -393,7 +393,7 @@ describe("webhook test delivery", () => {
     const tag = crypto.randomUUID();
     const ok = await b.request("POST", "/dashboard/webhooks/test", { _csrf: b.csrf, url: `${receiver}/ok?id=${tag}` });
     expect(ok.html).toContain("Delivered: your receiver answered HTTP 200");
-    expect(ok.html).toContain('<pre id="test-response-body"><code>ok</code></pre>');
+    expect(ok.html).toContain('<pre id="test-response-body" class="wrap"><code>ok</code></pre>');
     expect(await recorded(tag)).toHaveLength(1);
 
     // The media server answers any request to /image with a JPEG of tens of KiB.

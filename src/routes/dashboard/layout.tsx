@@ -32,6 +32,7 @@ th{background:var(--panel);font-weight:600;white-space:nowrap}
 tr:last-child td{border-bottom:0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.75rem;overflow-x:auto;font-size:.85rem}
+pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
 form.inline{display:inline}
 .stack>*+*{margin-top:.75rem}
 label{display:block;font-weight:600;margin-bottom:.25rem}
@@ -59,7 +60,7 @@ button.link{background:none;border:0;color:var(--link);text-decoration:underline
 .response-headers td{overflow-wrap:anywhere}
 dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:0}
 dl.fields dt{font-weight:600}
-dl.fields dd{margin:0;overflow-wrap:anywhere}
+dl.fields dd{margin:0;overflow-wrap:anywhere;min-width:0}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:1rem}
 .card{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem}
 .card h2{margin:0 0 .25rem;font-size:1rem}

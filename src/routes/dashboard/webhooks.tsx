@@ -123,7 +123,7 @@ function TestResult({ tested }: { tested: TestDelivery & { url: string } }) {
         </dd>
         <dt>Sent body</dt>
         <dd>
-          <pre>
+          <pre class="wrap">
             <code>{tested.body}</code>
           </pre>
         </dd>
@@ -147,7 +147,7 @@ function TestResult({ tested }: { tested: TestDelivery & { url: string } }) {
           </div>
           <h3>Response body{response.truncated ? ` (the first ${PEEK_BYTES} bytes)` : ""}</h3>
           {response.body ? (
-            <pre id="test-response-body">
+            <pre id="test-response-body" class="wrap">
               <code>{response.body}</code>
             </pre>
           ) : (

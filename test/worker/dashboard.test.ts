@@ -409,6 +409,7 @@ describe("webhook test delivery", () => {
     expect(large.result.response!.body.startsWith("\uFFFD\uFFFD\uFFFD")).toBe(true); // FF D8 FF, the JPEG signature, is not UTF-8
     const page = await b.request("POST", "/dashboard/webhooks/test", { _csrf: b.csrf, url: media("/image?w=640&h=480") });
     expect(page.html).toContain("Response body (the first 2048 bytes)");
+    expect(page.html).toContain("Not text (image/jpeg): not shown.");
   });
 
   it("refuses what a real delivery refuses: a URL that is not http(s), credentials in it, a private address in production", async () => {

@@ -85,12 +85,13 @@ progress{width:12rem;max-width:100%}
   dl.fields dd{margin-bottom:.5rem}
   th,td{padding:.4rem .5rem}
   .hide-narrow{display:none}
+  h1 .id{font-size:.75em}
   table.cards-narrow thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
   table.cards-narrow,table.cards-narrow tbody,table.cards-narrow tr{display:block;width:100%}
   table.cards-narrow tr{border-bottom:1px solid var(--line);padding:.4rem 0}
   table.cards-narrow tr:last-child{border-bottom:0}
   table.cards-narrow td{display:flex;gap:.75rem;border:0;padding:.15rem .75rem;min-width:0}
-  table.cards-narrow td[data-label]::before{content:attr(data-label);font-weight:600;flex:none;width:6.5rem}
+  table.cards-narrow td[data-label]::before{content:attr(data-label);font-weight:600;flex:none;width:5.5rem}
   table.cards-narrow td>*{min-width:0}
 }
 `;

@@ -96,6 +96,10 @@ export function RotateSecretPage(props: { nonce: string; viewer: Viewer }) {
   );
 }
 
+const contentType = (headers: [string, string][]) => headers.find(([name]) => name === "content-type")?.[1] ?? "";
+/** Bodies shown as text: no content type, or text, JSON, XML or a form. */
+const isText = (headers: [string, string][]) => /^$|^text\/|json|xml|x-www-form-urlencoded/i.test(contentType(headers));
+
 function TestResult({ tested }: { tested: TestDelivery & { url: string } }) {
   const { result } = tested;
   const response = result.response;
@@ -146,12 +150,14 @@ function TestResult({ tested }: { tested: TestDelivery & { url: string } }) {
             </table>
           </div>
           <h3>Response body{response.truncated ? ` (the first ${PEEK_BYTES} bytes)` : ""}</h3>
-          {response.body ? (
+          {!response.body ? (
+            <p class="muted">Empty.</p>
+          ) : isText(response.headers) ? (
             <pre id="test-response-body" class="wrap">
               <code>{response.body}</code>
             </pre>
           ) : (
-            <p class="muted">Empty.</p>
+            <p class="muted">Not text ({contentType(response.headers)}): not shown.</p>
           )}
         </>
       )}

@@ -8,12 +8,11 @@ import { describe, expect, it } from "vitest";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../src/auth/password.ts";
 import { LOCKOUT_MS, SESSION_TTL_MS } from "../../src/auth/session.ts";
 import { database } from "../../src/db/client.ts";
-import { insertJob } from "../../src/db/jobs.ts";
 import { apiKeys, organizations, sessions, users } from "../../src/db/schema.ts";
-import { newId, sha256Hex } from "../../src/lib/crypto.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 import { FAVICON_SVG } from "../../src/routes/dashboard/favicon.ts";
 import { sendTestWebhook } from "../../src/webhooks/test-event.ts";
-import { call, media, testEnv, waitFor } from "./helpers.ts";
+import { call, media, storedJob, testEnv, waitFor } from "./helpers.ts";
 
 // The SDK's verifier, loaded as test/worker/webhooks.test.ts explains (its module does not
 // type-check under the Workers types).
@@ -295,17 +294,11 @@ describe("changing the password", () => {
   });
 });
 
-/** A job of the org written straight to D1 (nothing runs it). */
-async function jobOf(orgId: string, status: "queued" | "processing" | "completed", progress: number | null = null, webhookUrl: string | null = null) {
+/** A job of the org written straight to D1, started 1.5 s before it ended. */
+function jobOf(orgId: string, status: "queued" | "processing" | "completed", progress: number | null = null, webhookUrl: string | null = null) {
   const now = Date.now();
-  return insertJob(db(), {
-    id: newId("job"),
-    orgId,
-    mode: "live",
-    type: "compressImage",
+  return storedJob(orgId, {
     status,
-    priority: 5,
-    params: { url: media("/image") },
     progress,
     webhookUrl,
     createdAt: now - 2000,

@@ -98,7 +98,6 @@ export function JobPage(props: JobProps) {
           <span data-live-progress="not started">{view.progress == null ? "not started" : `${view.progress}%`}</span>
         </dd>
       </dl>
-      <p id="live-announce" class="sr-only" role="status"></p>
       {running && <p class="muted">This page updates by itself while the job runs.</p>}
       {running && (
         <form method="post" action={`/dashboard/jobs/${row.id}/cancel`}>

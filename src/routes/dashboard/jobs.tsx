@@ -107,7 +107,6 @@ export function JobsPage(props: JobsProps) {
           </tbody>
         </table>
       </div>
-      <p id="live-announce" class="sr-only" role="status"></p>
       <nav class="pager" aria-label="Pages">
         {!props.isFirstPage && <a href={jobsQuery(f)}>Newest jobs</a>}
         {props.nextCursor && (

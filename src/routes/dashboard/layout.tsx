@@ -1,5 +1,6 @@
-// The dashboard's page frame: one inline stylesheet (no build step), a skip link, the
-// navigation, and small shared pieces (CSRF field, times, status badges, copy button).
+// The dashboard's page frame: one inline stylesheet (no build step), the favicon link, a
+// skip link, the navigation, the inline script (copy buttons, live refresh: live.ts), and
+// small shared pieces (CSRF field, times, status badges, ids, copy button).
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 import { CSRF_FIELD } from "../../auth/session.ts";
@@ -172,6 +173,8 @@ export function Layout(props: LayoutProps) {
             <h1>{props.heading ?? props.title}</h1>
             {props.children}
           </main>
+          {/* Outside <main>, which the live refresh may replace: announces a job that ended. */}
+          <p id="live-announce" class="sr-only" role="status"></p>
           <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: copyScript + liveScript }} />
         </body>
       </html>

@@ -1,7 +1,8 @@
 // /dashboard: server-rendered pages for an organization's members (sign-in, jobs with
-// live refresh, usage, API keys, webhook secret and test delivery, password change). Every page is no-store and under a nonce-based CSP; every
-// POST but sign-in needs a session and its CSRF token (see src/auth/session.ts). Errors
-// render as HTML pages here, not as the API's JSON.
+// live refresh, usage, API keys, webhook secret and test delivery, password change).
+// Every page is no-store and under a nonce-based CSP; every POST but sign-in needs a
+// session and its CSRF token (see src/auth/session.ts). Errors render as HTML pages here,
+// not as the API's JSON.
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie } from "hono/cookie";

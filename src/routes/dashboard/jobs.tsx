@@ -64,13 +64,9 @@ export function JobsPage(props: JobsProps) {
               <th scope="col">Job</th>
               <th scope="col">Type</th>
               <th scope="col">Status</th>
-              <th scope="col" class="hide-narrow">
-                Mode
-              </th>
+              <th scope="col">Mode</th>
               <th scope="col">Created</th>
-              <th scope="col" class="hide-narrow">
-                Took
-              </th>
+              <th scope="col">Took</th>
             </tr>
           </thead>
           <tbody>
@@ -93,13 +89,11 @@ export function JobsPage(props: JobsProps) {
                     <span data-live-progress="">{job.status === "processing" && job.progress != null ? `${job.progress}%` : ""}</span>
                   </span>
                 </td>
-                <td data-label="Mode" class="hide-narrow">
-                  {job.mode}
-                </td>
+                <td data-label="Mode">{job.mode}</td>
                 <td data-label="Created">
                   <Time ms={job.createdAt} />
                 </td>
-                <td data-label="Took" class="hide-narrow" data-live-took="">
+                <td data-label="Took" data-live-took="">
                   {job.startedAt && job.completedAt ? formatDuration(job.completedAt - job.startedAt) : "—"}
                 </td>
               </tr>

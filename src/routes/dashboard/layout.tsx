@@ -85,7 +85,6 @@ progress{width:12rem;max-width:100%}
   dl.fields{grid-template-columns:1fr}
   dl.fields dd{margin-bottom:.5rem}
   th,td{padding:.4rem .5rem}
-  .hide-narrow{display:none}
   h1 .id{font-size:.75em}
   table.cards-narrow thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
   table.cards-narrow,table.cards-narrow tbody,table.cards-narrow tr{display:block;width:100%}

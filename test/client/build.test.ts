@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as source from "../../src/client/index.ts";
+import { tscErrors } from "./tsc.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const pkg = join(root, "packages/client");
@@ -123,13 +124,6 @@ export async function run(): Promise<number> {
       }),
     );
     expect(existsSync(join(app, "node_modules/zod"))).toBe(false);
-    let output = "";
-    try {
-      execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(app, "tsconfig.json")], { cwd: app, encoding: "utf8", stdio: "pipe" });
-    } catch (error) {
-      const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-      output = `${stdout ?? ""}${stderr ?? ""}` || String(error);
-    }
-    expect(output).toBe("");
+    expect(tscErrors(join(app, "tsconfig.json"))).toBe("");
   });
 });

@@ -23,7 +23,7 @@ export interface Submitted {
 export interface Kill {
   at: number;
   downMs: number;
-  /** Jobs `processing` just before the kill or while the processor was down. */
+  /** Jobs `processing` just before the kill: the only ones allowed to lose an attempt to it. */
   inFlight: string[];
 }
 
@@ -220,7 +220,7 @@ export function analyse(o: Observed): { figures: Figures; checks: Check[] } {
   );
   const killsOf = (id: string) => o.kills.filter((k) => k.inFlight.includes(id)).length;
   check(
-    "no attempt lost while the processor was up",
+    "no attempt lost but those running at a kill",
     jobs.filter((j) => j.attempt - 1 > killsOf(j.id)).map((j) => `${j.id}: ${j.attempt} attempts, in flight at ${killsOf(j.id)} kill(s)`),
     `extra attempts only for jobs in flight at a kill (${figures.multiAttempt} jobs)`,
   );

@@ -274,13 +274,14 @@ async function chaosMonkey(state: LocalState, o: Observed, processor: ChildProce
     }
     if (kills.length > 0 && share >= kills[0]!) {
       kills.shift();
-      const before = [...(await state.processingByOrg()).values()].flat();
+      // Jobs that start while the processor is down must not lose an attempt: their start
+      // is to be retried until the processor has it. Only these lose their work.
+      const inFlight = [...(await state.processingByOrg()).values()].flat();
       const at = Date.now();
       await processor.kill();
       await sleep(SOAK.processorDownMs);
-      const during = [...(await state.processingByOrg()).values()].flat();
       await processor.start();
-      const kill: Kill = { at, downMs: Date.now() - at, inFlight: [...new Set([...before, ...during])] };
+      const kill: Kill = { at, downMs: Date.now() - at, inFlight };
       o.kills.push(kill);
       log(`  processor killed (-9) with ${kill.inFlight.length} jobs in flight; back after ${(kill.downMs / 1000).toFixed(1)} s`);
     }

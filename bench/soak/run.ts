@@ -76,6 +76,14 @@ async function main(): Promise<number> {
   const opts = options();
   const { shape } = opts;
   const cleanups: (() => Promise<unknown>)[] = [];
+  // Ctrl-C still stops wrangler, workerd and the processor, which run in their own process groups.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, async () => {
+      log(`${signal}: stopping`);
+      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+      process.exit(130);
+    });
+  }
   try {
     const inputs = await makeSoakInputs();
     const media: MediaServer = await startMediaServer();
@@ -145,7 +153,17 @@ async function main(): Promise<number> {
     let running = true;
     let processingNow = 0;
     let endedCount = 0;
-    const background = [sampler(state, observed, processor, () => running, (n) => (processingNow = n)), listReader(orgs, observed, () => running, () => processingNow)];
+    const background = [
+      sampler(state, observed, processor, () => running, (n) => (processingNow = n)),
+      listReader(orgs, observed, () => running, () => processingNow),
+      (async () => {
+        // The soak's state directory holds only the soak's jobs.
+        while (running && endedCount < shape.jobs) {
+          endedCount = await state.endedCount();
+          await sleep(500);
+        }
+      })(),
+    ];
     const chaos = chaosMonkey(state, observed, processor, receiver, shape, () => running, () => endedCount);
 
     const ctx: SourceContext = { inputs, url: (file) => media.url(file), missingUrl: media.url("no-such-file.jpg") };
@@ -171,7 +189,7 @@ async function main(): Promise<number> {
     let lastLog = 0;
     for (;;) {
       const rows = (await state.jobs()).filter((j) => ids.has(j.id));
-      endedCount = rows.filter((j) => j.completed_at !== null).length;
+      const endedCount = rows.filter((j) => j.completed_at !== null).length;
       if (Date.now() - lastLog > 15_000) {
         log(`  ${endedCount}/${ids.size} ended, ${processingNow} processing, ${receiver.receipts.length} webhook requests`);
         lastLog = Date.now();
@@ -183,6 +201,7 @@ async function main(): Promise<number> {
       }
       await sleep(500);
     }
+    // Kills and the outage not reached yet (jobs ended faster than expected) happen now.
     endedCount = ids.size;
     await chaos;
     running = false;

@@ -64,6 +64,8 @@ export interface AttemptRow {
 export interface LocalState {
   /** Jobs `processing` right now, per organization id. */
   processingByOrg(): Promise<Map<string, string[]>>;
+  /** Jobs that reached a final state (completed_at is set for every final state). */
+  endedCount(): Promise<number>;
   jobs(): Promise<JobRowLite[]>;
   organizations(): Promise<{ id: string; slug: string; plan: string }[]>;
   deliveries(): Promise<DeliveryRow[]>;
@@ -81,6 +83,10 @@ export async function openLocalState(statePath: string): Promise<LocalState> {
       const byOrg = new Map<string, string[]>();
       for (const row of rows) byOrg.set(row.org_id, [...(byOrg.get(row.org_id) ?? []), row.id]);
       return byOrg;
+    },
+    async endedCount() {
+      const rows = await d1Query<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE completed_at IS NOT NULL`);
+      return rows[0]?.n ?? 0;
     },
     jobs: () =>
       d1Query<JobRowLite>(

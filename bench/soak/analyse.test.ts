@@ -33,6 +33,8 @@ function clean(): Observed {
     submitted: ids.map((id, n) => ({ n, org: "soak-01", source: "compress-image", expect: { completed: true }, id, status: 201, createMs: 40, processingAtCreate: 0 })),
     maxProcessing: new Map([[ORG, 2]]),
     excess: [],
+    unheld: [],
+    slotsUnreadable: 0,
     samples: 10,
     processorRunning: [2, 2],
     processingTotal: [2, 2],
@@ -70,6 +72,16 @@ describe("the soak's checks", () => {
     const check = analyse(o).checks.find((c) => c.name.startsWith("concurrency"))!;
     expect(check.pass).toBe(false);
     expect(check.detail).toContain("soak-01 (free) had 3 processing, limit 2");
+  });
+
+  it("slots: a processing job without a live slot fails, as does a run where slots could not be read", () => {
+    const o = clean();
+    o.unheld.push({ at: T0 + 130_000, org: ORG, job: "job_a" }, { at: T0 + 130_250, org: ORG, job: "job_a" });
+    const check = analyse(o).checks.find((c) => c.name.startsWith("every processing job holds"))!;
+    expect(check.detail).toBe("1: job_a of soak-01 (free) processing without a live slot in 2 samples from +130.0 s");
+    const blind = clean();
+    blind.slotsUnreadable = 3;
+    expect(failing(blind)).toEqual(["every processing job holds its slot at every sample"]);
   });
 
   it("webhooks: a second accepted delivery, a missing one, or a bad signature fails", () => {

@@ -34,6 +34,10 @@ export interface Observed {
   /** Highest `processing` count seen per organization id, and each sample above the limit. */
   maxProcessing: Map<string, number>;
   excess: { at: number; org: string; count: number; limit: number }[];
+  /** Jobs `processing` in D1 without a live slot at their limiter, per sample. */
+  unheld: { at: number; org: string; job: string }[];
+  /** Samples in which no limiter storage could be read (the slot check is then not measured). */
+  slotsUnreadable: number;
   samples: number;
   /** Processor /status `running` while jobs were in flight (undefined while it was down). */
   processorRunning: number[];
@@ -228,6 +232,19 @@ export function analyse(o: Observed): { figures: Figures; checks: Check[] } {
     "concurrency within the plan at every sample",
     o.excess.map((e) => `${o.plans.get(e.org)?.slug ?? e.org} (${o.plans.get(e.org)?.plan}) had ${e.count} processing, limit ${e.limit}, at +${((e.at - o.startedAt) / 1000).toFixed(1)} s`),
     `${o.samples} samples of every organization`,
+  );
+  const unheld = new Map<string, { org: string; first: number; samples: number }>();
+  for (const u of o.unheld) {
+    const seen = unheld.get(u.job) ?? { org: u.org, first: u.at, samples: 0 };
+    unheld.set(u.job, { ...seen, samples: seen.samples + 1 });
+  }
+  check(
+    "every processing job holds its slot at every sample",
+    [
+      ...(o.slotsUnreadable > 0 ? [`not measured in ${o.slotsUnreadable} samples: no OrgLimiter storage with a slots table under the state directory`] : []),
+      ...[...unheld].map(([job, u]) => `${job} of ${o.plans.get(u.org)?.slug ?? u.org} (${o.plans.get(u.org)?.plan}) processing without a live slot in ${u.samples} samples from +${((u.first - o.startedAt) / 1000).toFixed(1)} s`),
+    ],
+    "each job processing in D1 had an unexpired slot at its organization's limiter",
   );
   const webhookBad: string[] = [];
   for (const r of o.receipts) if (r.invalid) webhookBad.push(`invalid signature on ${r.webhookId}: ${r.invalid}`);

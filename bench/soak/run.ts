@@ -130,6 +130,8 @@ async function main(): Promise<number> {
       submitted: [],
       maxProcessing: new Map(),
       excess: [],
+      unheld: [],
+      slotsUnreadable: 0,
       samples: 0,
       processorRunning: [],
       processingTotal: [],
@@ -246,8 +248,14 @@ async function main(): Promise<number> {
 /** Every SOAK.sampleMs: each organization's `processing` jobs in D1, and the processor's running count. */
 async function sampler(state: LocalState, o: Observed, processor: ChildProcessor, running: () => boolean, setNow: (n: number) => void) {
   while (running()) {
+    // The limiters' slots are read before and after D1, so that a job starting or ending
+    // between two reads is seen holding its slot in one of them.
+    const before = { at: Date.now(), slots: await state.slots() };
     const at = Date.now();
     const byOrg = await state.processingByOrg();
+    const after = { at: Date.now(), slots: await state.slots() };
+    const readable = before.slots !== undefined && after.slots !== undefined;
+    const holds = (id: string) => [before, after].some((read) => (read.slots?.get(id) ?? 0) > read.at);
     let total = 0;
     for (const [org, ids] of byOrg) {
       const plan = o.plans.get(org);
@@ -255,7 +263,9 @@ async function sampler(state: LocalState, o: Observed, processor: ChildProcessor
       total += ids.length;
       o.maxProcessing.set(org, Math.max(o.maxProcessing.get(org) ?? 0, ids.length));
       if (ids.length > plan.limit) o.excess.push({ at, org, count: ids.length, limit: plan.limit });
+      if (readable) for (const job of ids.filter((id) => !holds(id))) o.unheld.push({ at, org, job });
     }
+    if (total > 0 && !readable) o.slotsUnreadable++;
     o.samples++;
     setNow(total);
     const inProcessor = await processor.running();

@@ -70,6 +70,12 @@ export interface LocalState {
   organizations(): Promise<{ id: string; slug: string; plan: string }[]>;
   deliveries(): Promise<DeliveryRow[]>;
   deliveryAttempts(): Promise<AttemptRow[]>;
+  /**
+   * Concurrency slots as the organizations' limiters hold them (the OrgLimiter Durable
+   * Objects' own SQLite storage): job id → when its lease runs out. Undefined when no
+   * limiter storage with a `slots` table is found.
+   */
+  slots(): Promise<Map<string, number> | undefined>;
   /** Every R2 object key of the outputs bucket. */
   objectKeys(): Promise<string[]>;
 }
@@ -95,6 +101,21 @@ export async function openLocalState(statePath: string): Promise<LocalState> {
     organizations: () => d1Query(`SELECT id, slug, plan FROM organizations`),
     deliveries: () => d1Query<DeliveryRow>(`SELECT id, job_id, "trigger", status, attempts, created_at, completed_at FROM webhook_deliveries`),
     deliveryAttempts: () => d1Query<AttemptRow>(`SELECT delivery_id, attempt, at, status_code, error, latency_ms FROM webhook_attempts`),
+    async slots() {
+      const root = join(statePath, "v3/do");
+      const dirs = (await readdir(root).catch(() => [] as string[])).filter((d) => d.endsWith("-OrgLimiter"));
+      let found = false;
+      const slots = new Map<string, number>();
+      for (const dir of dirs) {
+        for (const file of await sqliteFiles(join(root, dir))) {
+          const rows = await query<{ job_id: string; lease_expires_at: number }>(file, `SELECT job_id, lease_expires_at FROM slots`).catch(() => undefined);
+          if (!rows) continue;
+          found = true;
+          for (const row of rows) slots.set(row.job_id, row.lease_expires_at);
+        }
+      }
+      return found ? slots : undefined;
+    },
     async objectKeys() {
       // The R2 bucket's object index; the bytes are blobs beside it.
       const keys: string[] = [];

@@ -1,7 +1,7 @@
 // The soak's judge: each check must fail on the fault it exists to catch, and pass on a
 // clean run. Observations are built by hand here; the soak itself feeds real ones.
 import { describe, expect, it } from "vitest";
-import { analyse, type Observed } from "./analyse.ts";
+import { analyse, mostAtOnce, type Observed } from "./analyse.ts";
 
 const T0 = 1_800_000_000_000;
 const ORG = "org_free";
@@ -134,5 +134,13 @@ describe("the soak's checks", () => {
     const o = clean();
     o.submitted[1]!.createMs = 300;
     expect(failing(o)).toEqual(["create latency p95 under 300 ms"]);
+  });
+});
+
+describe("mostAtOnce", () => {
+  it("counts overlapping intervals; touching ones do not overlap", () => {
+    expect(mostAtOnce([])).toBe(0);
+    expect(mostAtOnce([[0, 10], [10, 20], [20, 30]])).toBe(1);
+    expect(mostAtOnce([[0, 10], [5, 15], [6, 7], [14, 20]])).toBe(3);
   });
 });

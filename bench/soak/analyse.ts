@@ -91,7 +91,7 @@ export interface Figures {
   retried: number;
   longestSilence: { seconds: number; waiting: number };
   burst10s: number;
-  webhookBatches: { count: number; ms: Stats; meanSize: number };
+  webhookBatches: { count: number; ms: Stats; meanSize: number; mostAtOnce: number };
 }
 
 export interface Stats {
@@ -194,7 +194,12 @@ export function analyse(o: Observed): { figures: Figures; checks: Check[] } {
     retried: retryGap.length,
     longestSilence: silence,
     burst10s,
-    webhookBatches: { count: webhookBatches.length, ms: stats(webhookBatches.map((b) => b.ms)), meanSize: stats(webhookBatches.map((b) => b.total)).mean },
+    webhookBatches: {
+      count: webhookBatches.length,
+      ms: stats(webhookBatches.map((b) => b.ms)),
+      meanSize: stats(webhookBatches.map((b) => b.total)).mean,
+      mostAtOnce: mostAtOnce(webhookBatches.map((b) => [b.at - b.ms, b.at])),
+    },
   };
 
   const checks: Check[] = [];
@@ -279,6 +284,15 @@ export function analyse(o: Observed): { figures: Figures; checks: Check[] } {
   );
   if (o.timedOut.length > 0) checks.push({ name: "finished before its deadlines", pass: false, detail: o.timedOut.join("; ") });
   return { figures, checks };
+}
+
+/** The most intervals [start, end) that overlap at one instant. */
+export function mostAtOnce(intervals: [number, number][]): number {
+  const edges = intervals.flatMap(([start, end]): [number, number][] => [[start, 1], [end, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of edges) most = Math.max(most, (now += step));
+  return most;
 }
 
 /** Output file names in a stored result: every string field named `url`. */

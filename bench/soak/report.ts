@@ -67,7 +67,7 @@ export function markdown(shape: Observed["shape"], f: Figures, checks: Check[], 
     `| Retried deliveries: 1st → 2nd attempt (asked for 4.5–5.5 s) | ${sec(f.retryGap)}; ${f.retried} retried |`,
     `| Longest time with no webhook sent while jobs waited for theirs | ${num(f.longestSilence.seconds, 1)} s (${f.longestSilence.waiting} jobs waiting) |`,
     `| Most webhooks received in 10 s | ${f.burst10s} |`,
-    `| Webhook queue batches (Miniflare) | ${f.webhookBatches.count} batches, mean ${num(f.webhookBatches.meanSize, 1)} messages, consumer time ${ms(f.webhookBatches.ms)} |`,
+    `| Webhook queue batches (Miniflare) | ${f.webhookBatches.count} batches, mean ${num(f.webhookBatches.meanSize, 1)} messages, consumer time ${ms(f.webhookBatches.ms)}; at most ${f.webhookBatches.mostAtOnce} in flight at once |`,
     `| Processor work directories left | ${o.processorLeftovers.length} |`,
   ].join("\n");
 }

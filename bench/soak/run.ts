@@ -236,7 +236,7 @@ async function main(): Promise<number> {
     observed.processorLeftovers = await processor.leftovers();
 
     const { figures, checks } = analyse(observed);
-    await writeFile(join(MEDIA_DIR, `soak-${opts.short ? "short" : "full"}.json`), JSON.stringify({ shape, figures, checks }, null, 2));
+    await writeFile(join(MEDIA_DIR, `soak-${opts.short ? "short" : "full"}.json`), JSON.stringify({ shape, figures, checks, queueBatches: observed.queueBatches, kills: observed.kills, outage: observed.outage }, null, 2));
     printReport(shape, figures, checks, observed);
     if (opts.write) await writeReliabilityDoc(shape, figures, checks, observed);
     return checks.every((c) => c.pass) ? 0 : 1;

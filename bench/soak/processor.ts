@@ -4,10 +4,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../test/support/service.ts";
 import { sleep, until } from "../support.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -32,14 +32,6 @@ export interface ChildProcessor {
   /** Entries left in its work directory (one per attempt it still holds). */
   leftovers(): Promise<string[]>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }
 
 export async function startChildProcessor(): Promise<ChildProcessor> {

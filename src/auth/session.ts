@@ -128,7 +128,7 @@ export function signInCsrfToken(c: Context): string {
 }
 
 export function csrfRefused(): AppError {
-  return new AppError(403, "forbidden", "This form has expired or did not come from this site. Go back, reload the page and try again.");
+  return new AppError("forbidden", "This form has expired or did not come from this site. Go back, reload the page and try again.");
 }
 
 async function formToken(c: Context): Promise<string> {

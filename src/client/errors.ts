@@ -2,6 +2,26 @@
 // from a failed connection (ConnectionError), a wait that ran out (TimeoutError) and a
 // webhook that must not be trusted (WebhookVerificationError).
 import type { SdkJob } from "../contract/dialects.ts";
+import type { ApiErrorCode as ServiceErrorCode } from "../contract/errors.ts";
+
+/**
+ * The `code` of an {@link ApiError}: one of the service's codes (docs/api.md, "Errors"),
+ * `invalid_response` when a success was not JSON, or `http_<status>` when an error's body
+ * was not the service's error shape. A code added to the service after this version of
+ * the library is passed through as the service sent it, so keep a default branch.
+ *
+ * @example
+ * ```ts
+ * function explain(code: ApiErrorCode): string {
+ *   switch (code) {
+ *     case "rate_limit_exceeded": return "slow down";
+ *     case "invalid_input": return "fix the request";
+ *     default: return code;
+ *   }
+ * }
+ * ```
+ */
+export type ApiErrorCode = ServiceErrorCode | "invalid_response" | `http_${number}`;
 
 /**
  * Base class of every error this library throws, so one `instanceof` catches them all.
@@ -30,7 +50,7 @@ export class MediaJobsError extends Error {
  */
 export interface ApiErrorInit {
   status: number;
-  code: string;
+  code: ApiErrorCode;
   message: string;
   details?: unknown;
   requestId?: string | undefined;
@@ -39,7 +59,7 @@ export interface ApiErrorInit {
 }
 
 /**
- * The service answered with an HTTP error (DESIGN §3): `{"error": {code, message, details?}}`.
+ * The service answered with an HTTP error: `{"error": {code, message, details?}}` (docs/api.md, "Errors").
  * A body that is not that shape still gives an ApiError, with `code` `http_<status>`.
  *
  * @example
@@ -57,8 +77,8 @@ export class ApiError extends MediaJobsError {
   override name = "ApiError";
   /** HTTP status, such as 400 or 429. */
   readonly status: number;
-  /** Lower snake_case code, such as `invalid_input`, `not_found`, `rate_limit_exceeded`, or `http_<status>`. */
-  readonly code: string;
+  /** Lower snake_case code, such as `invalid_input`, `not_found`, `rate_limit_exceeded`, or `http_<status>`; see {@link ApiErrorCode}. */
+  readonly code: ApiErrorCode;
   /** Extra information: the field paths of an `invalid_input`, the limits of a 429, … */
   readonly details: unknown;
   /** The request's id (`x-request-id`), to quote when asking for support. */

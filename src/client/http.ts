@@ -2,7 +2,7 @@
 // a 409 `idempotency_key_in_use` (our own earlier attempt still running) and a network
 // failure are retried with backoff, honouring Retry-After; the caller's headers (and so
 // its Idempotency-Key) are the same on every attempt, so a retried create is one job.
-import { ApiError, ConnectionError } from "./errors.ts";
+import { ApiError, ConnectionError, type ApiErrorCode } from "./errors.ts";
 import type { FetchLike } from "./types.ts";
 
 /** Longest Retry-After we wait for inside a call; a longer one (an hourly quota) is thrown at once. */
@@ -133,7 +133,8 @@ export function toApiError(response: Response, text: string): ApiError {
   const headers = response.headers;
   const body = parseJson(text);
   const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-  const code = typeof error?.code === "string" ? error.code : `http_${response.status}`;
+  // A code this version does not know yet is passed through as sent (see ApiErrorCode).
+  const code = typeof error?.code === "string" ? (error.code as ApiErrorCode) : (`http_${response.status}` as const);
   const message =
     typeof error?.message === "string"
       ? error.message

@@ -1,8 +1,8 @@
-// media-jobs/client: the TypeScript client library of DESIGN §9. Zero runtime
+// media-jobs/client: the TypeScript client library (docs/sdk.md). Zero runtime
 // dependencies; fetch and WebCrypto only, so it runs on Node 18+, Deno, Bun, browsers
 // and Workers.
 export { DEFAULT_BASE_URL, MediaJobsClient, type CallOptions, type EnqueueOptions } from "./client.ts";
-export { ApiError, ConnectionError, MediaJobsError, TimeoutError, WebhookVerificationError, type ApiErrorInit } from "./errors.ts";
+export { ApiError, ConnectionError, MediaJobsError, TimeoutError, WebhookVerificationError, type ApiErrorCode, type ApiErrorInit } from "./errors.ts";
 export { JobList } from "./list.ts";
 export type {
   CancelJobResult,

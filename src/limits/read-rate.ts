@@ -12,7 +12,7 @@ export const readRateLimit = () =>
     if (c.req.method !== "GET") return next();
     const { success } = await c.env.READ_RATE_LIMITER.limit({ key: c.get("apiKeyId") });
     if (!success) {
-      throw new AppError(429, "rate_limit_exceeded", `too many requests: reads are limited to ${READ_RATE.limit} per ${READ_RATE.periodS} s per API key`, {
+      throw new AppError("rate_limit_exceeded", `too many requests: reads are limited to ${READ_RATE.limit} per ${READ_RATE.periodS} s per API key`, {
         details: { limit: READ_RATE.limit, window: READ_RATE.periodS, retryAfter: READ_RATE.periodS },
         headers: {
           "retry-after": String(READ_RATE.periodS),

@@ -2,9 +2,9 @@
 // polls again and carries on); one still stuck after a second lease is failed with
 // processing_interrupted, so no job stays processing forever.
 import { database } from "../db/client.ts";
+import { deleteExpiredIdempotencyKeys } from "../db/idempotency.ts";
 import { expiredLeases, failJob, LEASE_MS } from "../db/jobs.ts";
 import { log } from "../lib/log.ts";
-import { deleteExpiredIdempotencyKeys } from "../routes/idempotency.ts";
 import { jobFinished } from "./finished.ts";
 
 const BATCH = 100;

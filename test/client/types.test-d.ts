@@ -2,7 +2,9 @@
 // discriminated by type then status, params are typed per type, and wrong accesses fail.
 // Nothing here runs.
 import {
+  ApiError,
   MediaJobsClient,
+  type ApiErrorCode,
   verifyWebhook,
   type CompletedJob,
   type EnqueueJobInput,
@@ -102,4 +104,28 @@ export async function listingAndWebhooks(client: MediaJobsClient, raw: string, h
   const payload = await verifyWebhook(raw, headers, "whsec_x");
   assertType<Equal<typeof payload, SdkJob>>();
   await verifyWebhook(raw, { "x-service-timestamp": "1", "x-service-signature": ["sha256=a", "sha256=b"] }, ["a", "b"]);
+}
+
+export function errorCodes(error: ApiError): string {
+  // The service's codes come from the one table in the contract; a typo does not compile.
+  // @ts-expect-error not an error code of the service
+  if (error.code === "rate_limited") return "never";
+  const code: ApiErrorCode = error.code;
+  switch (code) {
+    case "invalid_input":
+    case "unauthorized":
+    case "forbidden":
+    case "not_found":
+    case "idempotency_key_in_use":
+    case "idempotency_key_reused":
+    case "payload_too_large":
+    case "rate_limit_exceeded":
+    case "internal_error":
+    case "invalid_response":
+      return code;
+    default: {
+      assertType<Equal<typeof code, `http_${number}`>>();
+      return code;
+    }
+  }
 }

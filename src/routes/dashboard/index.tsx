@@ -27,6 +27,7 @@ import { canonicalJobType } from "../../contract/names.ts";
 import { database } from "../../db/client.ts";
 import { cancelJob } from "../../db/jobs.ts";
 import { createApiKey } from "../../db/orgs.ts";
+import { toHttpJob, viewOptions } from "../../jobs/view.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import { AppError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
@@ -35,8 +36,6 @@ import { jobFinished } from "../../runner/finished.ts";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
 import { rotateWebhookSecret } from "../../webhooks/secrets.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
-import { toHttpJob } from "../job-view.ts";
-import { viewOptions } from "../jobs.ts";
 import { errorPage } from "./error.tsx";
 import { JobPage } from "./job.tsx";
 import { JobsPage } from "./jobs.tsx";
@@ -93,7 +92,7 @@ dashboardRoutes.use(
   bodyLimit({
     maxSize: MAX_FORM_BYTES,
     onError: () => {
-      throw new AppError(413, "payload_too_large", "The form is too large.");
+      throw new AppError("payload_too_large", "The form is too large.");
     },
   }),
 );
@@ -168,7 +167,7 @@ dashboardRoutes.post("/keys", async (c) => {
 
 dashboardRoutes.get("/keys/:id/revoke", async (c) => {
   const apiKey = await findOrgKey(database(c.env.DB), c.get("org").id, c.req.param("id"));
-  if (!apiKey) throw new AppError(404, "not_found", "There is no such key in this organization.");
+  if (!apiKey) throw new AppError("not_found", "There is no such key in this organization.");
   if (apiKey.revokedAt) return c.redirect("/dashboard/keys", 303);
   return c.html(<RevokeKeyPage nonce={c.get("nonce")} viewer={viewer(c)} apiKey={apiKey} />);
 });
@@ -177,7 +176,7 @@ dashboardRoutes.post("/keys/:id/revoke", async (c) => {
   const id = c.req.param("id");
   const db = database(c.env.DB);
   if (!(await revokeOrgKey(db, c.get("org").id, id, Date.now())) && !(await findOrgKey(db, c.get("org").id, id))) {
-    throw new AppError(404, "not_found", "There is no such key in this organization.");
+    throw new AppError("not_found", "There is no such key in this organization.");
   }
   return c.redirect(`/dashboard/keys?revoked=${encodeURIComponent(id)}`, 303);
 });
@@ -211,7 +210,7 @@ dashboardRoutes.get("/jobs", async (c) => {
   const query = jobsQuery.parse(c.req.query());
   const type = query.type ? canonicalJobType(query.type) : undefined;
   const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-  if (query.cursor && !before) throw new AppError(400, "invalid_input", "That page link is not valid. Start again from the newest jobs.");
+  if (query.cursor && !before) throw new AppError("invalid_input", "That page link is not valid. Start again from the newest jobs.");
   const rows = await listOrgJobs(database(c.env.DB), {
     orgId: c.get("org").id,
     mode: query.mode,
@@ -237,7 +236,7 @@ dashboardRoutes.get("/jobs", async (c) => {
 dashboardRoutes.get("/jobs/:id", async (c) => {
   const db = database(c.env.DB);
   const row = await findJobOfOrg(db, c.get("org").id, c.req.param("id"));
-  if (!row) throw new AppError(404, "not_found", "There is no such job in this organization.");
+  if (!row) throw new AppError("not_found", "There is no such job in this organization.");
   const [view, deliveries] = await Promise.all([toHttpJob(row, viewOptions(c)), deliveriesOfJob(db, row.id)]);
   const refused = c.req.query("cancel-refused");
   return c.html(
@@ -257,7 +256,7 @@ dashboardRoutes.post("/jobs/:id/cancel", async (c) => {
   const db = database(c.env.DB);
   const id = c.req.param("id");
   const row = await findJobOfOrg(db, c.get("org").id, id);
-  if (!row) throw new AppError(404, "not_found", "There is no such job in this organization.");
+  if (!row) throw new AppError("not_found", "There is no such job in this organization.");
   if (!(await cancelJob(db, id, Date.now()))) return c.redirect(`/dashboard/jobs/${id}?cancel-refused`, 303);
   // As POST /v1/jobs/:id/cancel does: stop the processor's work, then the end-of-job steps.
   await c.env.JOB_RUNNER.getByName(id).cancel();
@@ -274,7 +273,7 @@ dashboardRoutes.get("/usage", async (c) => {
 });
 
 dashboardRoutes.all("*", () => {
-  throw new AppError(404, "not_found", "There is no such page.");
+  throw new AppError("not_found", "There is no such page.");
 });
 
 dashboardRoutes.onError((error, c) => {

@@ -25,7 +25,7 @@ import {
 import { JOB_STATUSES } from "../../contract/job.ts";
 import { canonicalJobType } from "../../contract/names.ts";
 import { database } from "../../db/client.ts";
-import { cancelJob } from "../../db/jobs.ts";
+import { cancelJob, listJobs } from "../../db/jobs.ts";
 import { createApiKey } from "../../db/orgs.ts";
 import { toHttpJob, viewOptions } from "../../jobs/view.ts";
 import { randomToken } from "../../lib/crypto.ts";
@@ -43,7 +43,6 @@ import { KeysPage, RevokeKeyPage } from "./keys.tsx";
 import {
   findJobOfOrg,
   findOrgKey,
-  listOrgJobs,
   revokeOrgKey,
   usageSummary,
 } from "./queries.ts";
@@ -211,7 +210,7 @@ dashboardRoutes.get("/jobs", async (c) => {
   const type = query.type ? canonicalJobType(query.type) : undefined;
   const before = query.cursor ? decodeCursor(query.cursor) : undefined;
   if (query.cursor && !before) throw new AppError("invalid_input", "That page link is not valid. Start again from the newest jobs.");
-  const rows = await listOrgJobs(database(c.env.DB), {
+  const rows = await listJobs(database(c.env.DB), {
     orgId: c.get("org").id,
     mode: query.mode,
     status: query.status,

@@ -19,6 +19,7 @@ export const JOB_ERROR_CODES = [
   "invalid_input",
   "processing_timeout",
   "processing_interrupted",
+  "invalid_result",
   "processing_failed",
 ] as const;
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];

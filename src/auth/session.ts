@@ -26,10 +26,15 @@ export const CSRF_FIELD = "_csrf";
 
 export type User = typeof users.$inferSelect;
 
+/** What dashboardSession puts on the context, for every dashboard page after it. */
 export interface DashboardVariables {
   user: User;
   org: Organization;
   csrfToken: string;
+}
+
+declare module "hono" {
+  interface ContextVariableMap extends DashboardVariables {}
 }
 
 export function normalizeEmail(email: string): string {

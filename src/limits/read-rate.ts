@@ -2,13 +2,12 @@
 // hammer D1: the Workers rate-limiting binding READ_RATE_LIMITER (wrangler.toml: 300
 // requests per 60 s per key). Creates are governed by the plan's hourly quota instead.
 import { createMiddleware } from "hono/factory";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { AppError } from "../lib/errors.ts";
 
 export const READ_RATE = { limit: 300, periodS: 60 } as const;
 
 export const readRateLimit = () =>
-  createMiddleware<{ Bindings: Env; Variables: AuthVariables }>(async function readRateLimit(c, next) {
+  createMiddleware<{ Bindings: Env }>(async function readRateLimit(c, next) {
     if (c.req.method !== "GET") return next();
     const { success } = await c.env.READ_RATE_LIMITER.limit({ key: c.get("apiKeyId") });
     if (!success) {

@@ -4,7 +4,6 @@
 // Stripe does): a request that failed validation or hit a limit can be retried as is.
 import { and, eq, lt } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { database } from "../db/client.ts";
 import { IDEMPOTENCY_TTL_MS } from "../db/idempotency.ts";
 import { idempotencyKeys } from "../db/schema.ts";
@@ -12,7 +11,7 @@ import { AppError, invalidInput } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 
 export const idempotency = () =>
-  createMiddleware<{ Bindings: Env; Variables: AuthVariables }>(async function idempotency(c, next) {
+  createMiddleware<{ Bindings: Env }>(async function idempotency(c, next) {
     const key = c.req.header("idempotency-key");
     if (key === undefined) return next();
     if (key.length < 1 || key.length > 255) throw invalidInput("Idempotency-Key must be 1 to 255 characters", [{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }]);

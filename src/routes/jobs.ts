@@ -2,7 +2,6 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
 import { listJobsQuery } from "../contract/list-jobs.ts";
 import { httpJobType } from "../contract/names.ts";
@@ -23,7 +22,8 @@ import { validationHook } from "./validation.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-type AppEnv = { Bindings: Env; Variables: AuthVariables & { createJob: CreateJobRequest } };
+/** `createJob`: the validated request, from the parsing step to the handler. */
+type AppEnv = { Bindings: Env; Variables: { createJob: CreateJobRequest } };
 
 export const jobsRoutes = new Hono<AppEnv>()
   .post(

@@ -5,7 +5,6 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie } from "hono/cookie";
-import type { RequestIdVariables } from "hono/request-id";
 import { z } from "zod";
 import {
   checkSignInCsrf,
@@ -20,7 +19,6 @@ import {
   SIGN_IN_CSRF_COOKIE,
   signIn,
   signInCsrfToken,
-  type DashboardVariables,
 } from "../../auth/session.ts";
 import { JOB_STATUSES } from "../../contract/job.ts";
 import { canonicalJobType } from "../../contract/names.ts";
@@ -50,7 +48,8 @@ import { lockedMessage, SignInPage, WRONG_CREDENTIALS } from "./sign-in.tsx";
 import { UsagePage } from "./usage.tsx";
 import { RotateSecretPage, WebhooksPage } from "./webhooks.tsx";
 
-type DashboardEnv = { Bindings: Env; Variables: DashboardVariables & RequestIdVariables & { nonce: string } };
+/** `nonce`: the page's CSP nonce, set for every dashboard request below. */
+type DashboardEnv = { Bindings: Env; Variables: { nonce: string } };
 type Ctx = Context<DashboardEnv>;
 
 const PAGE_SIZE = 25;

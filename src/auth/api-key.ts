@@ -1,4 +1,4 @@
-// Bearer API-key authentication (docs/api.md, "Authentication"). Every request looks the key up in D1, so a
+// Bearer API-key authentication (docs/api.md, "Keys and modes"). Every request looks the key up in D1, so a
 // revoked key fails on the very next request; `last_used_at` is written at most once a
 // minute per key, after the response.
 import { and, eq, isNull, lt, or } from "drizzle-orm";

@@ -1,5 +1,5 @@
 // The client: speaks the HTTP dialect on the wire and hands back the SDK dialect
-// (DESIGN §2), mapped in one place, `toSdkJob`. Configuration is checked once, here.
+// (docs/sdk.md), mapped in one place, `toSdkJob`. Configuration is checked once, here.
 import { toSdkJob, toSdkStatus } from "../contract/dialects.ts";
 import type { HttpJob, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";

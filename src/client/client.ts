@@ -3,10 +3,12 @@
 import { toSdkJob, toSdkStatus } from "../contract/dialects.ts";
 import type { HttpJob, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
+import type { operations } from "./contract.gen.ts";
 import { MediaJobsError, TimeoutError } from "./errors.ts";
 import { createTransport, defaultSleep, type Transport } from "./http.ts";
 import { readEnv } from "./env.ts";
 import { JobList } from "./list.ts";
+import { TIMINGS } from "./timings.ts";
 import type {
   CancelJobResult,
   ClientOptions,
@@ -19,7 +21,9 @@ import type {
   PageOptions,
   SdkJob,
   SdkJobStatus,
+  Usage,
   WaitOptions,
+  WebhookDelivery,
 } from "./types.ts";
 import { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHeaders, type WebhookPayload } from "./webhooks.ts";
 
@@ -33,10 +37,7 @@ import { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHea
  * ```
  */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1";
-const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
-const DEFAULT_POLL_INTERVAL_MS = 500;
 const FINAL_STATUSES: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);
 
 /**
@@ -84,6 +85,8 @@ interface HttpCancelled {
   status?: JobStatus;
 }
 
+type ListJobsQuery = NonNullable<operations["listJobs"]["parameters"]["query"]>;
+
 interface HttpPage {
   data: HttpJob[];
   nextCursor: string | null;
@@ -96,7 +99,7 @@ interface HttpPage {
  *
  * @example
  * ```ts
- * import { MediaJobsClient } from "media-jobs/client";
+ * import { MediaJobsClient } from "@media-jobs/client";
  *
  * const client = new MediaJobsClient(); // MEDIA_JOBS_API_KEY, MEDIA_JOBS_BASE_URL
  * const job = await client.enqueueAndWait(
@@ -113,6 +116,7 @@ export class MediaJobsClient {
   readonly #request: Transport;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
+  readonly #timeout: number;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? readEnv("MEDIA_JOBS_API_KEY");
@@ -122,7 +126,7 @@ export class MediaJobsClient {
       );
     }
     this.baseUrl = checkBaseUrl(options.baseUrl ?? readEnv("MEDIA_JOBS_BASE_URL") ?? DEFAULT_BASE_URL);
-    const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const timeout = options.timeout ?? TIMINGS.requestTimeoutMs;
     if (!(timeout > 0 && Number.isFinite(timeout))) {
       throw new MediaJobsError(`timeout must be a positive number of milliseconds, got ${timeout}`);
     }
@@ -132,6 +136,7 @@ export class MediaJobsClient {
     }
     this.#sleep = options.sleep ?? defaultSleep;
     this.#now = options.now ?? Date.now;
+    this.#timeout = timeout;
     this.#request = createTransport({
       apiKey,
       baseUrl: this.baseUrl,
@@ -140,6 +145,7 @@ export class MediaJobsClient {
       fetch: options.fetch ?? globalFetch(),
       sleep: this.#sleep,
       random: Math.random,
+      now: this.#now,
     });
   }
 
@@ -159,7 +165,7 @@ export class MediaJobsClient {
    */
   async enqueueJob<T extends JobType>(input: EnqueueJobInput<T>, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
     const { type, params, priority, webhookUrl, webhookSecret } = input;
-    const created = await this.#request<HttpCreated>({
+    const { data: created } = await this.#request<HttpCreated>({
       method: "POST",
       path: "/jobs",
       body: { type, params, priority, webhookUrl, webhookSecret },
@@ -182,8 +188,8 @@ export class MediaJobsClient {
    * ```
    */
   async getJob(jobId: string, options: CallOptions = {}): Promise<SdkJob> {
-    const job = await this.#request<HttpJob>({ method: "GET", path: jobPath(jobId), signal: options.signal });
-    return toSdkJob(job);
+    const { data } = await this.#request<HttpJob>({ method: "GET", path: jobPath(jobId), signal: options.signal });
+    return toSdkJob(data);
   }
 
   /**
@@ -196,7 +202,7 @@ export class MediaJobsClient {
    * ```
    */
   async cancelJob(jobId: string, options: CallOptions = {}): Promise<CancelJobResult> {
-    const answer = await this.#request<HttpCancelled>({
+    const { data: answer } = await this.#request<HttpCancelled>({
       method: "POST",
       path: `${jobPath(jobId)}/cancel`,
       signal: options.signal,
@@ -209,9 +215,58 @@ export class MediaJobsClient {
   }
 
   /**
-   * Polls a job until it is completed, failed or cancelled, and returns it; a failed job is
-   * returned, not thrown. Throws {@link TimeoutError} (message containing `Timeout`) when
-   * `timeout` passes first; the job goes on running.
+   * The organization's plan, its limits and the current use, for the key's mode (live or
+   * test keys count apart).
+   *
+   * @example
+   * ```ts
+   * const usage = await client.getUsage();
+   * console.log(`${usage.window.remaining}/${usage.limits.jobsPerHour} jobs left, ${usage.processing} processing`);
+   * ```
+   */
+  async getUsage(options: CallOptions = {}): Promise<Usage> {
+    return (await this.#request<Usage>({ method: "GET", path: "/usage", signal: options.signal })).data;
+  }
+
+  /**
+   * A job's webhook deliveries, newest first, each with every attempt (status code, error,
+   * latency).
+   *
+   * @example
+   * ```ts
+   * for (const delivery of await client.listWebhookDeliveries(jobId)) {
+   *   console.log(delivery.id, delivery.status, delivery.attempts[0]?.statusCode);
+   * }
+   * ```
+   */
+  async listWebhookDeliveries(jobId: string, options: CallOptions = {}): Promise<WebhookDelivery[]> {
+    const path = `${jobPath(jobId)}/webhooks`;
+    return (await this.#request<{ data: WebhookDelivery[] }>({ method: "GET", path, signal: options.signal })).data.data;
+  }
+
+  /**
+   * Sends a finished job's webhook again, as a new delivery (a new `webhook-id`, the same
+   * retry schedule). The job must have a `webhookUrl`; otherwise, or while it runs, an
+   * `ApiError` with code `invalid_input`.
+   *
+   * @example
+   * ```ts
+   * const delivery = await client.redeliverWebhook(jobId);
+   * console.log(delivery.id, delivery.status); // "pending"
+   * ```
+   */
+  async redeliverWebhook(jobId: string, options: CallOptions = {}): Promise<WebhookDelivery> {
+    const path = `${jobPath(jobId)}/webhooks/redeliver`;
+    return (await this.#request<WebhookDelivery>({ method: "POST", path, signal: options.signal })).data;
+  }
+
+  /**
+   * Waits until a job is completed, failed or cancelled, and returns it; a failed job is
+   * returned, not thrown. Each read asks the server to hold it until the job changes
+   * (`Prefer: wait=N`); a server that does (`Preference-Applied: wait=N`) is asked again at
+   * once, otherwise the job is polled every `pollInterval`, stretched while it stays
+   * unchanged. Throws {@link TimeoutError} (message containing `Timeout`) when `timeout`
+   * passes first; the job goes on running.
    *
    * @example
    * ```ts
@@ -222,22 +277,32 @@ export class MediaJobsClient {
    * ```
    */
   async waitForJob(jobId: string, options: WaitOptions = {}): Promise<SdkJob> {
-    const { timeout = DEFAULT_WAIT_TIMEOUT_MS, pollInterval = DEFAULT_POLL_INTERVAL_MS, onProgress, signal } = options;
+    const { timeout = TIMINGS.waitTimeoutMs, pollInterval = TIMINGS.pollIntervalMs, onProgress, signal } = options;
+    const path = jobPath(jobId);
     const deadline = this.#now() + timeout;
+    let interval = pollInterval;
     let last: SdkJob | undefined;
     for (;;) {
-      last = await this.getJob(jobId, { signal });
-      onProgress?.(last);
-      if (FINAL_STATUSES.has(last.status)) return last;
+      const waitS = preferWaitSeconds(deadline - this.#now(), this.#timeout);
+      const answer = await this.#request<HttpJob>({
+        method: "GET",
+        path,
+        ...(waitS > 0 ? { headers: { Prefer: `wait=${waitS}` } } : {}),
+        signal,
+      });
+      const job = toSdkJob(answer.data);
+      const changed = last === undefined || job.status !== last.status || job.progress !== last.progress;
+      last = job;
+      onProgress?.(job);
+      if (FINAL_STATUSES.has(job.status)) return job;
       const remaining = deadline - this.#now();
       if (remaining <= 0) {
-        throw new TimeoutError(
-          `Timeout: job ${jobId} is still ${last.status} after ${timeout} ms of waiting`,
-          jobId,
-          last,
-        );
+        throw new TimeoutError(`Timeout: job ${jobId} is still ${job.status} after ${timeout} ms of waiting`, jobId, job);
       }
-      await this.#sleep(Math.min(pollInterval, remaining), signal);
+      // The server held the request until the job changed or its wait ran out: ask again now.
+      if (waitS > 0 && appliedWait(answer.headers)) continue;
+      interval = changed ? pollInterval : Math.min(interval * TIMINGS.pollBackoffFactor, Math.max(pollInterval, TIMINGS.maxPollIntervalMs));
+      await this.#sleep(Math.min(interval, remaining), signal);
     }
   }
 
@@ -292,16 +357,14 @@ export class MediaJobsClient {
   }
 
   async #page(options: PageOptions): Promise<JobPage> {
-    const page = await this.#request<HttpPage>({
-      method: "GET",
-      path: "/jobs",
-      query: {
-        limit: options.limit,
-        status: options.status === "pending" ? "queued" : options.status,
-        cursor: options.cursor,
-      },
-      signal: options.signal,
-    });
+    // Every query parameter of GET /v1/jobs, by the contract's list: one the server adds
+    // is a compile error here until the client sends it.
+    const query = {
+      limit: options.limit,
+      status: options.status === "pending" ? "queued" : options.status,
+      cursor: options.cursor,
+    } satisfies Record<keyof ListJobsQuery, unknown> & ListJobsQuery;
+    const { data: page } = await this.#request<HttpPage>({ method: "GET", path: "/jobs", query, signal: options.signal });
     return { data: page.data.map(toSdkJob), nextCursor: page.nextCursor, hasMore: page.hasMore };
   }
 }
@@ -311,6 +374,17 @@ function jobPath(jobId: string): string {
     throw new MediaJobsError(`jobId must be a non-empty string, got ${JSON.stringify(jobId)}`);
   }
   return `/jobs/${encodeURIComponent(jobId)}`;
+}
+
+/** The `Prefer: wait` to ask for: within the time left and well within one attempt's timeout; 0 for none. */
+function preferWaitSeconds(remainingMs: number, attemptTimeoutMs: number): number {
+  const ms = Math.min(remainingMs, attemptTimeoutMs - TIMINGS.preferWaitMarginMs, TIMINGS.maxPreferWaitS * 1000);
+  return Math.max(0, Math.floor(ms / 1000));
+}
+
+/** Whether the server says it honoured `wait` (RFC 7240 `Preference-Applied`). */
+function appliedWait(headers: Headers): boolean {
+  return /(?:^|[\s,;])wait(?:=|\s*$|[\s,;])/i.test(headers.get("preference-applied") ?? "");
 }
 
 function checkBaseUrl(value: string): string {

@@ -1,27 +1,7 @@
 // Every error the client library throws. Callers can tell the service's answer (ApiError)
 // from a failed connection (ConnectionError), a wait that ran out (TimeoutError) and a
 // webhook that must not be trusted (WebhookVerificationError).
-import type { SdkJob } from "../contract/dialects.ts";
-import type { ApiErrorCode as ServiceErrorCode } from "../contract/errors.ts";
-
-/**
- * The `code` of an {@link ApiError}: one of the service's codes (docs/api.md, "Errors"),
- * `invalid_response` when a success was not JSON, or `http_<status>` when an error's body
- * was not the service's error shape. A code added to the service after this version of
- * the library is passed through as the service sent it, so keep a default branch.
- *
- * @example
- * ```ts
- * function explain(code: ApiErrorCode): string {
- *   switch (code) {
- *     case "rate_limit_exceeded": return "slow down";
- *     case "invalid_input": return "fix the request";
- *     default: return code;
- *   }
- * }
- * ```
- */
-export type ApiErrorCode = ServiceErrorCode | "invalid_response" | `http_${number}`;
+import type { ApiErrorCode, SdkJob } from "./types.ts";
 
 /**
  * Base class of every error this library throws, so one `instanceof` catches them all.
@@ -77,7 +57,7 @@ export class ApiError extends MediaJobsError {
   override name = "ApiError";
   /** HTTP status, such as 400 or 429. */
   readonly status: number;
-  /** Lower snake_case code, such as `invalid_input`, `not_found`, `rate_limit_exceeded`, or `http_<status>`; see {@link ApiErrorCode}. */
+  /** Lower snake_case code, such as `invalid_input`, `not_found`, `rate_limit_exceeded`, or `http_<status>`. */
   readonly code: ApiErrorCode;
   /** Extra information: the field paths of an `invalid_input`, the limits of a 429, … */
   readonly details: unknown;

@@ -5,7 +5,7 @@
 // constant-time `crypto.subtle.verify` and checks the signature before it trusts the
 // timestamp, then the timestamp against a tolerance so a captured request cannot be
 // replayed later.
-import type { SdkJob } from "../contract/dialects.ts";
+import type { SdkJob } from "./types.ts";
 import {
   matchesServiceSignature,
   parseServiceSignatures,

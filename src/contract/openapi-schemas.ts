@@ -1,7 +1,7 @@
 // The schema components of the OpenAPI document (openapi.ts), generated from the
 // contract's zod schemas by zod's own JSON Schema conversion (draft 2020-12, the dialect
 // of OpenAPI 3.1). Requests are converted as zod reads them (defaults make fields
-// optional), responses as the service writes them. Nothing here restates a job type's
+// optional, and are stated in the description), responses as the service writes them. Nothing here restates a job type's
 // fields: the request dialects and the webhook payload are assembled from the same
 // params and result schemas that validate requests and type the client library.
 import { z } from "zod";
@@ -219,9 +219,28 @@ function responseComponents(): Record<string, JsonSchema> {
   return schemas;
 }
 
+/**
+ * A request field's default goes into its description, not a `default` keyword: generators
+ * such as openapi-typescript (option `defaultNonNullable`, on by default) make every property
+ * with a `default` required unless its schema sits inline in a request body, and ours are
+ * shared components. The field stays optional (`required` leaves it out) and the default
+ * stays documented.
+ */
+function describeDefault({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (!("default" in jsonSchema)) return;
+  const said = `Default: \`${JSON.stringify(jsonSchema.default)}\`.`;
+  jsonSchema.description = typeof jsonSchema.description === "string" ? `${jsonSchema.description} ${said}` : said;
+  delete jsonSchema.default;
+}
+
 /** Converts every schema of a registry, with `$ref`s between them pointing into components. */
 function convert(registry: z.core.$ZodRegistry<{ id: string }>, io: "input" | "output"): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", io, uri: (id) => schemaRef(id).$ref as string });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    io,
+    uri: (id) => schemaRef(id).$ref as string,
+    ...(io === "input" ? { override: describeDefault } : {}),
+  });
   if ("__shared" in schemas) throw new Error("openapi: a schema was extracted to __shared; give it an id in the registry");
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {

@@ -5,11 +5,9 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobErrorCode, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import type { Db } from "./client.ts";
 import { jobs, type JobRow, type Mode } from "./schema.ts";
-
-/** How long a runner's hold on a processing job lasts unless renewed. */
-export const LEASE_MS = 60_000;
 
 export async function insertJob(db: Db, row: typeof jobs.$inferInsert): Promise<JobRow> {
   return (await db.insert(jobs).values(row).returning())[0]!;
@@ -67,7 +65,7 @@ export function startAttempt(db: Db, id: string, previousAttempt: number, now: n
         attempt: previousAttempt + 1,
         startedAt: sql`coalesce(${jobs.startedAt}, ${now})`,
         progress: 0,
-        leaseExpiresAt: now + LEASE_MS,
+        leaseExpiresAt: now + TUNABLES.job.leaseMs,
       })
       .where(and(eq(jobs.id, id), eq(jobs.attempt, previousAttempt), inArray(jobs.status, ["queued", "processing"])))
       .run(),
@@ -79,7 +77,7 @@ export function renewLease(db: Db, id: string, attempt: number, progress: number
   return changed(
     db
       .update(jobs)
-      .set({ progress: sql`max(coalesce(${jobs.progress}, 0), ${progress})`, leaseExpiresAt: now + LEASE_MS })
+      .set({ progress: sql`max(coalesce(${jobs.progress}, 0), ${progress})`, leaseExpiresAt: now + TUNABLES.job.leaseMs })
       .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
       .run(),
   );

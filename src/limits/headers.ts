@@ -3,10 +3,10 @@
 // window `w`, and the current state with remaining `r` and seconds until more `t`.
 import { AppError } from "../lib/errors.ts";
 import type { QuotaVerdict } from "./admission.ts";
-import { QUOTA_WINDOW_MS } from "./plans.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 
 const POLICY = "jobs-per-hour";
-const WINDOW_S = QUOTA_WINDOW_MS / 1000;
+const WINDOW_S = TUNABLES.limiter.quotaWindowMs / 1000;
 
 export function quotaHeaders(verdict: QuotaVerdict): Record<string, string> {
   const t = verdict.ok ? verdict.resetInS : verdict.retryAfterS;

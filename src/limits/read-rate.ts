@@ -1,10 +1,11 @@
 // A cheap per-key request rate for reads (GET), so a polling loop gone wrong cannot
-// hammer D1: the Workers rate-limiting binding READ_RATE_LIMITER (wrangler.toml: 300
-// requests per 60 s per key). Creates are governed by the plan's hourly quota instead.
+// hammer D1: the Workers rate-limiting binding READ_RATE_LIMITER (wrangler.toml, which
+// must match TUNABLES.readRate). Creates are governed by the plan's hourly quota instead.
 import { createMiddleware } from "hono/factory";
 import { AppError } from "../lib/errors.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 
-export const READ_RATE = { limit: 300, periodS: 60 } as const;
+export const READ_RATE = { limit: TUNABLES.readRate.requests, periodS: TUNABLES.readRate.periodS } as const;
 
 export const readRateLimit = () =>
   createMiddleware<{ Bindings: Env }>(async function readRateLimit(c, next) {

@@ -6,7 +6,7 @@ import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts
 import { listJobsQuery } from "../contract/list-jobs.ts";
 import { httpJobType } from "../contract/names.ts";
 import { database } from "../db/client.ts";
-import { cancelJob, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
+import { findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
 import { toHttpJob, viewOptions } from "../jobs/view.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
@@ -14,7 +14,7 @@ import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
-import { jobFinished } from "../runner/finished.ts";
+import { finishJob } from "../runner/finish.ts";
 import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
@@ -126,13 +126,10 @@ export const jobsRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     const row = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
     if (!row) throw notFound("job");
-    if (!(await cancelJob(db, id, Date.now()))) {
+    if (!(await finishJob(c.env, id, { status: "cancelled" }))) {
       const now = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
       return c.json({ success: false, jobId: id, status: now!.status });
     }
-    // Stop the processor's work now; the runner ignores the job from here on.
-    await c.env.JOB_RUNNER.getByName(id).cancel();
-    await jobFinished(c.env, id);
     return c.json({ success: true, jobId: id });
   });
 

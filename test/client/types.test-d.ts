@@ -1,19 +1,42 @@
-// Type-level tests, checked by `tsc --noEmit -p .` (and by type-check.test.ts): jobs are
-// discriminated by type then status, params are typed per type, and wrong accesses fail.
-// Nothing here runs.
+// Type-level tests, checked by `tsc --noEmit -p .` (and by type-check.test.ts): the
+// client's plain types are the contract's zod types, both ways; jobs are discriminated by
+// type then status, params are typed per type, and wrong accesses fail. Nothing here runs.
 import {
-  ApiError,
   MediaJobsClient,
-  type ApiErrorCode,
   verifyWebhook,
+  type ApiError,
+  type ApiErrorCode,
   type CompletedJob,
   type EnqueueJobInput,
+  type JobErrorCode,
   type JobOf,
+  type JobParamsInput,
+  type JobResult,
+  type JobType,
   type SdkJob,
+  type SdkJobStatus,
 } from "../../src/client/index.ts";
+import type { SdkJob as ContractSdkJob, SdkJobStatus as ContractSdkJobStatus } from "../../src/contract/dialects.ts";
+import type { JobErrorCode as ContractJobErrorCode } from "../../src/contract/job.ts";
+import type { JobParamsInput as ContractJobParamsInput, JobResult as ContractJobResult } from "../../src/contract/registry.ts";
+import type { ApiErrorCode as ServiceApiErrorCode } from "../../src/lib/errors.ts";
 
 type Equal<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
 function assertType<T extends true>(): T | void {}
+/** Each assignable to the other: what the contract says, the client's published types say. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+export function inStepWithTheContract(): void {
+  assertType<Same<SdkJob, ContractSdkJob>>();
+  assertType<Same<SdkJobStatus, ContractSdkJobStatus>>();
+  assertType<Same<JobErrorCode, ContractJobErrorCode>>();
+  assertType<{ [T in JobType]: Same<JobParamsInput<T>, ContractJobParamsInput<T>> }[JobType]>();
+  assertType<{ [T in JobType]: Same<JobResult<T>, ContractJobResult<T>> }[JobType]>();
+  assertType<{ [T in JobType]: Same<JobOf<T>, Extract<ContractSdkJob, { type: T }>> }[JobType]>();
+  // Every code the service sends, plus the two the client makes up for answers that are not the service's.
+  assertType<Same<ApiErrorCode, ServiceApiErrorCode | "invalid_response" | `http_${number}`>>();
+  assertType<Same<ApiError["code"], ApiErrorCode>>();
+}
 
 export async function narrowing(client: MediaJobsClient): Promise<void> {
   const job = await client.getJob("job_1");
@@ -107,7 +130,8 @@ export async function listingAndWebhooks(client: MediaJobsClient, raw: string, h
 }
 
 export function errorCodes(error: ApiError): string {
-  // The service's codes come from the one table in the contract; a typo does not compile.
+  // A switch over the codes is checked: a typo does not compile, and what is left after
+  // the service's codes and invalid_response is http_<status>.
   // @ts-expect-error not an error code of the service
   if (error.code === "rate_limited") return "never";
   const code: ApiErrorCode = error.code;

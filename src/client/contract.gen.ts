@@ -1005,7 +1005,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressVideo";
             /** @constant */
@@ -1039,7 +1039,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressImage";
             /** @constant */
@@ -1070,7 +1070,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressPdf";
             /** @constant */
@@ -1098,7 +1098,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoThumbnail";
             /** @constant */
@@ -1128,7 +1128,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "extractAudio";
             /** @constant */
@@ -1157,7 +1157,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoExtraction";
             /** @constant */
@@ -1200,7 +1200,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
             type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction";
             /** @enum {string} */
@@ -1212,7 +1212,7 @@ export interface components {
         Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"];
         JobFailure: {
             /** @enum {string} */
-            code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "processing_failed";
+            code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed";
             message: string;
         };
         CreatedJob: {

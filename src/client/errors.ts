@@ -39,7 +39,7 @@ export interface ApiErrorInit {
 }
 
 /**
- * The service answered with an HTTP error (DESIGN §3): `{"error": {code, message, details?}}`.
+ * The service answered with an HTTP error: `{"error": {code, message, details?}}` (docs/api.md, "Errors").
  * A body that is not that shape still gives an ApiError, with `code` `http_<status>`.
  *
  * @example

@@ -5,9 +5,9 @@
 // fields: the request dialects and the webhook payload are assembled from the same
 // params and result schemas that validate requests and type the client library.
 import { z } from "zod";
-import { organizations, webhookDeliveries } from "../db/schema.ts";
-import type { ApiErrorCode } from "../lib/errors.ts";
 import { createJobFields } from "./create-job.ts";
+import { API_ERROR_CODES, API_ERRORS } from "./errors.ts";
+import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "./enums.ts";
 import { httpJob, jobError, JOB_STATUSES } from "./job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
 import { jobTypes } from "./registry.ts";
@@ -18,21 +18,6 @@ export const schemaRef = (id: string): JsonSchema => ({ $ref: `#/components/sche
 
 /** `compressImage` → `CompressImage`, the prefix of that type's component names. */
 export const componentPrefix = (type: JobType) => type[0]!.toUpperCase() + type.slice(1);
-
-/** Every public error code with its HTTP status (lib/errors.ts owns the union; this must name each one). */
-export const API_ERRORS = {
-  invalid_input: { status: 400, when: "malformed JSON, an unknown or wrong field, a bad URL or an out-of-range value; `details` lists each problem with its field path" },
-  unauthorized: { status: 401, when: "a missing, malformed, unknown or revoked API key" },
-  forbidden: { status: 403, when: "a download link that is tampered with, malformed or expired" },
-  not_found: { status: 404, when: "no such job for this organization and mode, or no such route" },
-  idempotency_key_in_use: { status: 409, when: "a request with the same Idempotency-Key is still running" },
-  payload_too_large: { status: 413, when: "a request body over 64 KiB" },
-  idempotency_key_reused: { status: 422, when: "the Idempotency-Key was used with another body in the last 24 h" },
-  rate_limit_exceeded: { status: 429, when: "the plan's hourly job quota, or the read rate, is used up; see Retry-After" },
-  internal_error: { status: 500, when: "anything unexpected; logged with the request id" },
-} as const satisfies Record<ApiErrorCode, { status: number; when: string }>;
-
-const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
 
 // ---- Requests (converted with io: "input") ----------------------------------------------
 
@@ -145,8 +130,8 @@ const cancelResult = z.union([
 ]);
 
 const usage = z.object({
-  plan: z.enum(organizations.plan.enumValues),
-  mode: z.enum(["live", "test"]).describe("The key's mode; limits and counts are per mode."),
+  plan: z.enum(PLANS),
+  mode: z.enum(MODES).describe("The key's mode; limits and counts are per mode."),
   billable: z.boolean().describe("False for test keys."),
   limits: z.object({ concurrentJobs: z.int(), jobsPerHour: z.int(), readsPerMinute: z.int() }),
   window: z.object({
@@ -163,9 +148,9 @@ const iso = z.string().describe("ISO 8601 UTC.");
 const webhookDelivery = z.object({
   id: z.string().describe("`msg_…`, sent as `webhook-id`; the same on every retry."),
   jobId: z.string(),
-  trigger: z.enum(webhookDeliveries.trigger.enumValues),
+  trigger: z.enum(WEBHOOK_TRIGGERS),
   url: z.string(),
-  status: z.enum(webhookDeliveries.status.enumValues),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attemptCount: z.int(),
   createdAt: iso,
   lastAttemptAt: iso.nullable(),

@@ -4,6 +4,7 @@
 // whether it took effect.
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobErrorCode, JobStatus } from "../contract/job.ts";
+import type { JobType } from "../contract/names.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import type { Db } from "./client.ts";
 import { jobs, type JobRow, type Mode } from "./schema.ts";
@@ -20,10 +21,12 @@ export async function findOrgJob(db: Db, orgId: string, mode: Mode, id: string):
   return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId), eq(jobs.mode, mode))))[0];
 }
 
+/** The API lists one mode; the dashboard may list both, and filter by type. */
 export interface ListQuery {
   orgId: string;
-  mode: Mode;
+  mode?: Mode;
   status?: JobStatus;
+  type?: JobType;
   limit: number;
   /** Only jobs strictly older than this (createdAt, id) position. */
   before?: { createdAt: number; id: string };
@@ -31,8 +34,10 @@ export interface ListQuery {
 
 /** Newest first; asks for one extra row so the caller knows whether there is more. */
 export async function listJobs(db: Db, q: ListQuery): Promise<JobRow[]> {
-  const conditions: SQL[] = [eq(jobs.orgId, q.orgId), eq(jobs.mode, q.mode)];
+  const conditions: SQL[] = [eq(jobs.orgId, q.orgId)];
+  if (q.mode) conditions.push(eq(jobs.mode, q.mode));
   if (q.status) conditions.push(eq(jobs.status, q.status));
+  if (q.type) conditions.push(eq(jobs.type, q.type));
   if (q.before) {
     conditions.push(
       or(lt(jobs.createdAt, q.before.createdAt), and(eq(jobs.createdAt, q.before.createdAt), lt(jobs.id, q.before.id)))!,

@@ -18,7 +18,6 @@ export function quotaHeaders(verdict: QuotaVerdict): Record<string, string> {
 
 export function quotaExceeded(verdict: Extract<QuotaVerdict, { ok: false }>, plan: string): AppError {
   return new AppError(
-    429,
     "rate_limit_exceeded",
     `the ${plan} plan allows ${verdict.limit} jobs per hour; the next job can be created in ${verdict.retryAfterS} s`,
     {

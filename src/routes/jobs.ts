@@ -2,12 +2,12 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
 import { listJobsQuery } from "../contract/list-jobs.ts";
 import { httpJobType } from "../contract/names.ts";
 import { database } from "../db/client.ts";
 import { findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
+import { toHttpJob, viewOptions } from "../jobs/view.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
@@ -18,16 +18,12 @@ import { finishJob } from "../runner/finish.ts";
 import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
-import { toHttpJob } from "./job-view.ts";
 import { validationHook } from "./validation.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-type AppEnv = { Bindings: Env; Variables: AuthVariables & { createJob: CreateJobRequest } };
-
-export function viewOptions(c: { env: Env; req: { url: string } }) {
-  return { secret: c.env.FILES_SIGNING_SECRET, origin: new URL(c.req.url).origin, now: Date.now() };
-}
+/** `createJob`: the validated request, from the parsing step to the handler. */
+type AppEnv = { Bindings: Env; Variables: { createJob: CreateJobRequest } };
 
 export const jobsRoutes = new Hono<AppEnv>()
   .post(
@@ -35,7 +31,7 @@ export const jobsRoutes = new Hono<AppEnv>()
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
-        throw new AppError(413, "payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
+        throw new AppError("payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
       },
     }),
     async (c, next) => {

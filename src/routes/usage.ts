@@ -1,12 +1,11 @@
 // GET /v1/usage: this organization's plan, limits and current use, for the key's mode.
 import { Hono } from "hono";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { PLAN_LIMITS } from "../limits/plans.ts";
 import { READ_RATE } from "../limits/read-rate.ts";
 
-export const usageRoutes = new Hono<{ Bindings: Env; Variables: AuthVariables }>().get("/", async (c) => {
+export const usageRoutes = new Hono<{ Bindings: Env }>().get("/", async (c) => {
   const org = c.get("org");
   const mode = c.get("mode");
   const usage = await limiterFor(c.env, org.id, mode).usage();

@@ -6,6 +6,8 @@
 // processor job is cancelled or deleted when the runner lets go of it.
 import { DurableObject } from "cloudflare:workers";
 import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
+import type { JobType } from "../contract/registry.ts";
+import { parseStoredResult } from "../contract/stored-result.ts";
 import { database, type Db } from "../db/client.ts";
 import { findJob, renewLease, startAttempt } from "../db/jobs.ts";
 import { outputKey } from "../files/signing.ts";
@@ -158,8 +160,17 @@ export class JobRunner extends DurableObject<Env> {
     }
   }
 
-  /** Copies every output to R2, then completes the row. */
-  async #collect(current: Attempt, result: Record<string, unknown>, outputs: ProcessorOutput[]): Promise<void> {
+  /** Checks the result against its type's schema, copies every output to R2, then completes the row. */
+  async #collect(current: Attempt, result: unknown, outputs: ProcessorOutput[]): Promise<void> {
+    const job = await findJob(this.#db(), current.jobId);
+    if (!job) return this.#letGo(current, "delete");
+    const checked = parseStoredResult(job.type as JobType, result);
+    if (!checked.ok) {
+      log("error", "processor result does not fit its type", { job: current.jobId, attempt: current.attempt, type: job.type, issues: checked.issues });
+      const message = `processing produced a ${job.type} result that does not fit its schema; this is a fault on our side, it has been logged`;
+      await this.#finish(current, { status: "failed", attempt: current.attempt, error: { code: "invalid_result", message } });
+      return;
+    }
     const call = processorFetch(this.env, current.pid);
     try {
       for (const output of outputs) {
@@ -180,7 +191,7 @@ export class JobRunner extends DurableObject<Env> {
       log("warn", "collecting outputs failed", { job: current.jobId, attempt: current.attempt, error: String(error) });
       return this.#schedule({ ...current, failures: current.failures + 1 });
     }
-    if (!(await this.#finish(current, { status: "completed", attempt: current.attempt, result }))) {
+    if (!(await this.#finish(current, { status: "completed", attempt: current.attempt, result: checked.value }))) {
       // Cancelled while we copied: the outputs belong to no one.
       await this.env.OUTPUTS.delete(outputs.map((o) => outputKey(current.jobId, o.name)));
     }

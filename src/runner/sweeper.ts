@@ -7,10 +7,10 @@
 // sees it at most one period after it expired, so every stuck job is poked before it can
 // be failed (docs/architecture.md: the sweep).
 import { database } from "../db/client.ts";
+import { deleteExpiredIdempotencyKeys } from "../db/idempotency.ts";
 import { expiredLeases } from "../db/jobs.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
-import { deleteExpiredIdempotencyKeys } from "../routes/idempotency.ts";
 import { finishJob } from "./finish.ts";
 
 const { pokeWindowMs, batchSize } = TUNABLES.sweep;

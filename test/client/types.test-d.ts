@@ -128,3 +128,28 @@ export async function listingAndWebhooks(client: MediaJobsClient, raw: string, h
   assertType<Equal<typeof payload, SdkJob>>();
   await verifyWebhook(raw, { "x-service-timestamp": "1", "x-service-signature": ["sha256=a", "sha256=b"] }, ["a", "b"]);
 }
+
+export function errorCodes(error: ApiError): string {
+  // A switch over the codes is checked: a typo does not compile, and what is left after
+  // the service's codes and invalid_response is http_<status>.
+  // @ts-expect-error not an error code of the service
+  if (error.code === "rate_limited") return "never";
+  const code: ApiErrorCode = error.code;
+  switch (code) {
+    case "invalid_input":
+    case "unauthorized":
+    case "forbidden":
+    case "not_found":
+    case "idempotency_key_in_use":
+    case "idempotency_key_reused":
+    case "payload_too_large":
+    case "rate_limit_exceeded":
+    case "internal_error":
+    case "invalid_response":
+      return code;
+    default: {
+      assertType<Equal<typeof code, `http_${number}`>>();
+      return code;
+    }
+  }
+}

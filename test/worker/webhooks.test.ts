@@ -1,4 +1,4 @@
-// Webhook delivery (DESIGN §6, issue 6): signed so that both the SDK and any Standard
+// Webhook delivery (docs/webhooks.md): signed so that both the SDK and any Standard
 // Webhooks library verify it, retried on the schedule through the queue's own delays,
 // logged attempt by attempt, and scheduled once per finished job. Retries are driven
 // here with createMessageBatch, so no test waits through a backoff.

@@ -1,6 +1,7 @@
 // `npm run build -w @media-jobs/client` (and prepack): the package's dist/.
 //   dist/index.mjs, dist/index.cjs  one bundle each (esbuild) of src/client/index.ts and the
-//                                   zod-free contract modules it runs (names, dialects)
+//                                   zod-free contract modules it runs (names, dialects,
+//                                   webhook-signature)
 //   dist/types/**/*.d.ts, .d.cts    declarations (tsc, tsconfig.client.json): only the files
 //                                   index.d.ts reaches, for import and for require
 // Fails when a bundle imports anything or a declaration mentions zod: the package has no

@@ -12,17 +12,22 @@ interface __BaseEnv_Env {
 	LOG_LEVEL: "info";
 	PROCESSOR_URL: string;
 	ALLOW_PRIVATE_NETWORK_INPUTS: string;
+	PROCESSOR_INSTANCES: string;
+	JOBS_PER_INSTANCE: string;
+	PROCESSOR_IDLE_STOP_S: string;
+	PROCESSOR_CONCURRENCY: string;
 	FILES_SIGNING_SECRET: string;
 	ADMIN_TOKEN: string;
 	PROCESSOR_TOKEN: string;
 	JOB_RUNNER: DurableObjectNamespace<import("./index").JobRunner>;
 	ORG_LIMITER: DurableObjectNamespace<import("./index").OrgLimiter>;
 	PROCESSOR: DurableObjectNamespace<import("./index").ProcessorContainer>;
+	PROCESSOR_POOL: DurableObjectNamespace<import("./index").ProcessorPool>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./index");
-		durableNamespaces: "JobRunner" | "ProcessorContainer" | "OrgLimiter";
+		durableNamespaces: "JobRunner" | "ProcessorContainer" | "OrgLimiter" | "ProcessorPool";
 	}
 	interface Env extends __BaseEnv_Env {}
 }
@@ -31,7 +36,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "PUBLIC_BASE_URL" | "RETENTION" | "LOG_LEVEL" | "PROCESSOR_URL" | "ALLOW_PRIVATE_NETWORK_INPUTS" | "FILES_SIGNING_SECRET" | "ADMIN_TOKEN" | "PROCESSOR_TOKEN">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "PUBLIC_BASE_URL" | "RETENTION" | "LOG_LEVEL" | "PROCESSOR_URL" | "ALLOW_PRIVATE_NETWORK_INPUTS" | "PROCESSOR_INSTANCES" | "JOBS_PER_INSTANCE" | "PROCESSOR_IDLE_STOP_S" | "PROCESSOR_CONCURRENCY" | "FILES_SIGNING_SECRET" | "ADMIN_TOKEN" | "PROCESSOR_TOKEN">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -10,9 +10,11 @@ import { database, type Db } from "../db/client.ts";
 import { completeJob, failJob, findJob, renewLease, startAttempt } from "../db/jobs.ts";
 import { outputKey } from "../files/signing.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
+import { processorPool } from "../limits/processor-pool.ts";
 import { SLOT_RENEW_MS } from "../limits/plans.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { jobFinished } from "./finished.ts";
+import { beginWhenSeated, clearWaiting, waitingForSeat, whileWaiting, type SeatRequest } from "./seat.ts";
 import { processorFetch } from "./transport.ts";
 
 export const MAX_ATTEMPTS = 3;
@@ -36,6 +38,8 @@ interface Attempt {
   attempt: number;
   /** The processor's id for this attempt: `<jobId>.<attempt>`. */
   pid: string;
+  /** The pool instance whose seat this attempt holds (src/limits/processor-pool.ts). */
+  instance: string;
   polls: number;
   failures: number;
 }
@@ -55,18 +59,46 @@ export class JobRunner extends DurableObject<Env> {
    * Safe to call any number of times. True while the job runs here (it holds its slot).
    */
   async start(jobId: string): Promise<boolean> {
-    if (await this.ctx.storage.get<Attempt>("attempt")) return true;
+    if ((await this.ctx.storage.get<Attempt>("attempt")) || (await waitingForSeat(this.ctx.storage))) return true;
     const job = await findJob(this.#db(), jobId);
     if (!job || job.status !== "queued") return false;
-    return this.#beginAttempt(jobId, job.attempt);
+    return this.#seat({ jobId, orgId: job.orgId, mode: job.mode, priority: job.priority, createdAt: job.createdAt, previousAttempt: job.attempt });
+  }
+
+  /** The pool gives this job a seat on `instance`: the attempt begins. False when the job will not run. */
+  async seated(jobId: string, instance: string): Promise<boolean> {
+    const current = await this.ctx.storage.get<Attempt>("attempt");
+    if (current) return current.instance === instance;
+    const request = (await waitingForSeat(this.ctx.storage)) ?? (await this.#queuedRequest(jobId));
+    if (!request) return false;
+    await clearWaiting(this.ctx.storage);
+    return this.#beginAttempt(jobId, request.previousAttempt, instance);
+  }
+
+  /** Asked by the pool before it reclaims a seat: true while an attempt here runs on it. */
+  async holdsSeat(instance: string): Promise<boolean> {
+    return (await this.ctx.storage.get<Attempt>("attempt"))?.instance === instance;
+  }
+
+  async #queuedRequest(jobId: string): Promise<SeatRequest | undefined> {
+    const job = await findJob(this.#db(), jobId);
+    if (!job || job.status !== "queued") return undefined;
+    return { jobId, orgId: job.orgId, mode: job.mode, priority: job.priority, createdAt: job.createdAt, previousAttempt: job.attempt };
+  }
+
+  /** Takes a seat and begins, or waits for the pool to call `seated` (true: the job is this runner's). */
+  #seat(request: SeatRequest): Promise<boolean> {
+    return beginWhenSeated(this.env, this.ctx.storage, request, (instance) => this.#beginAttempt(request.jobId, request.previousAttempt, instance));
   }
 
   /** Stops the job's processor work; the row was already marked cancelled by the caller. */
   async cancel(): Promise<void> {
     const current = await this.ctx.storage.get<Attempt>("attempt");
+    const waiting = await waitingForSeat(this.ctx.storage);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     if (current) await this.#release(current, "cancel");
+    else if (waiting) await processorPool(this.env).release(waiting.jobId);
   }
 
   /** Runs the poll now (used by the sweeper for a job whose lease expired). */
@@ -75,6 +107,7 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    if (await whileWaiting(this.env, this.ctx.storage, (request) => this.#seat(request))) return;
     const current = await this.ctx.storage.get<Attempt>("attempt");
     if (!current) return;
     try {
@@ -85,7 +118,7 @@ export class JobRunner extends DurableObject<Env> {
     }
   }
 
-  async #beginAttempt(jobId: string, previousAttempt: number): Promise<boolean> {
+  async #beginAttempt(jobId: string, previousAttempt: number, instance: string): Promise<boolean> {
     const db = this.#db();
     const now = Date.now();
     if (!(await startAttempt(db, jobId, previousAttempt, now))) return false;
@@ -97,13 +130,14 @@ export class JobRunner extends DurableObject<Env> {
       renewedAt: now,
       attempt: job.attempt,
       pid: `${jobId}.${job.attempt}`,
+      instance,
       polls: 0,
       failures: 0,
     };
     await this.ctx.storage.put("attempt", current);
     log("info", "attempt started", { job: jobId, attempt: current.attempt });
     try {
-      const response = await processorFetch(this.env, current.pid)("/jobs", {
+      const response = await processorFetch(this.env, current.instance)("/jobs", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ id: current.pid, type: job.type, params: job.params }),
@@ -132,7 +166,7 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   async #poll(current: Attempt): Promise<void> {
-    const call = processorFetch(this.env, current.pid);
+    const call = processorFetch(this.env, current.instance);
     let response: Response;
     try {
       response = await call(`/jobs/${encodeURIComponent(current.pid)}`);
@@ -169,7 +203,7 @@ export class JobRunner extends DurableObject<Env> {
 
   /** Copies every output to R2, then completes the row. */
   async #collect(current: Attempt, result: Record<string, unknown>, outputs: ProcessorOutput[]): Promise<void> {
-    const call = processorFetch(this.env, current.pid);
+    const call = processorFetch(this.env, current.instance);
     try {
       for (const output of outputs) {
         const response = await call(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
@@ -203,7 +237,8 @@ export class JobRunner extends DurableObject<Env> {
     await this.#release(current, "delete");
     await this.ctx.storage.deleteAll();
     if (current.attempt < MAX_ATTEMPTS) {
-      await this.#beginAttempt(current.jobId, current.attempt);
+      const job = (await findJob(this.#db(), current.jobId))!;
+      await this.#seat({ ...current, priority: job.priority, createdAt: job.createdAt, previousAttempt: current.attempt });
       return;
     }
     const error: { code: JobErrorCode; message: string } = {
@@ -222,7 +257,7 @@ export class JobRunner extends DurableObject<Env> {
 
   /** Best effort: a processor that is gone has nothing left to release. */
   async #release(current: Attempt, how: "cancel" | "delete"): Promise<void> {
-    const call = processorFetch(this.env, current.pid);
+    const call = processorFetch(this.env, current.instance);
     const path = `/jobs/${encodeURIComponent(current.pid)}`;
     try {
       if (how === "cancel") await call(`${path}/cancel`, { method: "POST" });
@@ -230,5 +265,6 @@ export class JobRunner extends DurableObject<Env> {
     } catch {
       // Unreachable processor: its own TTL sweep removes the files.
     }
+    await processorPool(this.env).release(current.jobId);
   }
 }

@@ -356,7 +356,7 @@ such jobs.
 running the runner's alarms and D1 writes), the processor's Node process and ffmpeg share the
 machine's ${r.machine.cpus} cores, while ffmpeg alone would use them all. Part of the long jobs' gap
 (\`compressVideo\` +${ms(video.extraMs)}, ${video.ratio.toFixed(2)}×) is that contention, which a container with its own
-CPUs (production: one \`standard-2\` instance per running job) does not have; the rest is items 1 and 4.
+CPUs (production: a \`standard-2\` instance per two running jobs, [capacity.md](capacity.md)) does not have; the rest is items 1 and 4.
 
 **6. The API.** \`POST /v1/jobs\` does ${post.rps.toFixed(0)} requests/s against the bare Worker's
 ${postBase.rps.toFixed(0)} (p50 ${post.p50.toFixed(0)} ms against ${postBase.p50.toFixed(0)} ms): each create

@@ -14,7 +14,7 @@ interface __BaseEnv_Env {
 	ALLOW_PRIVATE_NETWORK_INPUTS: string;
 	PROCESSOR_INSTANCES: string;
 	JOBS_PER_INSTANCE: string;
-	PROCESSOR_IDLE_STOP_S: string;
+	CONTAINER_SLEEP_AFTER: string;
 	PROCESSOR_CONCURRENCY: string;
 	FILES_SIGNING_SECRET: string;
 	ADMIN_TOKEN: string;
@@ -36,7 +36,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "PUBLIC_BASE_URL" | "RETENTION" | "LOG_LEVEL" | "PROCESSOR_URL" | "ALLOW_PRIVATE_NETWORK_INPUTS" | "PROCESSOR_INSTANCES" | "JOBS_PER_INSTANCE" | "PROCESSOR_IDLE_STOP_S" | "PROCESSOR_CONCURRENCY" | "FILES_SIGNING_SECRET" | "ADMIN_TOKEN" | "PROCESSOR_TOKEN">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "PUBLIC_BASE_URL" | "RETENTION" | "LOG_LEVEL" | "PROCESSOR_URL" | "ALLOW_PRIVATE_NETWORK_INPUTS" | "PROCESSOR_INSTANCES" | "JOBS_PER_INSTANCE" | "CONTAINER_SLEEP_AFTER" | "PROCESSOR_CONCURRENCY" | "FILES_SIGNING_SECRET" | "ADMIN_TOKEN" | "PROCESSOR_TOKEN">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -17,8 +17,8 @@ export const POOL = {
    * other's encoding. Cloudflare's instance types: docs/capacity.md.
    */
   jobsPerInstanceByType: { lite: 1, basic: 1, "standard-1": 1, "standard-2": 2, "standard-3": 3, "standard-4": 4 },
-  /** A container with no running job stops this long after its last request. Var PROCESSOR_IDLE_STOP_S. */
-  idleStopS: 60,
+  /** A container with no running job stops this long after its last request. Var CONTAINER_SLEEP_AFTER ("90s", "5m", "1h"). */
+  idleStop: "60s",
   /** Locally (PROCESSOR_URL set) the pool is one instance with this many seats. Var PROCESSOR_CONCURRENCY. */
   localSeats: 4,
   /** A seat neither granted nor confirmed this recently is checked with its runner (and reclaimed if the runner lets it go). */
@@ -34,9 +34,9 @@ export interface PoolConfig {
   seatsPerInstance: number;
 }
 
-type PoolVar = "PROCESSOR_INSTANCES" | "JOBS_PER_INSTANCE" | "PROCESSOR_IDLE_STOP_S" | "PROCESSOR_CONCURRENCY";
+type PoolVar = "PROCESSOR_INSTANCES" | "JOBS_PER_INSTANCE" | "PROCESSOR_CONCURRENCY";
 /** The Worker's vars the pool reads (wrangler.toml [vars]); empty means the default. */
-export type PoolVars = Partial<Record<PoolVar | "PROCESSOR_URL", string>>;
+export type PoolVars = Partial<Record<PoolVar | "PROCESSOR_URL" | "CONTAINER_SLEEP_AFTER", string>>;
 
 /** A positive integer var, or the default when unset or empty; anything else is a configuration error naming the var. */
 function positiveVar(env: PoolVars, name: PoolVar, fallback: number): number {
@@ -56,8 +56,10 @@ export function poolConfig(env: PoolVars): PoolConfig {
   };
 }
 
-export function idleStopS(env: PoolVars): number {
-  return positiveVar(env, "PROCESSOR_IDLE_STOP_S", POOL.idleStopS);
+/** The containers' idle time, a duration @cloudflare/containers accepts; the default when unset or malformed. */
+export function idleStop(env: PoolVars): string {
+  const value = env.CONTAINER_SLEEP_AFTER;
+  return value && /^\d+[smh]$/.test(value) ? value : POOL.idleStop;
 }
 
 /** The name of instance `n`: a ProcessorContainer (production) or a label in logs (local). */

@@ -3,7 +3,7 @@
 // stopped once idle (docs/capacity.md: the processor pool). Constructed only when
 // PROCESSOR_URL is empty, so `wrangler dev --enable-containers=false` never touches it.
 import { Container } from "@cloudflare/containers";
-import { idleStopS } from "../limits/pool-plan.ts";
+import { idleStop } from "../limits/pool-plan.ts";
 import { log } from "../lib/log.ts";
 
 export class ProcessorContainer extends Container<Env> {
@@ -13,7 +13,7 @@ export class ProcessorContainer extends Container<Env> {
     super(ctx, env);
     // Every request renews the activity timer; this is how long after the last one the
     // container is asked whether it may stop.
-    this.sleepAfter = idleStopS(env);
+    this.sleepAfter = idleStop(env);
     this.envVars = {
       PROCESSOR_TOKEN: env.PROCESSOR_TOKEN,
       ALLOW_PRIVATE_NETWORK_INPUTS: "false",

@@ -14,7 +14,7 @@ import { processorPool } from "../limits/processor-pool.ts";
 import { SLOT_RENEW_MS } from "../limits/plans.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { jobFinished } from "./finished.ts";
-import { beginWhenSeated, clearWaiting, waitingForSeat, whileWaiting, type SeatRequest } from "./seat.ts";
+import { beginWhenSeated, clearWaiting, seatRequest, waitingForSeat, whileWaiting, type SeatRequest } from "./seat.ts";
 import { processorFetch } from "./transport.ts";
 
 export const MAX_ATTEMPTS = 3;
@@ -60,9 +60,8 @@ export class JobRunner extends DurableObject<Env> {
    */
   async start(jobId: string): Promise<boolean> {
     if ((await this.ctx.storage.get<Attempt>("attempt")) || (await waitingForSeat(this.ctx.storage))) return true;
-    const job = await findJob(this.#db(), jobId);
-    if (!job || job.status !== "queued") return false;
-    return this.#seat({ jobId, orgId: job.orgId, mode: job.mode, priority: job.priority, createdAt: job.createdAt, previousAttempt: job.attempt });
+    const request = await this.#queuedRequest(jobId);
+    return request ? this.#seat(request) : false;
   }
 
   /** The pool gives this job a seat on `instance`: the attempt begins. False when the job will not run. */
@@ -82,8 +81,7 @@ export class JobRunner extends DurableObject<Env> {
 
   async #queuedRequest(jobId: string): Promise<SeatRequest | undefined> {
     const job = await findJob(this.#db(), jobId);
-    if (!job || job.status !== "queued") return undefined;
-    return { jobId, orgId: job.orgId, mode: job.mode, priority: job.priority, createdAt: job.createdAt, previousAttempt: job.attempt };
+    return job?.status === "queued" ? seatRequest(job, job.attempt) : undefined;
   }
 
   /** Takes a seat and begins, or waits for the pool to call `seated` (true: the job is this runner's). */
@@ -237,8 +235,9 @@ export class JobRunner extends DurableObject<Env> {
     await this.#release(current, "delete");
     await this.ctx.storage.deleteAll();
     if (current.attempt < MAX_ATTEMPTS) {
-      const job = (await findJob(this.#db(), current.jobId))!;
-      await this.#seat({ ...current, priority: job.priority, createdAt: job.createdAt, previousAttempt: current.attempt });
+      // The next attempt takes a seat like any waiting job (maybe on another instance).
+      const job = await findJob(this.#db(), current.jobId);
+      if (job) await this.#seat(seatRequest(job, current.attempt));
       return;
     }
     const error: { code: JobErrorCode; message: string } = {

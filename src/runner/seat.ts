@@ -4,6 +4,7 @@
 // job's lease) and asks the pool again every waitCheckMs, so a lost call costs no more.
 import { database } from "../db/client.ts";
 import { findJob, renewLease } from "../db/jobs.ts";
+import type { JobRow } from "../db/schema.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { POOL } from "../limits/pool-plan.ts";
 import { processorPool } from "../limits/processor-pool.ts";
@@ -17,6 +18,10 @@ export interface SeatRequest {
   createdAt: number;
   /** The attempt the job is at: the next one begins only from it (0 while queued). */
   previousAttempt: number;
+}
+
+export function seatRequest(job: Pick<JobRow, "id" | "orgId" | "mode" | "priority" | "createdAt">, previousAttempt: number): SeatRequest {
+  return { jobId: job.id, orgId: job.orgId, mode: job.mode, priority: job.priority, createdAt: job.createdAt, previousAttempt };
 }
 
 const KEY = "seatRequest";

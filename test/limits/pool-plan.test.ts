@@ -3,7 +3,7 @@
 // and that the configured budget is the one wrangler.toml gives the containers.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { pickInstance, planSeats, POOL, poolConfig, type HeldSeat, type PoolVars, type PoolWaiter } from "../../src/limits/pool-plan.ts";
+import { idleStop, pickInstance, planSeats, POOL, poolConfig, type HeldSeat, type PoolVars, type PoolWaiter } from "../../src/limits/pool-plan.ts";
 
 const waiter = (jobId: string, orgId: string, priority = 5, createdAt = 0): PoolWaiter => ({ jobId, orgId, priority, createdAt });
 
@@ -69,6 +69,12 @@ describe("poolConfig", () => {
   it("refuses a value that is not a positive integer, naming the var", () => {
     expect(() => poolConfig(env({ PROCESSOR_URL: "", JOBS_PER_INSTANCE: "0" }))).toThrow(/JOBS_PER_INSTANCE must be a positive integer, got "0"/);
     expect(() => poolConfig(env({ PROCESSOR_URL: "", PROCESSOR_INSTANCES: "2.5" }))).toThrow(/PROCESSOR_INSTANCES/);
+  });
+
+  it("stops idle containers after CONTAINER_SLEEP_AFTER, or the default when it is unset or malformed", () => {
+    expect(idleStop({ CONTAINER_SLEEP_AFTER: "90s" })).toBe("90s");
+    expect(idleStop({ CONTAINER_SLEEP_AFTER: "" })).toBe(POOL.idleStop);
+    expect(idleStop({ CONTAINER_SLEEP_AFTER: "ten minutes" })).toBe(POOL.idleStop);
   });
 
   it("has the budget wrangler.toml gives the containers: max_instances and instance_type", () => {

@@ -1,7 +1,7 @@
 // Writes docs/benchmarks.md (tables) and docs/benchmarks.png (a chart drawn as SVG and
 // rendered by sharp) from one run's measurements. Nothing here judges a timing: the
 // numbers are reported as measured, with the machine and its load beside them.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import sharp from "sharp";
 import type { ApiResult, LoadResult } from "./api-load.ts";
 import type { DispatchResult } from "./dispatch.ts";
@@ -295,8 +295,13 @@ export function chartSvg(r: Results): string {
   return parts.join("\n");
 }
 
+/** Starts the section `bench/pool.ts` writes (it needs Docker, so it runs apart); kept across reports. */
+export const POOL_SECTION = "<!-- bench/pool.ts -->";
+
 export async function writeReport(r: Results, paths: { markdown: string; png: string }): Promise<void> {
-  await writeFile(paths.markdown, markdown(r));
+  const previous = await readFile(paths.markdown, "utf8").catch(() => "");
+  const kept = previous.includes(POOL_SECTION) ? `\n${previous.slice(previous.indexOf(POOL_SECTION))}` : "";
+  await writeFile(paths.markdown, markdown(r) + kept);
   await sharp(Buffer.from(chartSvg(r))).png({ compressionLevel: 9 }).toFile(paths.png);
 }
 

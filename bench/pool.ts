@@ -9,8 +9,10 @@
 //                          .dev.vars, and wrangler.toml's max_instances set to MAX_INSTANCES
 //                          (and PROCESSOR_INSTANCES in AFTER_DIR's .dev.vars)
 //   BEFORE_URL, AFTER_URL  where each one's `wrangler dev` listens (started by the caller)
-//   INPUT_URL              a JPEG the containers can reach (the Docker bridge gateway)
-//   MAX_INSTANCES (2), WARM_JOBS (5), BURST_JOBS (3 × MAX_INSTANCES)
+//   INPUT_URL              a JPEG the containers can reach (the Docker bridge gateway, a
+//                          private address: each checkout's ProcessorContainer must pass the
+//                          Worker's ALLOW_PRIVATE_NETWORK_INPUTS=true on to the processor)
+//   MAX_INSTANCES (2), WARM_JOBS (5), BURST_JOBS (3 × MAX_INSTANCES), AFTER_S (90)
 import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
@@ -31,6 +33,8 @@ const BURST_JOBS = Number(env("BURST_JOBS", String(3 * MAX_INSTANCES)));
 const INPUT_URL = env("INPUT_URL");
 const OPTIONS = { quality: 70, format: "webp", maxWidth: 800 };
 const JOB_DEADLINE_MS = 180_000;
+/** How long after the last job the containers left running are counted (the pool's idle stop is 60 s by default). */
+const AFTER_S = Number(env("AFTER_S", "90"));
 
 interface Design {
   name: string;
@@ -67,7 +71,7 @@ async function runJob(design: Design, key: string): Promise<{ ms: number; status
   }
 }
 
-/** Running app containers (the sidecars, `…-proxy`, are not counted). */
+/** Running processor containers (their sidecars, `…-proxy`, are not counted). */
 async function appContainers(): Promise<string[]> {
   const { stdout } = await exec(process.env.DOCKER_REAL ?? "docker", ["ps", "--filter", "name=ProcessorContainer", "--format", "{{.ID}} {{.Names}}"]);
   return stdout
@@ -89,12 +93,17 @@ async function rawToolMs(runs: number): Promise<number> {
 }
 
 interface DesignResult {
+  /** Containers of this design still running AFTER_S after its last job. */
+  leftAfter: number;
   coldMs: number;
   warmMs: number;
   burst: { jobs: number; completed: number; failed: string[]; seconds: number; perMinute: number; peakContainers: number };
 }
 
 async function measure(design: Design): Promise<DesignResult> {
+  // Containers already running belong to the design measured before.
+  const others = new Set(await appContainers());
+  const ours = async () => (await appContainers()).filter((id) => !others.has(id));
   const key = await adminKey(design);
   console.error(`[${design.name}] cold job`);
   const cold = await runJob(design, key);
@@ -106,7 +115,7 @@ async function measure(design: Design): Promise<DesignResult> {
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      peak = Math.max(peak, (await appContainers()).length);
+      peak = Math.max(peak, (await ours()).length);
       await sleep(250);
     }
   })();
@@ -116,7 +125,11 @@ async function measure(design: Design): Promise<DesignResult> {
   sampling = false;
   await sampler;
   const completed = results.filter((r) => r.status === "completed").length;
+  console.error(`[${design.name}] waiting ${AFTER_S} s, then counting its containers still running`);
+  await sleep(AFTER_S * 1000);
+  const left = (await ours()).length;
   return {
+    leftAfter: left,
     coldMs: cold.ms,
     warmMs: median(warm),
     burst: {
@@ -145,11 +158,11 @@ const lines = [
   "",
   `Produced by \`bench/pool.ts\` (real containers under \`wrangler dev --enable-containers\` on a local Docker engine; the two designs one after the other in one run, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${cpus().length} cores shared with everything else on the machine). Both at \`max_instances = ${MAX_INSTANCES}\`; the pool with its default ${"`JOBS_PER_INSTANCE`"}. Jobs: compress-image ${JSON.stringify(OPTIONS)} of a 1600×1067 JPEG, created and polled every 100 ms through the API. Raw sharp, the same transformation run directly: ${f(rawMs)} (median of 5).`,
   "",
-  "| design | first job (cold) | next jobs one at a time, median | over raw sharp | jobs at once | completed | failed | jobs per minute | peak containers |",
-  "|---|--:|--:|--:|--:|--:|---|--:|--:|",
+  `| design | first job (cold) | next jobs one at a time, median | over raw sharp | jobs at once | completed | failed | jobs per minute | peak containers | containers running ${AFTER_S} s after |`,
+  "|---|--:|--:|--:|--:|--:|---|--:|--:|--:|",
   ...results.map(
     ([design, r]) =>
-      `| ${design.name} | ${f(r.coldMs)} | ${f(r.warmMs)} | ${f(r.warmMs - rawMs)} | ${r.burst.jobs} | ${r.burst.completed} | ${r.burst.failed.join(", ") || "none"} | ${r.burst.perMinute.toFixed(1)} | ${r.burst.peakContainers} |`,
+      `| ${design.name} | ${f(r.coldMs)} | ${f(r.warmMs)} | ${f(r.warmMs - rawMs)} | ${r.burst.jobs} | ${r.burst.completed} | ${r.burst.failed.join(", ") || "none"} | ${r.burst.perMinute.toFixed(1)} | ${r.burst.peakContainers} | ${r.leftAfter} |`,
   ),
   "",
   "Locally nothing enforces `max_instances`: the peak column is how many containers each design actually ran.",

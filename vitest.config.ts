@@ -30,6 +30,9 @@ export default defineConfig({
                 FILES_SIGNING_SECRET: "test-files-signing-secret",
                 ADMIN_TOKEN: "test-admin-token",
                 ALLOW_PRIVATE_NETWORK_INPUTS: "true",
+                // Room for the largest plan test (a pro org's 10 and a free org's 2 at once);
+                // test/worker/pool.test.ts narrows its own pool.
+                PROCESSOR_CONCURRENCY: "16",
                 LOG_LEVEL: "error",
               },
             },

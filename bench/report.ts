@@ -1,7 +1,7 @@
 // Writes docs/benchmarks.md (tables) and docs/benchmarks.png (a chart drawn as SVG and
 // rendered by sharp) from one run's measurements. Nothing here judges a timing: the
 // numbers are reported as measured, with the machine and its load beside them.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import sharp from "sharp";
 import type { ApiResult, LoadResult } from "./api-load.ts";
 import type { DispatchResult } from "./dispatch.ts";
@@ -295,8 +295,13 @@ export function chartSvg(r: Results): string {
   return parts.join("\n");
 }
 
+/** Starts the section `bench/pool.ts` writes (it needs Docker, so it runs apart); kept across reports. */
+export const POOL_SECTION = "<!-- bench/pool.ts -->";
+
 export async function writeReport(r: Results, paths: { markdown: string; png: string }): Promise<void> {
-  await writeFile(paths.markdown, markdown(r));
+  const previous = await readFile(paths.markdown, "utf8").catch(() => "");
+  const kept = previous.includes(POOL_SECTION) ? `\n${previous.slice(previous.indexOf(POOL_SECTION))}` : "";
+  await writeFile(paths.markdown, markdown(r) + kept);
   await sharp(Buffer.from(chartSvg(r))).png({ compressionLevel: 9 }).toFile(paths.png);
 }
 
@@ -356,7 +361,7 @@ such jobs.
 running the runner's alarms and D1 writes), the processor's Node process and ffmpeg share the
 machine's ${r.machine.cpus} cores, while ffmpeg alone would use them all. Part of the long jobs' gap
 (\`compressVideo\` +${ms(video.extraMs)}, ${video.ratio.toFixed(2)}×) is that contention, which a container with its own
-CPUs (production: one \`standard-2\` instance per running job) does not have; the rest is items 1 and 4.
+CPUs (production: a \`standard-2\` instance per two running jobs, [capacity.md](capacity.md)) does not have; the rest is items 1 and 4.
 
 **6. The API.** \`POST /v1/jobs\` does ${post.rps.toFixed(0)} requests/s against the bare Worker's
 ${postBase.rps.toFixed(0)} (p50 ${post.p50.toFixed(0)} ms against ${postBase.p50.toFixed(0)} ms): each create

@@ -11,6 +11,7 @@ import type { WebhookMessage } from "./webhooks/schedule.ts";
 
 export { ProcessorContainer } from "./runner/container.ts";
 export { OrgLimiter } from "./limits/org-limiter.ts";
+export { ProcessorPool } from "./limits/processor-pool.ts";
 export { JobRunner } from "./runner/job-runner.ts";
 
 export default {

@@ -35,9 +35,27 @@ export const TUNABLES = {
     maxPollFailures: 5,
   },
 
-  processorContainer: {
-    /** A container idle this long has no job left (its job is polled every few seconds) and stops. */
-    sleepAfterS: 10 * 60,
+  /** The processor pool (src/limits/processor-pool.ts; docs/capacity.md). Vars named below override. */
+  pool: {
+    /** Instances at once in production: wrangler.toml [[containers]] max_instances (a test checks). Var PROCESSOR_INSTANCES, at most that. */
+    instances: 20,
+    /** wrangler.toml [[containers]] instance_type. */
+    instanceType: "standard-2",
+    /**
+     * Jobs one instance runs at once, by instance type (var JOBS_PER_INSTANCE overrides):
+     * about one per vCPU, at least 2 GiB of memory and 4 GB of disk each (a 2 GB input and
+     * its output), and 2 on one vCPU so that one job's download and upload overlap the
+     * other's encoding. Cloudflare's instance types: docs/capacity.md.
+     */
+    jobsPerInstanceByType: { lite: 1, basic: 1, "standard-1": 1, "standard-2": 2, "standard-3": 3, "standard-4": 4 },
+    /** A container with no running job stops this long after its last request. Var CONTAINER_SLEEP_AFTER ("90s", "5m", "1h"). */
+    idleStop: "60s",
+    /** Locally (PROCESSOR_URL set) the pool is one instance with this many seats. Var PROCESSOR_CONCURRENCY. */
+    localSeats: 4,
+    /** A seat neither granted nor confirmed this recently is checked with its runner (and reclaimed if the runner lets it go). */
+    seatCheckMs: 60_000,
+    /** A runner waiting for a seat asks again this often (a lost call from the pool costs at most this), and renews its org slot. */
+    waitCheckMs: 20_000,
   },
 
   sweep: {

@@ -1,19 +1,43 @@
-// The processor in production: a container per running attempt, so that one job's ffmpeg
-// owns the container's CPUs (docs/architecture.md: components). Constructed
-// only when PROCESSOR_URL is empty, so `wrangler dev --enable-containers=false` never
-// touches it.
+// The processor in production: one container per pool instance (`processor-<n>`), shared
+// by the jobs seated on it (src/limits/processor-pool.ts), kept warm between jobs and
+// stopped once idle (docs/capacity.md: the processor pool). Constructed only when
+// PROCESSOR_URL is empty, so `wrangler dev --enable-containers=false` never touches it.
 import { Container } from "@cloudflare/containers";
-import { TUNABLES } from "../lib/tunables.ts";
+import { idleStop } from "../limits/pool-plan.ts";
+import { log } from "../lib/log.ts";
 
 export class ProcessorContainer extends Container<Env> {
   override defaultPort = 8080;
-  override sleepAfter = TUNABLES.processorContainer.sleepAfterS;
 
   constructor(ctx: ConstructorParameters<typeof Container<Env>>[0], env: Env) {
     super(ctx, env);
+    // Every request renews the activity timer; this is how long after the last one the
+    // container is asked whether it may stop.
+    this.sleepAfter = idleStop(env);
     this.envVars = {
       PROCESSOR_TOKEN: env.PROCESSOR_TOKEN,
       ALLOW_PRIVATE_NETWORK_INPUTS: "false",
     };
+  }
+
+  /**
+   * Stops only when the processor runs no job: a long encode sends no requests for
+   * minutes, and stopping under it would cost the job an attempt. A processor that cannot
+   * answer is asked again after another idle period; the runner counts it lost meanwhile.
+   */
+  override async onActivityExpired(): Promise<void> {
+    if (!this.ctx.container?.running) return;
+    try {
+      const response = await this.containerFetch("http://processor/status");
+      const status = (await response.json()) as { running?: number };
+      if (response.ok && status.running === 0) {
+        log("info", "processor idle; stopping", { instance: this.ctx.id.name ?? this.ctx.id.toString() });
+        await this.stop();
+        return;
+      }
+    } catch (error) {
+      log("warn", "processor did not report its status; keeping it", { error: String(error) });
+    }
+    this.renewActivityTimeout();
   }
 }

@@ -12,9 +12,11 @@ import { database, type Db } from "../db/client.ts";
 import { findJob, renewLease, startAttempt } from "../db/jobs.ts";
 import { outputKey } from "../files/signing.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
+import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { finishJob, type Outcome } from "./finish.ts";
+import { beginWhenSeated, clearWaiting, seatRequest, waitingForSeat, whileWaiting, type SeatRequest } from "./seat.ts";
 import { processorFetch } from "./transport.ts";
 
 const { maxAttempts } = TUNABLES.job;
@@ -30,6 +32,8 @@ export interface Attempt {
   attempt: number;
   /** The processor's id for this attempt: `<jobId>.<attempt>`. */
   pid: string;
+  /** The pool instance whose seat this attempt holds (src/limits/processor-pool.ts). */
+  instance: string;
   polls: number;
   failures: number;
 }
@@ -49,18 +53,44 @@ export class JobRunner extends DurableObject<Env> {
    * Safe to call any number of times. True while the job runs here (it holds its slot).
    */
   async start(jobId: string): Promise<boolean> {
-    if (await this.ctx.storage.get<Attempt>("attempt")) return true;
+    if ((await this.ctx.storage.get<Attempt>("attempt")) || (await waitingForSeat(this.ctx.storage))) return true;
+    const request = await this.#queuedRequest(jobId);
+    return request ? this.#seat(request) : false;
+  }
+
+  /** The pool gives this job a seat on `instance`: the attempt begins. False when the job will not run. */
+  async seated(jobId: string, instance: string): Promise<boolean> {
+    const current = await this.ctx.storage.get<Attempt>("attempt");
+    if (current) return current.instance === instance;
+    const request = (await waitingForSeat(this.ctx.storage)) ?? (await this.#queuedRequest(jobId));
+    if (!request) return false;
+    await clearWaiting(this.ctx.storage);
+    return this.#beginAttempt(jobId, request.previousAttempt, instance);
+  }
+
+  /** Asked by the pool before it reclaims a seat: true while an attempt here runs on it. */
+  async holdsSeat(instance: string): Promise<boolean> {
+    return (await this.ctx.storage.get<Attempt>("attempt"))?.instance === instance;
+  }
+
+  async #queuedRequest(jobId: string): Promise<SeatRequest | undefined> {
     const job = await findJob(this.#db(), jobId);
-    if (!job || job.status !== "queued") return false;
-    return this.#beginAttempt(jobId, job.attempt);
+    return job?.status === "queued" ? seatRequest(job, job.attempt) : undefined;
+  }
+
+  /** Takes a seat and begins, or waits for the pool to call `seated` (true: the job is this runner's). */
+  #seat(request: SeatRequest): Promise<boolean> {
+    return beginWhenSeated(this.env, this.ctx.storage, request, (instance) => this.#beginAttempt(request.jobId, request.previousAttempt, instance));
   }
 
   /** Stops the job's processor work; the row was already marked cancelled by the caller. */
   async cancel(): Promise<void> {
     const current = await this.ctx.storage.get<Attempt>("attempt");
+    const waiting = await waitingForSeat(this.ctx.storage);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     if (current) await this.#release(current, "cancel");
+    else if (waiting) await processorPool(this.env).release(waiting.jobId);
   }
 
   /** Runs the poll now (used by the sweeper for a job whose lease expired). */
@@ -69,6 +99,7 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    if (await whileWaiting(this.env, this.ctx.storage, (request) => this.#seat(request))) return;
     const current = await this.ctx.storage.get<Attempt>("attempt");
     if (!current) return;
     try {
@@ -79,7 +110,7 @@ export class JobRunner extends DurableObject<Env> {
     }
   }
 
-  async #beginAttempt(jobId: string, previousAttempt: number): Promise<boolean> {
+  async #beginAttempt(jobId: string, previousAttempt: number, instance: string): Promise<boolean> {
     const db = this.#db();
     const now = Date.now();
     if (!(await startAttempt(db, jobId, previousAttempt, now))) return false;
@@ -91,13 +122,14 @@ export class JobRunner extends DurableObject<Env> {
       renewedAt: now,
       attempt: job.attempt,
       pid: `${jobId}.${job.attempt}`,
+      instance,
       polls: 0,
       failures: 0,
     };
     await this.ctx.storage.put("attempt", current);
     log("info", "attempt started", { job: jobId, attempt: current.attempt });
     try {
-      const response = await processorFetch(this.env, current.pid)("/jobs", {
+      const response = await processorFetch(this.env, current.instance)("/jobs", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ id: current.pid, type: job.type, params: job.params }),
@@ -126,7 +158,7 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   async #poll(current: Attempt): Promise<void> {
-    const call = processorFetch(this.env, current.pid);
+    const call = processorFetch(this.env, current.instance);
     let response: Response;
     try {
       response = await call(`/jobs/${encodeURIComponent(current.pid)}`);
@@ -171,7 +203,7 @@ export class JobRunner extends DurableObject<Env> {
       await this.#finish(current, { status: "failed", attempt: current.attempt, error: { code: "invalid_result", message } });
       return;
     }
-    const call = processorFetch(this.env, current.pid);
+    const call = processorFetch(this.env, current.instance);
     try {
       for (const output of outputs) {
         const response = await call(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
@@ -203,7 +235,9 @@ export class JobRunner extends DurableObject<Env> {
     if (current.attempt < maxAttempts) {
       await this.#release(current, "delete");
       await this.ctx.storage.deleteAll();
-      await this.#beginAttempt(current.jobId, current.attempt);
+      // The next attempt takes a seat like any waiting job (maybe on another instance).
+      const job = await findJob(this.#db(), current.jobId);
+      if (job) await this.#seat(seatRequest(job, current.attempt));
       return;
     }
     await this.#finish(current, {
@@ -240,7 +274,7 @@ export class JobRunner extends DurableObject<Env> {
 
   /** Best effort: a processor that is gone has nothing left to release. */
   async #release(current: Attempt, how: "cancel" | "delete"): Promise<void> {
-    const call = processorFetch(this.env, current.pid);
+    const call = processorFetch(this.env, current.instance);
     const path = `/jobs/${encodeURIComponent(current.pid)}`;
     try {
       if (how === "cancel") await call(`${path}/cancel`, { method: "POST" });
@@ -248,5 +282,6 @@ export class JobRunner extends DurableObject<Env> {
     } catch {
       // Unreachable processor: its own TTL sweep removes the files.
     }
+    await processorPool(this.env).release(current.jobId);
   }
 }

@@ -6,7 +6,7 @@ import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 
-const { job, runner, processorContainer, sweep, jobsQueue, limiter, webhooks, readRate } = TUNABLES;
+const { job, runner, pool, sweep, jobsQueue, limiter, webhooks, readRate } = TUNABLES;
 /** The parts of wrangler's Config read here (its own type comes from a package not installed on its own). */
 interface WranglerConfig {
   triggers: { crons?: string[] };
@@ -66,8 +66,8 @@ describe("the tunables' relations", () => {
     expect(limiter.slotRenewMs + runner.slowPollDelayMs + runner.maxPollFailures * runner.failedPollDelayMs).toBeLessThan(limiter.slotLeaseMs);
   });
 
-  it("a processor container does not go to sleep between two polls of its job", () => {
-    expect(processorContainer.sleepAfterS * 1000).toBeGreaterThan(runner.slowPollDelayMs + runner.maxPollFailures * runner.failedPollDelayMs);
+  it("a job waiting for a pool seat renews its concurrency slot before the slot's lease runs out", () => {
+    expect(pool.waitCheckMs).toBeLessThan(limiter.slotLeaseMs);
   });
 
   it("the limiter still remembers a finished job when the queue's last redelivery of its message arrives", () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app.ts";
 import { database } from "../../src/db/client.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
+import { instanceName } from "../../src/limits/pool-plan.ts";
 import { DEFAULT_RETENTION } from "../../src/limits/retention.ts";
 import { applyRetention, retentionConfig } from "../../src/ops/retention.ts";
 import { finishJob } from "../../src/runner/finish.ts";
@@ -102,7 +103,7 @@ describe("the stuck-job sweeper", () => {
       body: JSON.stringify({ id: pid, type: "compressImage", params: { url: media("/stall") } }),
     });
     expect(started.ok).toBe(true);
-    const attempt: Attempt = { jobId: id, orgId, mode: "live", renewedAt: now, attempt: 1, pid, polls: 50, failures: 0 };
+    const attempt: Attempt = { jobId: id, orgId, mode: "live", renewedAt: now, attempt: 1, pid, instance: instanceName(0), polls: 50, failures: 0 };
     const runner = testEnv.JOB_RUNNER.getByName(id);
     await runInDurableObject(runner, (_instance, state) => state.storage.put("attempt", attempt));
 

@@ -1,0 +1,127 @@
+// The processor pool's numbers, and its decisions as pure functions of its state, so they
+// can be tested without Durable Objects (docs/capacity.md: the processor pool). Which
+// waiting job takes the next free seat (fair across organizations, then priority, then
+// age) and which instance that seat is on (packed onto running instances first, then the
+// instance that went idle last, so a warm container takes the job without a cold start).
+
+import { TUNABLES } from "../lib/tunables.ts";
+
+/** The pool's tunables (src/lib/tunables.ts: `pool`). */
+export const POOL = TUNABLES.pool;
+
+export interface PoolConfig {
+  /** Instances the pool may run at once: `max_instances` in production, 1 locally. */
+  instances: number;
+  /** Jobs one instance runs at once. */
+  seatsPerInstance: number;
+}
+
+type PoolVar = "PROCESSOR_INSTANCES" | "JOBS_PER_INSTANCE" | "PROCESSOR_CONCURRENCY";
+/** The Worker's vars the pool reads (wrangler.toml [vars]); empty means the default. */
+export type PoolVars = Partial<Record<PoolVar | "PROCESSOR_URL" | "CONTAINER_SLEEP_AFTER", string>>;
+
+/** A positive integer var, or the default when unset or empty; anything else is a configuration error naming the var. */
+function positiveVar(env: PoolVars, name: PoolVar, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** The pool's shape for this deployment: one local instance, or the containers budget. */
+export function poolConfig(env: PoolVars): PoolConfig {
+  if (env.PROCESSOR_URL) return { instances: 1, seatsPerInstance: positiveVar(env, "PROCESSOR_CONCURRENCY", POOL.localSeats) };
+  return {
+    instances: positiveVar(env, "PROCESSOR_INSTANCES", POOL.instances),
+    seatsPerInstance: positiveVar(env, "JOBS_PER_INSTANCE", POOL.jobsPerInstanceByType[POOL.instanceType]),
+  };
+}
+
+/** The containers' idle time, a duration @cloudflare/containers accepts; the default when unset or malformed. */
+export function idleStop(env: PoolVars): string {
+  const value = env.CONTAINER_SLEEP_AFTER;
+  return value && /^\d+[smh]$/.test(value) ? value : POOL.idleStop;
+}
+
+/** The name of instance `n`: a ProcessorContainer (production) or a label in logs (local). */
+export function instanceName(n: number): string {
+  return `processor-${n}`;
+}
+
+export interface PoolWaiter {
+  jobId: string;
+  orgId: string;
+  /** 1 (first) to 10. */
+  priority: number;
+  createdAt: number;
+}
+
+export interface HeldSeat {
+  jobId: string;
+  orgId: string;
+  instance: number;
+}
+
+export interface SeatGrant {
+  jobId: string;
+  instance: number;
+}
+
+/**
+ * Seats for waiting jobs while any is free. `lastUsedAt[i]` is when instance i last
+ * released a seat (absent: never used, so cold). Returns the grants in the order made.
+ */
+export function planSeats(waiting: PoolWaiter[], held: HeldSeat[], config: PoolConfig, lastUsedAt: ReadonlyMap<number, number>): SeatGrant[] {
+  const heldByOrg = new Map<string, number>();
+  const used = new Array<number>(config.instances).fill(0);
+  for (const seat of held) {
+    heldByOrg.set(seat.orgId, (heldByOrg.get(seat.orgId) ?? 0) + 1);
+    // A seat on an instance beyond the budget (the budget was lowered) still counts against it.
+    if (seat.instance < config.instances) used[seat.instance]! += 1;
+  }
+  let free = Math.max(0, config.instances * config.seatsPerInstance - held.length);
+  const queue = [...waiting];
+  const grants: SeatGrant[] = [];
+  while (free > 0 && queue.length > 0) {
+    let best = 0;
+    for (let i = 1; i < queue.length; i++) if (fairOrder(queue[i]!, queue[best]!, heldByOrg) < 0) best = i;
+    const [job] = queue.splice(best, 1);
+    const instance = pickInstance(used, config.seatsPerInstance, lastUsedAt);
+    if (instance === undefined) break;
+    used[instance]! += 1;
+    heldByOrg.set(job!.orgId, (heldByOrg.get(job!.orgId) ?? 0) + 1);
+    grants.push({ jobId: job!.jobId, instance });
+    free -= 1;
+  }
+  return grants;
+}
+
+/** The organization holding fewest seats first, then priority 1 first, then oldest; the id makes the order total. */
+function fairOrder(a: PoolWaiter, b: PoolWaiter, heldByOrg: ReadonlyMap<string, number>): number {
+  return (
+    (heldByOrg.get(a.orgId) ?? 0) - (heldByOrg.get(b.orgId) ?? 0) ||
+    a.priority - b.priority ||
+    a.createdAt - b.createdAt ||
+    (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0)
+  );
+}
+
+/**
+ * The busiest instance that still has a free seat (packing leaves the others idle, so they
+ * stop); failing that, the idle instance used most recently (likely still warm); failing
+ * that, the lowest-numbered one never used.
+ */
+export function pickInstance(used: readonly number[], seatsPerInstance: number, lastUsedAt: ReadonlyMap<number, number>): number | undefined {
+  let best: number | undefined;
+  const rank = (i: number): [number, number, number] => [used[i]!, lastUsedAt.get(i) ?? -1, -i];
+  for (let i = 0; i < used.length; i++) {
+    if (used[i]! >= seatsPerInstance) continue;
+    if (best === undefined || compareRank(rank(i), rank(best)) > 0) best = i;
+  }
+  return best;
+}
+
+function compareRank(a: [number, number, number], b: [number, number, number]): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}

@@ -12,8 +12,9 @@ import { outputKey } from "../files/signing.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { SLOT_RENEW_MS } from "../limits/plans.ts";
 import { configureLogging, log } from "../lib/log.ts";
+import { describe, reportConfigProblems } from "../ops/config.ts";
 import { jobFinished } from "./finished.ts";
-import { processorFetch } from "./transport.ts";
+import { processorFetch, stopProcessor } from "./transport.ts";
 
 export const MAX_ATTEMPTS = 3;
 /** Consecutive failed polls before the processor counts as lost. */
@@ -58,6 +59,10 @@ export class JobRunner extends DurableObject<Env> {
     if (await this.ctx.storage.get<Attempt>("attempt")) return true;
     const job = await findJob(this.#db(), jobId);
     if (!job || job.status !== "queued") return false;
+    // Thrown, not returned: the limiter keeps the job waiting and retries it later, so a
+    // missing secret costs no attempt (docs/deploy.md: configuration).
+    const problems = reportConfigProblems(this.env, "job start");
+    if (problems.length > 0) throw new Error(`configuration is unusable: ${describe(problems)}`);
     return this.#beginAttempt(jobId, job.attempt);
   }
 
@@ -230,5 +235,6 @@ export class JobRunner extends DurableObject<Env> {
     } catch {
       // Unreachable processor: its own TTL sweep removes the files.
     }
+    await stopProcessor(this.env, current.pid);
   }
 }

@@ -1,6 +1,7 @@
 // How the runner reaches a processor: the local Node process at PROCESSOR_URL, or in
 // production a ProcessorContainer instance named after the attempt. Same protocol
 // (src/contract/processor-protocol.ts) either way.
+import { log } from "../lib/log.ts";
 
 export type ProcessorFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -16,4 +17,18 @@ export function processorFetch(env: Env, attemptId: string): ProcessorFetch {
   }
   const stub = env.PROCESSOR.getByName(attemptId);
   return (path, init) => stub.fetch(new Request(`http://processor${path}`, withAuth(init)));
+}
+
+/**
+ * Stops the attempt's container (SIGTERM: the processor cancels what still runs and
+ * exits), so that it does not idle until sleepAfter. Nothing to do for a local processor,
+ * which serves every attempt. Best effort: a container that is gone is already stopped.
+ */
+export async function stopProcessor(env: Env, attemptId: string): Promise<void> {
+  if (env.PROCESSOR_URL) return;
+  try {
+    await env.PROCESSOR.getByName(attemptId).stop();
+  } catch (error) {
+    log("warn", "could not stop the attempt's container", { attempt: attemptId, error: String(error) });
+  }
 }

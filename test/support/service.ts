@@ -22,7 +22,10 @@ export interface Service {
   /** Origin of the Worker, such as http://127.0.0.1:41234 (no trailing slash). */
   baseUrl: string;
   adminToken: string;
+  /** Empty when jobs run in containers. */
   processorUrl: string;
+  /** wrangler dev's D1/R2/Durable Object state (--persist-to). */
+  stateDir: string;
   /** Origin of the media server: GET /image?w=&h=&format=jpeg|png. */
   mediaUrl: string;
   stop(): Promise<void>;
@@ -31,6 +34,12 @@ export interface Service {
 export interface ServiceOptions {
   /** How long to wait for wrangler dev to answer (ms). */
   startTimeout?: number;
+  /**
+   * Run jobs in containers built from container/Dockerfile on the Docker engine that
+   * wrangler finds (WRANGLER_DOCKER_BIN, DOCKER_HOST… from the environment), instead of a
+   * Node processor. Inputs must then be served where containers reach them.
+   */
+  containers?: { sleepAfter: string };
 }
 
 async function freePort(): Promise<number> {
@@ -105,9 +114,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
 
     const processorToken = randomBytes(16).toString("hex");
-    const processor = await startProcessor({ HOST: "127.0.0.1", PORT: "0", PROCESSOR_TOKEN: processorToken, ALLOW_PRIVATE_NETWORK_INPUTS: "true", LOG_LEVEL: "warn" });
-    cleanups.push(() => processor.close());
-    const processorUrl = `http://127.0.0.1:${processor.port}`;
+    let processorUrl = "";
+    if (!options.containers) {
+      const processor = await startProcessor({ HOST: "127.0.0.1", PORT: "0", PROCESSOR_TOKEN: processorToken, ALLOW_PRIVATE_NETWORK_INPUTS: "true", LOG_LEVEL: "warn" });
+      cleanups.push(() => processor.close());
+      processorUrl = `http://127.0.0.1:${processor.port}`;
+    }
 
     const quiet = { CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
     await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], quiet);
@@ -121,10 +133,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       ADMIN_TOKEN: adminToken,
       ALLOW_PRIVATE_NETWORK_INPUTS: "true",
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...(options.containers && { CONTAINER_SLEEP_AFTER: options.containers.sleepAfter }),
     };
     const args = [
       "dev",
-      "--enable-containers=false",
+      `--enable-containers=${Boolean(options.containers)}`,
       "--ip", "127.0.0.1",
       "--port", String(port),
       "--inspector-port", String(inspectorPort),
@@ -150,7 +163,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (Date.now() > deadline) throw new Error(`wrangler dev did not answer on ${baseUrl} in time:\n${output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    return { baseUrl, adminToken, processorUrl, mediaUrl, stop };
+    return { baseUrl, adminToken, processorUrl, stateDir: state, mediaUrl, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -3,8 +3,8 @@
 // cannot reach the host's 127.0.0.1), an API key, and helpers to drive jobs and look at
 // the containers. Docker is found as wrangler finds it: WRANGLER_DOCKER_BIN, else
 // `docker` on PATH; DOCKER_HOST etc. come from the environment (docs/deploy.md).
-import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -38,8 +38,8 @@ async function makeFixtures(dir: string): Promise<void> {
   await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=6", ...h264, "-c:a", "aac", "-shortest", join(dir, "clip.mp4")]);
   // 640×360, 30 s: an H.265 encode of it runs long enough to be killed mid-way.
   await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=30", ...h264, "-c:a", "aac", "-shortest", join(dir, "mid.mp4")]);
-  // 720p, 120 s: an H.265 "high" encode of it takes minutes on one core.
-  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=120", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=120", ...h264, "-c:a", "aac", "-shortest", join(dir, "long.mp4")]);
+  // 640×360, 120 s: an H.265 "high" encode of it takes minutes on one core.
+  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=120", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=120", ...h264, "-c:a", "aac", "-shortest", join(dir, "long.mp4")]);
   const photo = await photoJpeg(1600, 1067);
   await writeFile(join(dir, "photo.jpg"), photo.data);
   await writeFile(join(dir, "doc.pdf"), buildPdf([{ lines: ["containers tier"], jpeg: await photoJpeg(1200, 900) }]));
@@ -62,6 +62,8 @@ export async function startTier(options: { sleepAfter: string }): Promise<Tier> 
   let service: Service | undefined;
   const before = new Set((await dockerCli("ps", "-aq", "--filter", "name=workerd-")).split("\n").filter(Boolean));
   const stop = async () => {
+    // wrangler dev's log, for reading after a failure.
+    if (service) await mkdir("test-output", { recursive: true }).then(() => writeFile("test-output/containers-wrangler.log", service!.output()));
     await service?.stop();
     if (server) await new Promise<void>((done) => server!.close(() => done()));
     // workerd leaves each instance's sidecar behind when it exits; remove what this run made.
@@ -143,15 +145,16 @@ export async function download(url: string): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
 }
 
+/** ffprobe of the bytes, from a file: a pipe hides an MP3's duration. */
 export async function ffprobe(bytes: Buffer): Promise<{ format: { format_name: string; duration: string }; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] }> {
-  const child = spawn("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-i", "pipe:0"], { stdio: ["pipe", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stdin.on("error", () => undefined);
-  child.stdin.end(bytes);
-  const code = await new Promise<number | null>((done) => child.on("exit", done));
-  if (code !== 0) throw new Error(`ffprobe exited ${code}`);
-  return JSON.parse(out);
+  const dir = await mkdtemp(join(tmpdir(), "media-jobs-probe-"));
+  try {
+    await writeFile(join(dir, "output"), bytes);
+    const { stdout } = await exec("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", join(dir, "output")]);
+    return JSON.parse(stdout);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export const imageMeta = (bytes: Buffer) => sharp(bytes).metadata();

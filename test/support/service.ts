@@ -26,6 +26,8 @@ export interface Service {
   processorUrl: string;
   /** wrangler dev's D1/R2/Durable Object state (--persist-to). */
   stateDir: string;
+  /** The last 200 kB wrangler dev printed. */
+  output(): string;
   /** Origin of the media server: GET /image?w=&h=&format=jpeg|png. */
   mediaUrl: string;
   stop(): Promise<void>;
@@ -149,7 +151,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // detached: its own process group, so stop() reaches workerd as well.
     const wrangler = spawn(process.execPath, [wranglerJs, ...args], { cwd: root, env: { ...process.env, ...quiet }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
-    const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
+    const keep = (d: Buffer) => (output = (output + d.toString()).slice(-200_000));
     wrangler.stdout!.on("data", keep);
     wrangler.stderr!.on("data", keep);
     cleanups.push(() => stopChild(wrangler));
@@ -163,7 +165,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (Date.now() > deadline) throw new Error(`wrangler dev did not answer on ${baseUrl} in time:\n${output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    return { baseUrl, adminToken, processorUrl, stateDir: state, mediaUrl, stop };
+    return { baseUrl, adminToken, processorUrl, stateDir: state, output: () => output, mediaUrl, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,16 +1,21 @@
 // `npm run dev`: the whole service locally. Creates .dev.vars, checks the media tools,
 // applies D1 migrations, then runs the processor (Node) and `wrangler dev` (containers
 // disabled) together; Ctrl-C, or either one exiting, stops both.
+// `npm run dev:containers` (--containers): no Node processor; `wrangler dev` builds
+// container/Dockerfile and runs each job in a container on the local Docker engine, as in
+// production (docs/deploy.md: the containers tier).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureDevVars } from "./dev-vars.ts";
-import { ensureTools } from "./tools.ts";
+import { dockerBridgeGateway, ensureDocker, ensureTools } from "./tools.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const wrangler = `${root}/node_modules/.bin/wrangler`;
+const containers = process.argv.includes("--containers");
 const vars = ensureDevVars(root);
-ensureTools();
+if (containers) ensureDocker();
+else ensureTools();
 
 const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local"], {
   cwd: root,
@@ -45,10 +50,25 @@ function stop(code = 0) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-run("processor", process.execPath, ["container/src/server.ts"], {
-  HOST: processorUrl.hostname,
-  PORT: processorUrl.port || "8081",
-  PROCESSOR_TOKEN: vars.PROCESSOR_TOKEN,
-  ALLOW_PRIVATE_NETWORK_INPUTS: vars.ALLOW_PRIVATE_NETWORK_INPUTS ?? "true",
-});
-run("wrangler", wrangler, ["dev", "--enable-containers=false", "--ip", "127.0.0.1", "--port", port]);
+if (containers) {
+  // PROCESSOR_URL empty: jobs go to ProcessorContainer. Private-network inputs are allowed
+  // in this local tier only, so that media served on the Docker host can be used.
+  const overrides = {
+    PROCESSOR_URL: "",
+    ALLOW_PRIVATE_NETWORK_INPUTS: "true",
+    CONTAINER_SLEEP_AFTER: process.env.CONTAINER_SLEEP_AFTER ?? "1m",
+    // wrangler dev does not enforce [[containers]] max_instances; the pool does, from this.
+    PROCESSOR_INSTANCES: process.env.PROCESSOR_INSTANCES ?? "2",
+  };
+  const gateway = dockerBridgeGateway();
+  if (gateway) console.log(`containers reach this machine at ${gateway} (serve inputs there, not on 127.0.0.1)`);
+  run("wrangler", wrangler, ["dev", "--enable-containers", "--ip", "127.0.0.1", "--port", port, ...Object.entries(overrides).flatMap(([k, v]) => ["--var", `${k}:${v}`])]);
+} else {
+  run("processor", process.execPath, ["container/src/server.ts"], {
+    HOST: processorUrl.hostname,
+    PORT: processorUrl.port || "8081",
+    PROCESSOR_TOKEN: vars.PROCESSOR_TOKEN,
+    ALLOW_PRIVATE_NETWORK_INPUTS: vars.ALLOW_PRIVATE_NETWORK_INPUTS ?? "true",
+  });
+  run("wrangler", wrangler, ["dev", "--enable-containers=false", "--ip", "127.0.0.1", "--port", port]);
+}

@@ -34,3 +34,22 @@ export function ensureTools(): void {
   console.warn(`  brew install ${packages.join(" ")}                 (macOS)`);
   console.warn(`until then these job types fail: ${[...new Set(missing.map((t) => t.jobs))].join(", ")}\n`);
 }
+
+/** The Docker CLI wrangler uses: WRANGLER_DOCKER_BIN when set, else `docker` on PATH. */
+const dockerCli = () => process.env.WRANGLER_DOCKER_BIN || "docker";
+
+/** Exits with what to do when no Docker engine answers (`npm run dev:containers` needs one). */
+export function ensureDocker(): void {
+  if (found(dockerCli(), ["info"])) return;
+  console.error(
+    `${dockerCli()} info failed: \`npm run dev:containers\` needs a running Docker engine (Docker Desktop, or dockerd).\n` +
+      "Set WRANGLER_DOCKER_BIN and DOCKER_HOST when it is not the default; see docs/deploy.md (the containers tier).",
+  );
+  process.exit(1);
+}
+
+/** The default bridge's gateway: the address containers reach this machine at. */
+export function dockerBridgeGateway(): string | undefined {
+  const out = spawnSync(dockerCli(), ["network", "inspect", "bridge", "--format", "{{(index .IPAM.Config 0).Gateway}}"], { encoding: "utf8" });
+  return out.status === 0 ? out.stdout.trim() || undefined : undefined;
+}

@@ -38,10 +38,13 @@ export function poolConfig(env: PoolVars): PoolConfig {
   };
 }
 
+/** The durations @cloudflare/containers accepts for sleepAfter. */
+export const IDLE_STOP_DURATION = /^\d+[smh]$/;
+
 /** The containers' idle time, a duration @cloudflare/containers accepts; the default when unset or malformed. */
 export function idleStop(env: PoolVars): string {
   const value = env.CONTAINER_SLEEP_AFTER;
-  return value && /^\d+[smh]$/.test(value) ? value : POOL.idleStop;
+  return value && IDLE_STOP_DURATION.test(value) ? value : POOL.idleStop;
 }
 
 /** The name of instance `n`: a ProcessorContainer (production) or a label in logs (local). */

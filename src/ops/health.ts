@@ -1,10 +1,16 @@
-// GET /healthz (no auth): can the Worker reach D1, R2 and the processor, and which
-// versions run. 200 when every check passes, 503 otherwise. Queues cannot be probed
-// without sending a message, so they are reported as configured.
+// GET /healthz (no auth): is the configuration usable, can the Worker reach D1, R2 and the
+// processor, and which versions run. 200 when every check passes, 503 otherwise. Queues
+// cannot be probed without sending a message, so they are reported as configured.
+// GET /healthz/processor (admin token): starts the processor container and reports its
+// tools, the check to run after a deploy (docs/deploy.md).
 import { Hono } from "hono";
+import { adminAuth } from "../auth/admin.ts";
 import { processorFetch } from "../runner/transport.ts";
+import { reportConfigProblems } from "./config.ts";
 
 export const SERVICE_VERSION = "0.1.0";
+/** The container instance /healthz/processor starts; it stops after its idle time. */
+export const PROBE_INSTANCE = "health-probe";
 
 type Check = { ok: boolean; ms: number; error?: string; [key: string]: unknown };
 
@@ -18,29 +24,39 @@ async function timed(probe: () => Promise<Record<string, unknown> | void>): Prom
   }
 }
 
-export const healthRoutes = new Hono<{ Bindings: Env }>().get("/", async (c) => {
-  const env = c.env;
-  const [d1, r2, processor] = await Promise.all([
-    timed(async () => {
-      await env.DB.prepare("SELECT 1").first();
-    }),
-    timed(async () => {
-      await env.OUTPUTS.list({ limit: 1 });
-    }),
-    env.PROCESSOR_URL
-      ? timed(async () => {
-          const res = await processorFetch(env, "health")("/status", { signal: AbortSignal.timeout(3000) });
-          if (!res.ok) throw new Error(`processor answered ${res.status}`);
-          const status = (await res.json()) as { tools?: Record<string, string | null>; jobTypes?: string[] };
-          return { mode: "local", tools: status.tools, jobTypes: status.jobTypes };
-        })
-      : // In production a probe would start a container; jobs start one per attempt instead.
-        Promise.resolve<Check>({ ok: true, ms: 0, mode: "container" }),
-  ]);
-  const ok = d1.ok && r2.ok && processor.ok;
-  return c.json(
-    { ok, version: SERVICE_VERSION, checks: { d1, r2, processor, queues: { ok: true, mode: "configured" } } },
-    ok ? 200 : 503,
-    { "cache-control": "no-store" },
-  );
-});
+async function processorStatus(env: Env, instance: string, timeoutMs: number): Promise<Record<string, unknown>> {
+  const res = await processorFetch(env, instance)("/status", { signal: AbortSignal.timeout(timeoutMs) });
+  if (!res.ok) throw new Error(`processor answered ${res.status}`);
+  const status = (await res.json()) as { tools?: Record<string, string | null>; jobTypes?: string[] };
+  return { mode: env.PROCESSOR_URL ? "local" : "container", tools: status.tools, jobTypes: status.jobTypes };
+}
+
+export const healthRoutes = new Hono<{ Bindings: Env }>()
+  .get("/", async (c) => {
+    const env = c.env;
+    const problems = reportConfigProblems(env, "healthz");
+    const config: Check = problems.length ? { ok: false, ms: 0, problems } : { ok: true, ms: 0 };
+    const [d1, r2, processor] = await Promise.all([
+      timed(async () => {
+        await env.DB.prepare("SELECT 1").first();
+      }),
+      timed(async () => {
+        await env.OUTPUTS.list({ limit: 1 });
+      }),
+      env.PROCESSOR_URL
+        ? timed(() => processorStatus(env, "health", 3000))
+        : // An unauthenticated probe must not start a container: GET /healthz/processor does.
+          Promise.resolve<Check>({ ok: true, ms: 0, mode: "container" }),
+    ]);
+    const ok = config.ok && d1.ok && r2.ok && processor.ok;
+    return c.json(
+      { ok, version: SERVICE_VERSION, checks: { config, d1, r2, processor, queues: { ok: true, mode: "configured" } } },
+      ok ? 200 : 503,
+      { "cache-control": "no-store" },
+    );
+  })
+  .get("/processor", adminAuth(), async (c) => {
+    // A cold container needs its image pulled and Node started: allow more than /healthz does.
+    const processor = await timed(() => processorStatus(c.env, PROBE_INSTANCE, 60_000));
+    return c.json({ ok: processor.ok, checks: { processor } }, processor.ok ? 200 : 503, { "cache-control": "no-store" });
+  });

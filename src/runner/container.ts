@@ -10,14 +10,9 @@ export class ProcessorContainer extends Container<Env> {
   override defaultPort = 8080;
 
   constructor(ctx: ConstructorParameters<typeof Container<Env>>[0], env: Env) {
-    super(ctx, env);
     // Every request renews the activity timer; this is how long after the last one the
-    // container is asked whether it may stop.
-    this.sleepAfter = idleStop(env);
-    this.envVars = {
-      PROCESSOR_TOKEN: env.PROCESSOR_TOKEN,
-      ALLOW_PRIVATE_NETWORK_INPUTS: "false",
-    };
+    // container is asked whether it may stop (onActivityExpired).
+    super(ctx, env, { sleepAfter: idleStop(env), envVars: processorEnv(env) });
   }
 
   /**
@@ -40,4 +35,18 @@ export class ProcessorContainer extends Container<Env> {
     }
     this.renewActivityTimeout();
   }
+}
+
+/**
+ * What the processor is started with. PROCESSOR_TOKEN only when set (JobRunner refuses to
+ * start attempts without it: docs/deploy.md), never the string "undefined". Private-network
+ * inputs follow the Worker's own setting, "false" in wrangler.toml; only the local
+ * containers tier turns it on, for inputs served from the Docker host.
+ */
+export function processorEnv(env: Env): Record<string, string> {
+  const vars: Record<string, string> = {
+    ALLOW_PRIVATE_NETWORK_INPUTS: env.ALLOW_PRIVATE_NETWORK_INPUTS === "true" ? "true" : "false",
+  };
+  if (env.PROCESSOR_TOKEN) vars.PROCESSOR_TOKEN = env.PROCESSOR_TOKEN;
+  return vars;
 }

@@ -15,6 +15,7 @@ import { limiterFor } from "../limits/org-limiter.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
+import { describe, reportConfigProblems } from "../ops/config.ts";
 import { finishJob, type Outcome } from "./finish.ts";
 import { beginWhenSeated, clearWaiting, seatRequest, waitingForSeat, whileWaiting, type SeatRequest } from "./seat.ts";
 import { processorFetch } from "./transport.ts";
@@ -54,6 +55,10 @@ export class JobRunner extends DurableObject<Env> {
    */
   async start(jobId: string): Promise<boolean> {
     if ((await this.ctx.storage.get<Attempt>("attempt")) || (await waitingForSeat(this.ctx.storage))) return true;
+    // Thrown, not returned: the limiter keeps the job waiting and retries it later, so a
+    // missing secret costs no attempt and takes no seat (docs/deploy.md: configuration).
+    const problems = reportConfigProblems(this.env, "job start");
+    if (problems.length > 0) throw new Error(`configuration is unusable: ${describe(problems)}`);
     const request = await this.#queuedRequest(jobId);
     return request ? this.#seat(request) : false;
   }

@@ -22,7 +22,10 @@ export interface Service {
   /** Origin of the Worker, such as http://127.0.0.1:41234 (no trailing slash). */
   baseUrl: string;
   adminToken: string;
+  /** Empty when jobs run in containers. */
   processorUrl: string;
+  /** The last 200 kB wrangler dev printed. */
+  output(): string;
   /** Origin of the media server: GET /image?w=&h=&format=jpeg|png. */
   mediaUrl: string;
   /** wrangler's --persist-to directory (D1 and R2 state); removed by stop(). */
@@ -37,8 +40,14 @@ export interface ServiceOptions {
   processor?: { url: string; token: string };
   /** wrangler's --log-level; warn unless set. */
   logLevel?: "debug" | "info" | "log" | "warn" | "error";
-  /** Receives wrangler's output as it comes (the last 20,000 characters are kept anyway). */
+  /** Receives wrangler's output as it comes (the last 200,000 characters are kept anyway). */
   onOutput?: (text: string) => void;
+  /**
+   * Run jobs in containers built from container/Dockerfile on the Docker engine that
+   * wrangler finds (WRANGLER_DOCKER_BIN, DOCKER_HOST… from the environment), instead of a
+   * Node processor. Inputs must then be served where containers reach them.
+   */
+  containers?: { sleepAfter: string; instances: number; jobsPerInstance: number };
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -114,7 +123,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
 
     let { url: processorUrl, token: processorToken } = options.processor ?? { url: "", token: randomBytes(16).toString("hex") };
-    if (!options.processor) {
+    if (!options.processor && !options.containers) {
       const processor = await startProcessor({ HOST: "127.0.0.1", PORT: "0", PROCESSOR_TOKEN: processorToken, ALLOW_PRIVATE_NETWORK_INPUTS: "true", LOG_LEVEL: "warn" });
       cleanups.push(() => processor.close());
       processorUrl = `http://127.0.0.1:${processor.port}`;
@@ -132,10 +141,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       ADMIN_TOKEN: adminToken,
       ALLOW_PRIVATE_NETWORK_INPUTS: "true",
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...(options.containers && {
+        CONTAINER_SLEEP_AFTER: options.containers.sleepAfter,
+        // wrangler dev does not enforce [[containers]] max_instances: the pool does, from these.
+        PROCESSOR_INSTANCES: String(options.containers.instances),
+        JOBS_PER_INSTANCE: String(options.containers.jobsPerInstance),
+      }),
     };
     const args = [
       "dev",
-      "--enable-containers=false",
+      `--enable-containers=${Boolean(options.containers)}`,
       "--ip", "127.0.0.1",
       "--port", String(port),
       "--inspector-port", String(inspectorPort),
@@ -148,7 +163,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const wrangler = spawn(process.execPath, [wranglerJs, ...args], { cwd: root, env: { ...process.env, ...quiet }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
     const keep = (d: Buffer) => {
-      output = (output + d.toString()).slice(-20_000);
+      output = (output + d.toString()).slice(-200_000);
       options.onOutput?.(d.toString());
     };
     wrangler.stdout!.on("data", keep);
@@ -164,7 +179,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (Date.now() > deadline) throw new Error(`wrangler dev did not answer on ${baseUrl} in time:\n${output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    return { baseUrl, adminToken, processorUrl, mediaUrl, statePath: state, stop };
+    return { baseUrl, adminToken, processorUrl, mediaUrl, statePath: state, output: () => output, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,0 +1,149 @@
+// The production path on a real Docker engine: Worker -> Queue -> JobRunner -> a
+// ProcessorContainer built from container/Dockerfile -> R2. Every job type, outputs
+// probed; a container killed mid-job; cancel; an idle container stopping by itself.
+// `npm run test:containers` (docs/deploy.md: the containers tier).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, appContainers, createJob, dockerCli, download, ffprobe, imageMeta, jobRow, startTier, until, waitForEnd, type Tier } from "./tier.ts";
+
+/** Small, so the idle test is quick; a container runs no job is only then asked to stop. */
+const SLEEP_AFTER_S = 15;
+/** The instance budget (max_instances) for this tier: small, so the burst test exceeds it 3×. */
+const INSTANCES = 2;
+const timings: Record<string, number> = {};
+let tier: Tier;
+
+beforeAll(async () => {
+  const start = Date.now();
+  tier = await startTier({ sleepAfter: `${SLEEP_AFTER_S}s`, instances: INSTANCES, jobsPerInstance: 1 });
+  timings["wrangler dev ready (image built)"] = Date.now() - start;
+});
+
+afterAll(async () => {
+  await tier?.stop();
+  console.log("containers tier timings (ms):", JSON.stringify(timings, null, 2));
+});
+
+/** Creates a job, waits for it to complete, and records how long it took. */
+async function completed(label: string, type: string, input: string, options: Record<string, unknown>) {
+  const start = Date.now();
+  const id = await createJob(tier, type, input, options);
+  const job = await waitForEnd(tier, id);
+  timings[label] = Date.now() - start;
+  expect(job.error, `${label}: ${JSON.stringify(job.error)}`).toBeUndefined();
+  expect(job.status).toBe("completed");
+  return job.result!;
+}
+
+/** The app container running ffmpeg, once there is one. */
+const encoding = () => until("ffmpeg running in a container", async () => (await appContainers()).find((c) => /\bffmpeg\b/.test(c.processes)), 120_000);
+
+describe("every job type in a container", () => {
+  it("compress-image: WebP at the asked width", async () => {
+    const result = await completed("compress-image", "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 70, format: "webp", maxWidth: 800 });
+    const meta = await imageMeta(await download(result.url));
+    expect(meta).toMatchObject({ format: "webp", width: 800, height: 534 });
+  });
+
+  it("compress-pdf: a smaller PDF with the same page count", async () => {
+    const input = await tier.fixture("doc.pdf");
+    const result = await completed("compress-pdf", "compress-pdf", `${tier.mediaUrl}/doc.pdf`, { quality: "low" });
+    const output = await download(result.url);
+    expect(output.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(result.pages).toBe(1);
+    expect(output.length).toBeLessThan(input.length);
+  });
+
+  it("compress-video: H.264 MP4 at the asked width, with audio", async () => {
+    const result = await completed("compress-video", "compress-video", `${tier.mediaUrl}/clip.mp4`, { quality: "low", maxWidth: 160 });
+    const probed = await ffprobe(await download(result.url));
+    const video = probed.streams.find((s) => s.codec_type === "video");
+    expect(video).toMatchObject({ codec_name: "h264", width: 160, height: 90 });
+    expect(probed.streams.some((s) => s.codec_type === "audio")).toBe(true);
+  });
+
+  it("video-thumbnail: a PNG frame of the asked size", async () => {
+    const result = await completed("video-thumbnail", "video-thumbnail", `${tier.mediaUrl}/clip.mp4`, { timestamp: 2, format: "png", width: 160 });
+    expect(await imageMeta(await download(result.url))).toMatchObject({ format: "png", width: 160, height: 90 });
+  });
+
+  it("extract-audio: an MP3 as long as the clip", async () => {
+    const result = await completed("extract-audio", "extract-audio", `${tier.mediaUrl}/clip.mp4`, {});
+    const probed = await ffprobe(await download(result.url));
+    expect(probed.streams).toEqual([expect.objectContaining({ codec_type: "audio", codec_name: "mp3" })]);
+    expect(Number(probed.format.duration)).toBeCloseTo(6, 0);
+  });
+
+  it("video-extraction: audio and three JPEG frames", async () => {
+    const result = await completed("video-extraction", "video-extraction", `${tier.mediaUrl}/clip.mp4`, { frames: { mode: "count", count: 3, width: 160 } });
+    expect((await ffprobe(await download(result.audio.url))).streams[0]).toMatchObject({ codec_name: "mp3" });
+    expect(result.frames).toHaveLength(3);
+    for (const frame of result.frames) expect(await imageMeta(await download(frame.url))).toMatchObject({ format: "jpeg", width: 160, height: 90 });
+  });
+
+  it(`${3 * INSTANCES} jobs at once on ${INSTANCES} instances: all complete, never more containers than the budget`, async () => {
+    const start = Date.now();
+    const ids = await Promise.all(
+      Array.from({ length: 3 * INSTANCES }, (_, i) => createJob(tier, "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 60 + i, format: "webp", maxWidth: 400 })),
+    );
+    let peak = 0;
+    let done = false;
+    const sampling = (async () => {
+      while (!done) {
+        peak = Math.max(peak, (await appContainers()).length);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    const jobs = await Promise.all(ids.map((id) => waitForEnd(tier, id)));
+    done = true;
+    await sampling;
+    timings[`${3 * INSTANCES} compress-image jobs at once`] = Date.now() - start;
+    expect(jobs.map((j) => j.status)).toEqual(ids.map(() => "completed"));
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(INSTANCES);
+  });
+
+  it("idle instances stop after CONTAINER_SLEEP_AFTER once their jobs are done", async () => {
+    await until("no app container left running", async () => (await appContainers()).length === 0, (SLEEP_AFTER_S + 60) * 1000, 1000);
+  });
+});
+
+describe("failures and control", () => {
+  it("a container killed mid-job: the job completes on a later attempt", async () => {
+    const start = Date.now();
+    const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { codec: "h265", maxWidth: 320 });
+    const victim = await encoding();
+    await dockerCli("kill", victim.id);
+    const job = await waitForEnd(tier, id);
+    timings["compress-video, killed once"] = Date.now() - start;
+    expect(job.status).toBe("completed");
+    expect((await ffprobe(await download(job.result!.url))).streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "hevc", width: 320 });
+    const row = await jobRow(tier, id);
+    expect(row.status).toBe("completed");
+    expect(row.attempt).toBeGreaterThanOrEqual(2);
+  });
+
+  it("cancel stops the work inside the container", async () => {
+    const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/long.mp4`, { quality: "high", codec: "h265" });
+    const container = await encoding();
+    const { status } = await api(tier, "POST", `/v1/jobs/${id}/cancel`);
+    expect(status).toBe(200);
+    // No ffmpeg left in that container: the processor killed it (the container itself stays
+    // warm for the next job until its idle time).
+    await until("the encode to stop", async () => !(await appContainers()).some((c) => c.id === container.id && /\bffmpeg\b/.test(c.processes)), 60_000);
+    expect((await api(tier, "GET", `/v1/jobs/${id}`)).json.status).toBe("cancelled");
+  });
+
+  it("an idle container stops after CONTAINER_SLEEP_AFTER", async () => {
+    const start = Date.now();
+    const res = await fetch(`${tier.service.baseUrl}/healthz/processor`, { headers: { authorization: `Bearer ${tier.service.adminToken}` } });
+    timings["healthz/processor (cold start)"] = Date.now() - start;
+    const body = (await res.json()) as { ok: boolean; checks: { processor: { tools: Record<string, string | null> } } };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.checks.processor.tools.ffmpeg).toEqual(expect.any(String));
+    const [probe] = await appContainers();
+    expect(probe).toBeDefined();
+    // Nothing releases the probe's instance: only its idle time stops it.
+    await until("the idle container to stop", async () => !(await appContainers()).some((c) => c.id === probe!.id), (SLEEP_AFTER_S + 60) * 1000, 1000);
+    timings["idle container stopped after"] = Date.now() - start;
+  });
+});

@@ -1,0 +1,179 @@
+// The containers tier's harness: `wrangler dev` with containers on a real Docker engine
+// (test/support/service.ts), inputs served on the Docker bridge gateway (a container
+// cannot reach the host's 127.0.0.1), an API key, and helpers to drive jobs and look at
+// the containers. Docker is found as wrangler finds it: WRANGLER_DOCKER_BIN, else
+// `docker` on PATH; DOCKER_HOST etc. come from the environment (docs/deploy.md).
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import sharp from "sharp";
+import { buildPdf, photoJpeg } from "../../container/test/pdf-fixtures.ts";
+import { startService, type Service } from "../support/service.ts";
+
+const exec = promisify(execFile);
+const docker = process.env.DOCKER_REAL ?? "docker";
+
+/** Runs the engine's CLI; the shim in WRANGLER_DOCKER_BIN only rewrites builds, so plain docker is used here. */
+export async function dockerCli(...args: string[]): Promise<string> {
+  const { stdout } = await exec(docker, args, { maxBuffer: 16 * 1024 * 1024 });
+  return stdout.trim();
+}
+
+/** The address containers reach the host at: the default bridge's gateway. */
+async function bridgeGateway(): Promise<string> {
+  return dockerCli("network", "inspect", "bridge", "--format", "{{(index .IPAM.Config 0).Gateway}}");
+}
+
+async function ffmpeg(args: string[]): Promise<void> {
+  await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
+}
+
+/** The inputs: every job type has one; `mid.mp4` and `long.mp4` keep an encode busy. */
+async function makeFixtures(dir: string): Promise<void> {
+  const h264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"];
+  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=6", ...h264, "-c:a", "aac", "-shortest", join(dir, "clip.mp4")]);
+  // 640×360, 30 s: an H.265 encode of it runs long enough to be killed mid-way.
+  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=30", ...h264, "-c:a", "aac", "-shortest", join(dir, "mid.mp4")]);
+  // 640×360, 120 s: an H.265 "high" encode of it takes minutes on one core.
+  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=120", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=120", ...h264, "-c:a", "aac", "-shortest", join(dir, "long.mp4")]);
+  const photo = await photoJpeg(1600, 1067);
+  await writeFile(join(dir, "photo.jpg"), photo.data);
+  await writeFile(join(dir, "doc.pdf"), buildPdf([{ lines: ["containers tier"], jpeg: await photoJpeg(1200, 900) }]));
+}
+
+export interface Tier {
+  service: Service;
+  /** API key of a pro organization. */
+  key: string;
+  /** Origin serving the fixtures to containers, e.g. http://172.17.0.1:40123. */
+  mediaUrl: string;
+  /** Fixture bytes, by name, for comparing with outputs. */
+  fixture(name: string): Promise<Buffer>;
+  stop(): Promise<void>;
+}
+
+export async function startTier(options: { sleepAfter: string; instances: number; jobsPerInstance: number }): Promise<Tier> {
+  const dir = await mkdtemp(join(tmpdir(), "media-jobs-containers-"));
+  let server: Server | undefined;
+  let service: Service | undefined;
+  const before = new Set((await dockerCli("ps", "-aq", "--filter", "name=workerd-")).split("\n").filter(Boolean));
+  const stop = async () => {
+    // wrangler dev's log, for reading after a failure.
+    if (service) await mkdir("test-output", { recursive: true }).then(() => writeFile("test-output/containers-wrangler.log", service!.output()));
+    await service?.stop();
+    if (server) await new Promise<void>((done) => server!.close(() => done()));
+    // workerd leaves each instance's sidecar behind when it exits; remove what this run made.
+    const ids = (await dockerCli("ps", "-aq", "--filter", "name=workerd-").catch(() => "")).split("\n").filter((id) => id && !before.has(id));
+    if (ids.length) await dockerCli("rm", "-f", ...ids).catch(() => "");
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await makeFixtures(dir);
+    const host = await bridgeGateway();
+    server = createServer(async (req, res) => {
+      const name = new URL(req.url ?? "/", "http://media").pathname.slice(1);
+      const body = await readFile(join(dir, name)).catch(() => null);
+      if (!body || name.includes("/")) return void res.writeHead(404).end("not found");
+      res.writeHead(200, { "content-length": body.length }).end(body);
+    });
+    await new Promise<void>((done) => server!.listen(0, host, done));
+    const mediaUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
+    // The first start builds the image (minutes when nothing is cached).
+    service = await startService({ containers: options, startTimeout: 15 * 60_000 });
+    const res = await fetch(`${service.baseUrl}/admin/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ org: "containers-tier", plan: "pro" }),
+    });
+    if (res.status !== 201) throw new Error(`creating an API key: ${res.status} ${await res.text()}`);
+    const { key } = (await res.json()) as { key: string };
+    return { service, key, mediaUrl, fixture: (name) => readFile(join(dir, name)), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export interface ApiJob {
+  id: string;
+  status: string;
+  result?: Record<string, any>;
+  error?: { code: string; message: string };
+}
+
+export async function api(tier: Tier, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${tier.service.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tier.key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
+
+export async function createJob(tier: Tier, type: string, input: string, options: Record<string, unknown> = {}): Promise<string> {
+  const { status, json } = await api(tier, "POST", "/v1/jobs", { type, input, options });
+  if (status !== 201 && status !== 202) throw new Error(`creating ${type}: ${status} ${JSON.stringify(json)}`);
+  return json.id;
+}
+
+/** Polls until `check` holds or the deadline passes (never a fixed sleep). */
+export async function until<T>(what: string, check: () => Promise<T | undefined | false>, deadlineMs: number, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export async function waitForEnd(tier: Tier, id: string, deadlineMs = 5 * 60_000): Promise<ApiJob> {
+  return until(`job ${id} to end`, async () => {
+    const { json } = await api(tier, "GET", `/v1/jobs/${id}`);
+    return ["completed", "failed", "cancelled"].includes(json.status) ? (json as ApiJob) : undefined;
+  }, deadlineMs);
+}
+
+export async function download(url: string): Promise<Buffer> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`download ${url}: ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** ffprobe of the bytes, from a file: a pipe hides an MP3's duration. */
+export async function ffprobe(bytes: Buffer): Promise<{ format: { format_name: string; duration: string }; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] }> {
+  const dir = await mkdtemp(join(tmpdir(), "media-jobs-probe-"));
+  try {
+    await writeFile(join(dir, "output"), bytes);
+    const { stdout } = await exec("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", join(dir, "output")]);
+    return JSON.parse(stdout);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export const imageMeta = (bytes: Buffer) => sharp(bytes).metadata();
+
+/** Running app containers (not workerd's `-proxy` sidecars), with their processes. */
+export async function appContainers(): Promise<{ id: string; name: string; processes: string }[]> {
+  const lines = (await dockerCli("ps", "--filter", "name=workerd-", "--format", "{{.ID}} {{.Names}}")).split("\n").filter(Boolean);
+  const apps = lines.map((l) => l.split(" ")).filter(([, name]) => !name!.endsWith("-proxy"));
+  return Promise.all(
+    apps.map(async ([id, name]) => ({ id: id!, name: name!, processes: await dockerCli("top", id!, "-eo", "pid,args").catch(() => "") })),
+  );
+}
+
+/** The row as D1 holds it (wrangler dev's local state). */
+export async function jobRow(tier: Tier, id: string): Promise<{ status: string; attempt: number }> {
+  const { stdout } = await exec(
+    process.execPath,
+    ["node_modules/wrangler/bin/wrangler.js", "d1", "execute", "DB", "--local", "--persist-to", tier.service.statePath, "--json", "--command", `SELECT status, attempt FROM jobs WHERE id = '${id.replace(/'/g, "")}'`],
+    { env: { ...process.env, CI: "true", NO_COLOR: "1" } },
+  );
+  return JSON.parse(stdout)[0].results[0];
+}

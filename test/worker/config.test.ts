@@ -1,0 +1,69 @@
+// Configuration is checked as a whole and reported by name, never by value: /healthz turns
+// 503, and the container gets only usable values.
+import { describe, expect, it } from "vitest";
+import { app } from "../../src/app.ts";
+import { idleStop, POOL } from "../../src/limits/pool-plan.ts";
+import { configProblems } from "../../src/ops/config.ts";
+import { processorEnv } from "../../src/runner/container.ts";
+import { testEnv } from "./helpers.ts";
+
+const containerMode = { ...testEnv, PROCESSOR_URL: "" } as Env;
+
+describe("configuration", () => {
+  it("accepts the test configuration, local and with containers", () => {
+    expect(configProblems(testEnv)).toEqual([]);
+    expect(configProblems(containerMode)).toEqual([]);
+  });
+
+  it("names each missing secret and invalid value", () => {
+    const env = {
+      ...containerMode,
+      PROCESSOR_TOKEN: undefined,
+      FILES_SIGNING_SECRET: undefined,
+      ADMIN_TOKEN: "too-short",
+      PUBLIC_BASE_URL: "ftp://example.com",
+      ALLOW_PRIVATE_NETWORK_INPUTS: "yes",
+      LOG_LEVEL: "verbose",
+      RETENTION: "{not json",
+      CONTAINER_SLEEP_AFTER: "10 minutes",
+    } as unknown as Env;
+    const names = configProblems(env).map((p) => p.name);
+    expect(names.sort()).toEqual(
+      ["ADMIN_TOKEN", "ALLOW_PRIVATE_NETWORK_INPUTS", "CONTAINER_SLEEP_AFTER", "FILES_SIGNING_SECRET", "LOG_LEVEL", "PROCESSOR_TOKEN", "PUBLIC_BASE_URL", "RETENTION"].sort(),
+    );
+  });
+
+  it("needs PROCESSOR_TOKEN with containers but not for a local processor", () => {
+    expect(configProblems({ ...containerMode, PROCESSOR_TOKEN: undefined } as unknown as Env)).toEqual([
+      { name: "PROCESSOR_TOKEN", problem: "is not set (required when jobs run in containers)" },
+    ]);
+    expect(configProblems({ ...testEnv, PROCESSOR_TOKEN: undefined } as unknown as Env)).toEqual([]);
+  });
+
+  it("/healthz answers 503 naming the variable, without its value", async () => {
+    const env = { ...containerMode, PROCESSOR_TOKEN: "short-token", ADMIN_TOKEN: undefined } as unknown as Env;
+    const res = await app.request("/healthz", {}, env);
+    expect(res.status).toBe(503);
+    const text = await res.text();
+    expect(text).not.toContain("short-token");
+    const body = JSON.parse(text) as { ok: boolean; checks: { config: { ok: boolean; problems: { name: string }[] } } };
+    expect(body.ok).toBe(false);
+    expect(body.checks.config.ok).toBe(false);
+    expect(body.checks.config.problems.map((p) => p.name).sort()).toEqual(["ADMIN_TOKEN", "PROCESSOR_TOKEN"]);
+  });
+
+  it("starts the container without an unset token and with the Worker's private-input setting", () => {
+    expect(processorEnv({ ...containerMode, PROCESSOR_TOKEN: undefined, ALLOW_PRIVATE_NETWORK_INPUTS: "false" } as unknown as Env)).toEqual({
+      ALLOW_PRIVATE_NETWORK_INPUTS: "false",
+    });
+    expect(processorEnv({ ...containerMode, ALLOW_PRIVATE_NETWORK_INPUTS: "true" })).toEqual({
+      ALLOW_PRIVATE_NETWORK_INPUTS: "true",
+      PROCESSOR_TOKEN: testEnv.PROCESSOR_TOKEN,
+    });
+  });
+
+  it("uses CONTAINER_SLEEP_AFTER when it is a duration, else the default", () => {
+    expect(idleStop({ ...containerMode, CONTAINER_SLEEP_AFTER: "20s" })).toBe("20s");
+    expect(idleStop({ ...containerMode, CONTAINER_SLEEP_AFTER: "soon" })).toBe(POOL.idleStop);
+  });
+});

@@ -10,6 +10,7 @@ export type ApiErrorCode =
   | "idempotency_key_in_use"
   | "idempotency_key_reused"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "rate_limit_exceeded"
   | "internal_error";
 

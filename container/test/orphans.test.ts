@@ -1,24 +1,14 @@
 // A tool never outlives the processor that started it: kill -9 the processor mid-job and
 // the ffmpeg it was running is gone too (tools run under setpriv --pdeathsig SIGKILL).
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { processesMentioning } from "../../test/support/processes.ts";
 import { startMediaServer, testConfig } from "./helpers.ts";
 
 const exec = promisify(execFile);
-
-/** Pids and command lines of the processes whose command line mentions `needle`. */
-export async function processesMentioning(needle: string): Promise<{ pid: number; cmd: string }[]> {
-  const found: { pid: number; cmd: string }[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmd = await readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
-    if (cmd.includes(needle)) found.push({ pid: Number(entry), cmd: cmd.replaceAll("\0", " ") });
-  }
-  return found;
-}
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 30_000): Promise<T> {
   const deadline = Date.now() + deadlineMs;

@@ -7,18 +7,9 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { processesMentioning } from "../../test/support/processes.ts";
 import { startMediaServer, testConfig } from "./helpers.ts";
+import { until } from "./video-fixtures.ts";
 
 const exec = promisify(execFile);
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 30_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.runIf(process.platform === "linux")("a processor killed with SIGKILL", () => {
   let processor: ChildProcess | undefined;
@@ -40,7 +31,8 @@ describe.runIf(process.platform === "linux")("a processor killed with SIGKILL", 
     });
     let out = "";
     processor.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    const port = await until(async () => /"port":(\d+)/.exec(out)?.[1], "the processor to listen");
+    await until(() => /"port":\d+/.test(out), 30_000, "the processor to listen");
+    const port = /"port":(\d+)/.exec(out)![1];
     const started = await fetch(`http://127.0.0.1:${port}/jobs`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -50,17 +42,12 @@ describe.runIf(process.platform === "linux")("a processor killed with SIGKILL", 
 
     // The job's own work directory is on the encoder's command line.
     const jobDir = join(config.workDir, "orphan-test");
-    const tools = await until(async () => {
-      const found = (await processesMentioning(jobDir)).filter((p) => /\bffmpeg\b/.test(p.cmd));
-      return found.some((p) => p.cmd.includes("libvpx-vp9")) ? found : undefined;
-    }, "the VP9 encode to start");
-    expect(tools.length).toBeGreaterThan(0);
+    const encoding = async () => (await processesMentioning(jobDir)).some((p) => /\bffmpeg\b.*libvpx-vp9/.test(p.cmd));
+    await until(encoding, 30_000, "the VP9 encode to start");
 
     processor.kill("SIGKILL");
-    const left = await until(async () => {
-      const alive = await processesMentioning(jobDir);
-      return alive.length === 0 ? alive : undefined;
-    }, "the processor's tools to die", 10_000).catch(async () => processesMentioning(jobDir));
+    await until(async () => (await processesMentioning(jobDir)).length === 0, 10_000, "the processor's tools to die").catch(() => undefined);
+    const left = await processesMentioning(jobDir);
     // Even when this fails, leave nothing running.
     for (const { pid } of left) process.kill(pid, "SIGKILL");
     expect(left).toEqual([]);

@@ -1,4 +1,4 @@
-// ffmpeg, ffprobe and Ghostscript: found, installed with apt-get where we can (Debian or
+// ffmpeg, ffprobe, Ghostscript, qpdf and heif-convert: found, installed with apt-get where we can (Debian or
 // Ubuntu, as root), or explained with the exact command to run.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -7,6 +7,9 @@ const TOOLS = [
   { command: "ffmpeg", args: ["-version"], package: "ffmpeg", jobs: "compress-video, video-thumbnail, extract-audio, video-extraction" },
   { command: "ffprobe", args: ["-version"], package: "ffmpeg", jobs: "compress-video, video-thumbnail, extract-audio, video-extraction" },
   { command: "gs", args: ["--version"], package: "ghostscript", jobs: "compress-pdf" },
+  { command: "qpdf", args: ["--version"], package: "qpdf", jobs: "compress-pdf" },
+  // libheif-examples brings heif-convert (HEVC through libde265) and heif-enc (x265, used by the tests).
+  { command: "heif-convert", args: ["--list-decoders"], package: "libheif-examples", jobs: "compress-image of HEIC photos" },
 ];
 
 function found(command: string, args: string[]): boolean {

@@ -1,6 +1,7 @@
 import sharp, { type Sharp } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseFormat } from "../src/processors/compress-image.ts";
+import { encodeHeic, withRotation } from "../../test/support/heic.ts";
 import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
 
 let media: MediaServer;
@@ -98,6 +99,48 @@ describe("compressImage", () => {
   it("fails a 404 input with input_unreachable naming the status", async () => {
     const job = await runJob("compressImage", { url: media.url("/missing.jpg") });
     expect(job.state).toMatchObject({ state: "failed", error: { code: "input_unreachable", message: expect.stringContaining("404") } });
+  });
+
+  describe("a phone's HEIC (HEVC-coded, rotated by irot, EXIF Orientation 6)", () => {
+    /** 640×480 sensor pixels, blue with a red top-left corner; upright it is 480×640, red top-right. */
+    async function phoneHeic(): Promise<Buffer> {
+      const corner = await sharp({ create: { width: 160, height: 120, channels: 3, background: "#ff0000" } }).png().toBuffer();
+      const sensor = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#2040c0" } })
+        .composite([{ input: corner, left: 0, top: 0 }])
+        .jpeg({ quality: 95 })
+        .withMetadata({ orientation: 6 })
+        .toBuffer();
+      return withRotation(await encodeHeic(sensor), 3);
+    }
+
+    async function pixel(bytes: Buffer, x: number, y: number) {
+      const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+      const at = (y * info.width + x) * info.channels;
+      return [...data.subarray(at, at + 3)];
+    }
+
+    it.each(["jpg", "webp", "avif"] as const)("becomes an upright %s, once rotated, EXIF kept", async (format) => {
+      const heic = await phoneHeic();
+      const job = await runJob("compressImage", { url: media.serve(`/phone-${format}.heic`, heic, "image/heic"), format });
+      const { result } = completed(job.state);
+      const bytes = await job.output(result.url);
+      const meta = await sharp(bytes).metadata();
+      expect(meta.format).toBe({ jpg: "jpeg", webp: "webp", avif: "heif" }[format]);
+      expect([meta.width, meta.height]).toEqual([480, 640]);
+      expect(meta.orientation ?? 1).toBe(1);
+      if (format !== "avif") expect(meta.exif).toBeDefined();
+      expect(result).toMatchObject({ width: 480, height: 640, format, keptOriginal: false, source: { format: "heif", width: 480, height: 640, size: heic.length } });
+      const [red, , blue] = await pixel(bytes, 470, 10);
+      expect(red).toBeGreaterThan(200);
+      expect(blue).toBeLessThan(60);
+      expect((await pixel(bytes, 10, 10))[2]).toBeGreaterThan(150);
+    });
+
+    it("fails a truncated HEIC with corrupt_media", async () => {
+      const heic = await phoneHeic();
+      const job = await runJob("compressImage", { url: media.serve("/cut.heic", heic.subarray(0, Math.floor(heic.length * 0.6)), "image/heic"), format: "jpg" });
+      expect(job.state).toMatchObject({ state: "failed", error: { code: "corrupt_media", message: expect.stringMatching(/HEIC|damaged|truncated/) } });
+    });
   });
 
   it("chooses the output format from the input when none is asked", () => {

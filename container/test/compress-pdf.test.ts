@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobCancelled, JobFailure } from "../src/errors.ts";
 import { buildArgs } from "../src/processors/compress-pdf.ts";
 import { runGhostscript } from "../src/tools/ghostscript.ts";
-import { scrubPdfMetadata } from "../src/tools/pdf-metadata.ts";
 import { buildPdf, photoJpeg, xmpPacket } from "./pdf-fixtures.ts";
 import { runJob, startMediaServer, withTempDir, type MediaServer } from "./helpers.ts";
 
@@ -86,7 +85,7 @@ describe("compressPdf buildArgs", () => {
   });
 
   it("asks Ghostscript not to write XMP or dates when metadata is to be removed", () => {
-    expect(buildArgs({ quality: "medium", removeMetadata: true }, paths)).toEqual(expect.arrayContaining(["-dOmitXMP=true", "-dOmitInfoDate=true", "-dWriteObjStms=false"]));
+    expect(buildArgs({ quality: "medium", removeMetadata: true }, paths)).toEqual(expect.arrayContaining(["-dOmitXMP=true", "-dOmitInfoDate=true"]));
   });
 
   it("escapes % in the output path and refuses relative paths", () => {
@@ -145,16 +144,52 @@ describe("compressPdf", () => {
     expect(Buffer.compare(await job.output(result.url), textPdf)).toBe(0);
   });
 
-  it("returns the input without its metadata when it cannot be beaten and removeMetadata is set", async () => {
+  it("returns the input rewritten without its metadata when Ghostscript cannot beat it and removeMetadata is set", async () => {
     const job = await runJob("compressPdf", { url: media.serve("/pages-strip.pdf", pagesPdf), removeMetadata: true });
     const { result } = completed(job.state);
-    expect(result).toMatchObject({ keptOriginal: true, compressionRatio: 1, size: pagesPdf.length, pages: 12 });
     const bytes = await job.output(result.url);
-    expect(bytes.length).toBe(pagesPdf.length);
-    const text = bytes.toString("latin1");
-    for (const needle of ["Secret Title", "Jane Author", "HandMade", "xmpmeta", "/Metadata", "/CreationDate"]) expect(text).not.toContain(needle);
+    expect(result).toMatchObject({ keptOriginal: false, size: bytes.length, pages: 12 });
+    expect(bytes.length).toBeLessThanOrEqual(pagesPdf.length);
+    expectNoMetadata(bytes);
     expect(await pdfInfo(bytes)).toEqual({ pages: 12, info: {} });
     expect(await pdfWords(bytes)).toEqual(expect.arrayContaining(["page", "12", "words"]));
+  });
+
+  it("removes metadata kept in object streams without growing the file (the old in-place scrub could not)", async () => {
+    const packed = await withTempDir(async (dir) => {
+      await writeFile(join(dir, "in.pdf"), pagesPdf);
+      await exec("qpdf", ["--object-streams=generate", "--compress-streams=y", join(dir, "in.pdf"), join(dir, "packed.pdf")]);
+      return readFile(join(dir, "packed.pdf"));
+    });
+    expect(packed.toString("latin1")).toContain("/ObjStm");
+    const job = await runJob("compressPdf", { url: media.serve("/packed.pdf", packed), quality: "high", removeMetadata: true });
+    const { result } = completed(job.state);
+    const bytes = await job.output(result.url);
+    expect(bytes.length).toBeLessThanOrEqual(packed.length);
+    expect(result).toMatchObject({ size: bytes.length, pages: 12, source: { size: packed.length, pages: 12 } });
+    expect(await pdfInfo(bytes)).toEqual({ pages: 12, info: {} });
+    expectNoMetadata(bytes);
+  });
+
+  it("returns a PDF without metadata unchanged when nothing beats it", async () => {
+    const bare = buildPdf([{ lines: ["no metadata here"] }]);
+    const job = await runJob("compressPdf", { url: media.serve("/bare.pdf", bare), quality: "high", removeMetadata: true });
+    const { result } = completed(job.state);
+    expect(result).toMatchObject({ keptOriginal: true, compressionRatio: 1, size: bare.length });
+    expect(Buffer.compare(await job.output(result.url), bare)).toBe(0);
+  });
+
+  it.each([false, true])("is never larger than the input, at every quality (removeMetadata %s)", async (removeMetadata) => {
+    for (const [name, pdf] of [["text", textPdf], ["pages", pagesPdf]] as const) {
+      for (const quality of ["low", "medium", "high"] as const) {
+        const job = await runJob("compressPdf", { url: media.serve(`/never-${name}-${quality}-${removeMetadata}.pdf`, pdf), quality, removeMetadata });
+        const { result } = completed(job.state);
+        const bytes = await job.output(result.url);
+        expect(bytes.length, `${name} ${quality}`).toBeLessThanOrEqual(pdf.length);
+        expect(result.size).toBe(bytes.length);
+        if (removeMetadata) expectNoMetadata(bytes);
+      }
+    }
   });
 
   it("processes a damaged PDF that Ghostscript can repair (every offset in the cross-reference table wrong)", async () => {
@@ -209,28 +244,8 @@ describe("Ghostscript runs", () => {
   });
 });
 
-describe("scrubPdfMetadata", () => {
-  async function scrub(pdf: Buffer) {
-    return withTempDir(async (dir) => {
-      const path = join(dir, "doc.pdf");
-      await writeFile(path, pdf);
-      const outcome = await scrubPdfMetadata(path);
-      return { ...outcome, bytes: await readFile(path) };
-    });
-  }
-
-  it("empties Info dictionaries whose strings hold delimiters, keeping the file size and validity", async () => {
-    const pdf = buildPdf([{ lines: ["tricky"] }], { info: { Title: "a >> b ) c ( d", Keywords: "<<not a dict>>", Author: "x\\" } });
-    const { complete, bytes } = await scrub(pdf);
-    expect(complete).toBe(true);
-    expect(bytes.length).toBe(pdf.length);
-    expect(bytes.toString("latin1")).not.toMatch(/Title|Keywords|Author|not a dict/);
-    expect(await pdfInfo(bytes)).toEqual({ pages: 1, info: {} });
-  });
-
-  it("reports incomplete when the Info dictionary is not a plain object in the file (an object stream)", async () => {
-    const pdf = buildPdf([{ lines: ["x"] }]);
-    const pointing = Buffer.from(pdf.toString("latin1").replace("/Root 1 0 R", "/Root 1 0 R/Info 99 0 R"), "latin1");
-    expect((await scrub(pointing)).complete).toBe(false);
-  });
-});
+/** None of the fixtures' Info values, no XMP packet, no Info or Metadata key. */
+function expectNoMetadata(bytes: Buffer) {
+  const text = bytes.toString("latin1");
+  for (const needle of ["Secret Title", "Jane Author", "HandMade", "Fixture Maker", "Ghostscript", "xmpmeta", "/Metadata", "/Info", "/CreationDate", "/Producer"]) expect(text).not.toContain(needle);
+}

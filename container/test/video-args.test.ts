@@ -11,7 +11,7 @@ import { buildArgs as extractionArgs, frameName, frameTimes } from "../src/proce
 import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processors/video-thumbnail.ts";
 import { describeDuration, ffmpegTimeoutMs, progressParser } from "../src/tools/ffmpeg.ts";
 import { checkMedia, classifyUnreadable, containerName, INPUT_FORMATS, parseProbe, type MediaProbe } from "../src/tools/ffprobe.ts";
-import { chooseRepresentative, frameBox, frameStats, frameTimeAt, isBlack, isTransition, seekPoint, type FrameStats } from "../src/tools/frames.ts";
+import { chooseRepresentative, decodingSeek, frameBox, frameStats, frameTimeAt, isBlack, isTransition, sampleArgs, seekPoint, type FrameStats } from "../src/tools/frames.ts";
 
 const url = "https://example.com/v.mp4";
 const paths = { input: "/w/input", output: "/w/out/video.mp4" };
@@ -366,5 +366,27 @@ describe("choosing a representative frame", () => {
   it("falls back to the brightest frame of an all-black video", () => {
     expect(chooseRepresentative([window(0, [frame(1, 0), frame(3, 0)]), window(5, [frame(2, 0)])])).toBeCloseTo(0.1, 9);
     expect(chooseRepresentative([])).toBeNull();
+  });
+});
+
+describe("seeking in files without an index", () => {
+  it("decodingSeek moves -ss after the input, keeping every other argument", () => {
+    const seeked = thumbnailArgs(videoThumbnailParams.parse({ url, timestamp: 2 }), probe(), { input: "/w/input", output: "/w/f.png", time: 2 });
+    const decoding = decodingSeek(seeked);
+    const ss = seeked.indexOf("-ss");
+    expect(ss).toBeLessThan(seeked.indexOf("-i"));
+    expect(decoding.indexOf("-ss")).toBe(decoding.indexOf("-i") + 2);
+    expect(decoding[decoding.indexOf("-ss") + 1]).toBe(seeked[ss + 1]);
+    expect([...decoding].sort()).toEqual([...seeked].sort());
+    expect(decodingSeek(decoding)).toEqual(decoding);
+  });
+
+  it("sampleArgs in decode mode opens the input once and trims each output", () => {
+    const windows = [{ start: 1, length: 0.5, output: "/w/a.gray" }, { start: 3, length: 0.5, output: "/w/b.gray" }];
+    const args = sampleArgs("/w/input", probe(), windows, "decode");
+    expect(args.filter((a) => a === "-i")).toHaveLength(1);
+    expect(args.indexOf("-ss")).toBeGreaterThan(args.indexOf("-i"));
+    expect(args.filter((a) => a === "-ss")).toHaveLength(2);
+    expect(sampleArgs("/w/input", probe(), windows).filter((a) => a === "-i")).toHaveLength(2);
   });
 });

@@ -1316,10 +1316,10 @@ export interface components {
             retryAfter: number;
         };
         Error: {
-            /** @description Codes: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 413 `payload_too_large`, 422 `idempotency_key_reused`, 429 `rate_limit_exceeded`, 500 `internal_error`. */
+            /** @description Codes: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 413 `payload_too_large`, 415 `unsupported_media_type`, 422 `idempotency_key_reused`, 429 `rate_limit_exceeded`, 500 `internal_error`. */
             error: {
                 /** @enum {string} */
-                code: "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error";
+                code: "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error";
                 /** @description What went wrong, in words meant for the developer. */
                 message: string;
                 /** @description Field problems (400) or the limit that was hit (429). */
@@ -1483,6 +1483,30 @@ export interface components {
                     error?: {
                         /** @constant */
                         code?: "payload_too_large";
+                    };
+                };
+            };
+        };
+        /** @description `unsupported_media_type`: a create request whose Content-Type is not application/json. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "unsupported_media_type",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "unsupported_media_type";
                     };
                 };
             };
@@ -1657,6 +1681,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

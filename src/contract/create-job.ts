@@ -9,7 +9,7 @@ import { PRIORITY_DEFAULT } from "./job.ts";
 import { canonicalJobType, HTTP_JOB_TYPES, JOB_TYPES, jobTypes, type JobParams, type JobType } from "./registry.ts";
 
 export interface FieldIssue {
-  /** Dotted path of the field in the request body, such as `options.quality`. */
+  /** Path of the field in the request body, such as `options.quality` or `options.frames.values.1`; `(body)` for the body itself. */
   path: string;
   message: string;
 }
@@ -40,16 +40,48 @@ const envelope = z.strictObject({
 });
 
 function toIssues(error: z.ZodError, prefix: (path: PropertyKey[]) => PropertyKey[]): FieldIssue[] {
-  return error.issues.flatMap((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ path: dotted(prefix([...issue.path, key])), message: "unknown field" }));
-    }
-    return [{ path: dotted(prefix(issue.path)), message: issue.message }];
-  });
+  return error.issues.flatMap((issue) => flatten(issue, [])).map(({ path, message }) => ({ path: dotted(prefix(path)), message }));
 }
 
+type RawIssue = z.core.$ZodIssue;
+
+/**
+ * One issue per broken rule, at the deepest path zod knows. A union (`frames: false | {mode…}`)
+ * reports "Invalid input" with every branch's errors; the branch the value was meant for is
+ * the one that got past its root check (the right type, a known `mode`), so its errors are
+ * the caller's. When no branch did, the message lists what the field may be.
+ */
+function flatten(issue: RawIssue, base: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+  const path = [...base, ...issue.path];
+  if (issue.code === "unrecognized_keys") return issue.keys.map((key) => ({ path: [...path, key], message: "unknown field" }));
+  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+    const meant = issue.errors.filter((branch) => branch.some((inner) => inner.path.length > 0));
+    if (meant.length > 0) return meant[0]!.flatMap((inner) => flatten(inner, path));
+    const expected = issue.errors.flatMap((branch) => branch.map(expectation));
+    return [{ path, message: `must be ${[...new Set(expected)].join(" or ")}` }];
+  }
+  // A discriminated union's unknown tag (`mode: "every"`) carries the tags it knows.
+  if (issue.code === "invalid_union" && "options" in issue && Array.isArray(issue.options)) {
+    return [{ path, message: `must be one of ${issue.options.map((o: unknown) => JSON.stringify(o)).join(", ")}` }];
+  }
+  return [{ path, message: issue.message }];
+}
+
+function expectation(issue: RawIssue): string {
+  if (issue.code === "invalid_value") return issue.values.map((v) => JSON.stringify(v)).join(" or ");
+  if (issue.code === "invalid_type") return issue.expected === "object" ? "an object" : `a ${issue.expected}`;
+  return issue.message;
+}
+
+/** `options.frames.values.1`; a key that is not a plain name is quoted, `options["a.b"]`, so every path reads one way. */
 function dotted(path: PropertyKey[]): string {
-  return path.map(String).join(".") || "(body)";
+  if (path.length === 0) return "(body)";
+  return path
+    .map((part, i) => {
+      const key = String(part);
+      return /^(?:[A-Za-z_$][\w$]*|\d+)$/.test(key) ? (i === 0 ? key : `.${key}`) : `[${JSON.stringify(key)}]`;
+    })
+    .join("");
 }
 
 export function parseCreateJob(body: unknown): ParseResult<CreateJobRequest> {

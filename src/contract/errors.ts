@@ -10,6 +10,7 @@ export const API_ERRORS = {
   not_found: { status: 404, when: "no such job for this organization and mode, or no such route" },
   idempotency_key_in_use: { status: 409, when: "a request with the same Idempotency-Key is still running" },
   payload_too_large: { status: 413, when: "a request body over 64 KiB" },
+  unsupported_media_type: { status: 415, when: "a create request whose Content-Type is not application/json" },
   idempotency_key_reused: { status: 422, when: "the Idempotency-Key was used with another body in the last 24 h" },
   rate_limit_exceeded: { status: 429, when: "the plan's hourly job quota, or the read rate, is used up; see Retry-After" },
   internal_error: { status: 500, when: "anything unexpected; logged with the request id" },

@@ -22,6 +22,7 @@ const ERROR_RESPONSES: Record<ApiErrorCode, string> = {
   not_found: "NotFound",
   idempotency_key_in_use: "IdempotencyKeyInUse",
   payload_too_large: "PayloadTooLarge",
+  unsupported_media_type: "UnsupportedMediaType",
   idempotency_key_reused: "IdempotencyKeyReused",
   rate_limit_exceeded: "RateLimited",
   internal_error: "InternalError",
@@ -78,7 +79,7 @@ function paths(): Record<string, Record<string, JsonSchema>> {
             RateLimit: headerRef("RateLimit"),
             "Idempotent-Replayed": { description: "`true` when this is the replay of an earlier request with the same Idempotency-Key.", schema: { type: "string", const: "true" } },
           }),
-          ...errors("invalid_input", "unauthorized", "idempotency_key_in_use", "payload_too_large", "idempotency_key_reused", "rate_limit_exceeded"),
+          ...errors("invalid_input", "unauthorized", "idempotency_key_in_use", "payload_too_large", "unsupported_media_type", "idempotency_key_reused", "rate_limit_exceeded"),
         },
       },
       get: {

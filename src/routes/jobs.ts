@@ -25,6 +25,12 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** `createJob`: the validated request, from the parsing step to the handler. */
 type AppEnv = { Bindings: Env; Variables: { createJob: CreateJobRequest } };
 
+/** `application/json` or any `application/…+json`, with or without parameters such as charset. */
+function isJsonMediaType(header: string | undefined): boolean {
+  const essence = header?.split(";")[0]!.trim().toLowerCase() ?? "";
+  return essence === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(essence);
+}
+
 export const jobsRoutes = new Hono<AppEnv>()
   .post(
     "/",
@@ -36,6 +42,11 @@ export const jobsRoutes = new Hono<AppEnv>()
     }),
     async (c, next) => {
       // Parse and validate before the idempotency check: an invalid request saves nothing.
+      // Only a body declared JSON is read as JSON: a form or text/plain body is refused, not guessed at.
+      const contentType = c.req.header("content-type");
+      if (!isJsonMediaType(contentType)) {
+        throw new AppError("unsupported_media_type", `send the job as JSON with Content-Type: application/json (got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : "no Content-Type"})`);
+      }
       let body: unknown;
       try {
         body = JSON.parse(await c.req.text());

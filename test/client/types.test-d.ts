@@ -143,6 +143,7 @@ export function errorCodes(error: ApiError): string {
     case "idempotency_key_in_use":
     case "idempotency_key_reused":
     case "payload_too_large":
+    case "unsupported_media_type":
     case "rate_limit_exceeded":
     case "internal_error":
     case "invalid_response":

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, media, newKey, testEnv } from "./helpers.ts";
+import { call, media, newKey, testEnv, workerFetch } from "./helpers.ts";
 
 describe("POST /v1/jobs", () => {
   it("creates a job in the HTTP dialect and answers 201 queued at once", async () => {
@@ -39,13 +39,47 @@ describe("POST /v1/jobs", () => {
     ["webm with h264", { type: "compress-video", input: "https://example.com/a.mp4", options: { format: "webm", codec: "h264" } }, "options.format"],
     ["31 frames", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", frames: { mode: "count", count: 31 } } }, "params.frames.count"],
     ["nothing to extract", { type: "video-extraction", input: "https://example.com/a.mp4", options: { audio: false } }, "options.frames"],
-  ])("refuses %s with 400 invalid_input naming the field", async (_, body, path) => {
+    ["31 timestamps", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "timestamps", values: Array.from({ length: 31 }, (_, i) => i) } } }, "options.frames.values", /at most 30 timestamps/],
+    ["an unknown frames mode", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "every" } } }, "options.frames.mode", /one of "count", "percentage", "interval", "timestamps"/],
+    ["frames of the wrong type", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", frames: "all" } }, "params.frames", /must be false or an object/],
+    ["an unknown audio quality", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", audio: { quality: "best" } } }, "params.audio.quality", /"low"\|"medium"\|"high"/],
+    ["a negative percentage", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "percentage", values: [10, -1] } } }, "options.frames.values.1", />=0/],
+  ])("refuses %s with 400 invalid_input naming the field", async (_, body, path, rule?: RegExp) => {
     const { key } = await newKey();
     const res = await call("POST", "/v1/jobs", { key, body });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("invalid_input");
     expect(res.json.error.details.map((d: { path: string }) => d.path)).toContain(path);
     expect(res.json.error.message).toContain(path);
+    if (rule) expect(res.json.error.details.find((d: { path: string }) => d.path === path).message).toMatch(rule);
+  });
+
+  it.each([
+    ["text/plain", "text/plain"],
+    ["a form", "application/x-www-form-urlencoded"],
+    ["no Content-Type", undefined],
+  ])("refuses a JSON body sent as %s with 415 unsupported_media_type", async (_, contentType) => {
+    const { key, orgId } = await newKey();
+    const body = JSON.stringify({ type: "compress-image", input: "https://example.com/a.jpg" });
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (contentType) headers["content-type"] = contentType;
+    const res = await workerFetch("http://127.0.0.1:8787/v1/jobs", { method: "POST", headers, body: contentType ? body : new TextEncoder().encode(body) });
+    expect(res.status).toBe(415);
+    const json = (await res.json()) as { error: { code: string; message: string } };
+    expect(json.error.code).toBe("unsupported_media_type");
+    expect(json.error.message).toContain("application/json");
+    const count = await testEnv.DB.prepare("SELECT count(*) AS n FROM jobs WHERE org_id = ?").bind(orgId).first<{ n: number }>();
+    expect(count!.n).toBe(0);
+  });
+
+  it("accepts application/json with a charset and application/…+json", async () => {
+    const { key } = await newKey();
+    for (const contentType of ["application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json"]) {
+      const body = JSON.stringify({ type: "compress-image", input: "https://example.com/a.jpg", options: { quality: 0 } });
+      const res = await workerFetch("http://127.0.0.1:8787/v1/jobs", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": contentType }, body });
+      // Read as JSON: refused for its content (quality 0), not for its media type.
+      expect(res.status).toBe(400);
+    }
   });
 
   it("refuses malformed JSON with 400 and an oversized body with 413", async () => {

@@ -5,6 +5,7 @@ import { copyFile } from "node:fs/promises";
 import sharp, { type OutputInfo } from "sharp";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
+import { decodeHeic } from "../tools/heic.ts";
 import { identifyImage, imageFailure, type OutputImageFormat } from "../tools/image.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
@@ -63,11 +64,17 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
   const format = chooseFormat(params.format, source.format, source.hasAlpha);
   const name = `image.${format}`;
   const outputPath = ctx.addOutput(name, CONTENT_TYPES[format]);
-  let pipeline = sharp(input.path, { limitInputPixels: config.MAX_INPUT_PIXELS, failOn: "truncated" }).autoOrient();
+  // A phone's HEIC is decoded by libheif first, its rotation applied there (tools/heic.ts).
+  const decoded = source.hevc ? await decodeHeic(input.path, ctx.workDir, signal) : undefined;
+  if (decoded) ctx.setProgress(40);
+  throwIfAborted(signal);
+  let pipeline = sharp(decoded ?? input.path, { limitInputPixels: config.MAX_INPUT_PIXELS, failOn: "truncated" });
+  if (!decoded) pipeline = pipeline.autoOrient();
   if (params.maxWidth || params.maxHeight) {
     pipeline = pipeline.resize({ width: params.maxWidth, height: params.maxHeight, fit: "inside", withoutEnlargement: true });
   }
-  if (!params.stripMetadata) pipeline = pipeline.keepMetadata();
+  // The decoded HEIC's EXIF still says how the camera was held; the pixels are upright now.
+  if (!params.stripMetadata) pipeline = decoded ? pipeline.keepMetadata().withMetadata({ orientation: 1 }) : pipeline.keepMetadata();
   const encoder = encoderOptions(format, params.quality);
   pipeline = pipeline.toFormat(encoder.id, encoder.options);
 

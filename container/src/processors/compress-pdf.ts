@@ -1,13 +1,14 @@
 // compressPdf with Ghostscript's pdfwrite: images downsampled and recompressed per
 // quality preset, fonts subset and compressed, objects rewritten compactly; document
-// metadata removed on request. Never returns a file larger than the input: the input
-// itself (scrubbed of metadata if asked) is returned instead.
-import { copyFile, open, rename, rm, stat } from "node:fs/promises";
+// metadata removed on request (qpdf). Never returns a file larger than the input: the
+// smallest acceptable file wins, the input itself (rewritten without metadata if asked)
+// among them.
+import { copyFile, open, rename, stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { GS_BASE_ARGS, ghostscriptFailure, pdfPageCount, runGhostscript } from "../tools/ghostscript.ts";
-import { scrubPdfMetadata } from "../tools/pdf-metadata.ts";
+import { writeWithoutMetadata } from "../tools/qpdf.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import { ratio } from "./compress-image.ts";
@@ -37,9 +38,8 @@ export function buildArgs(params: Pick<Params, "quality" | "removeMetadata">, pa
     "-dSubsetFonts=true",
     "-dCompressFonts=true",
     "-dCompressPages=true",
-    // Ghostscript 10.02+ can put objects in compressed object streams; the metadata
-    // scrub edits plain objects in place, so keep them plain when it has to run.
-    ...(params.removeMetadata ? ["-dOmitXMP=true", "-dOmitInfoDate=true", "-dWriteObjStms=false", "-dWriteXRefStm=false"] : []),
+    // The rest of the metadata (the Info Ghostscript writes) is removed by qpdf afterwards.
+    ...(params.removeMetadata ? ["-dOmitXMP=true", "-dOmitInfoDate=true"] : []),
     // `%` in an output name is a page-number template for Ghostscript.
     `-sOutputFile=${paths.output.replaceAll("%", "%%")}`,
     paths.input,
@@ -56,7 +56,7 @@ export async function compressPdf(params: Params, ctx: ProcessorContext): Promis
   const compressed = join(ctx.workDir, "compressed.pdf");
   const result = await runGhostscript(buildArgs(params, { input: input.path, output: compressed }), {
     ...gs,
-    onPage: (page) => ctx.setProgress(10 + (75 * page) / sourcePages),
+    onPage: (page) => ctx.setProgress(10 + (70 * page) / sourcePages),
   });
   const failure = ghostscriptFailure(result);
   if (failure) throw failure;
@@ -64,45 +64,55 @@ export async function compressPdf(params: Params, ctx: ProcessorContext): Promis
   if (pages < sourcePages) {
     throw new JobFailure("corrupt_media", `the PDF is damaged: only ${pages} of its ${sourcePages} pages could be read`);
   }
-  if (params.removeMetadata) await scrubOrFail(compressed, "the compressed PDF");
-  ctx.setProgress(90);
+  ctx.setProgress(80);
+  throwIfAborted(signal);
+
+  // Every acceptable answer, and the smallest wins: the output is never larger than the input.
+  const candidates: Candidate[] = [];
+  if (!params.removeMetadata) {
+    candidates.push({ path: compressed, pages, original: false }, { path: input.path, pages: sourcePages, original: true });
+  } else {
+    const stripped = join(ctx.workDir, "compressed-stripped.pdf");
+    if (await writeWithoutMetadata(compressed, stripped, join(ctx.workDir, "compressed-patch.json"), gs)) candidates.push({ path: stripped, pages, original: false });
+    else candidates.push({ path: compressed, pages, original: false });
+    // The input itself without its metadata: lossless, and the answer when Ghostscript cannot beat it.
+    const scrubbed = join(ctx.workDir, "input-stripped.pdf");
+    const inputCandidate = await writeWithoutMetadata(input.path, scrubbed, join(ctx.workDir, "input-patch.json"), gs).then(
+      (changed) => (changed ? { path: scrubbed, pages: sourcePages, original: false } : { path: input.path, pages: sourcePages, original: true }),
+      // qpdf cannot read a file Ghostscript repaired: the compressed candidate stands alone.
+      (error: unknown) => (error instanceof JobFailure && error.code === "corrupt_media" ? undefined : Promise.reject(error)),
+    );
+    if (inputCandidate) candidates.push(inputCandidate);
+  }
+  for (const candidate of candidates) candidate.size = (await stat(candidate.path)).size;
+  // Smallest first; on a tie the input's own bytes.
+  const best = candidates.sort((a, b) => a.size! - b.size! || Number(b.original) - Number(a.original))[0]!;
+  if (best.size! > input.size) {
+    throw new JobFailure("processing_failed", "removing the metadata would make this PDF larger than it is, and the output is never larger than the input; send it with removeMetadata false");
+  }
+  ctx.setProgress(95);
   throwIfAborted(signal);
 
   const name = "document.pdf";
   const output = ctx.addOutput(name, "application/pdf");
-  let size = (await stat(compressed)).size;
-  let keptOriginal = false;
-  if (size >= input.size) {
-    // Recompression did not help: hand back the input, without its metadata if asked.
-    await copyFile(input.path, output);
-    const scrubbed = params.removeMetadata ? (await scrubPdfMetadata(output)).complete : true;
-    if (scrubbed) {
-      keptOriginal = true;
-      size = input.size;
-    } else {
-      // The input keeps metadata where it cannot be edited in place (object streams):
-      // removing it was asked for, so the rewritten file wins even though it is larger.
-      await rename(compressed, output);
-    }
-  } else {
-    await rename(compressed, output);
-  }
-  await rm(compressed, { force: true });
-
+  await (best.original ? copyFile(input.path, output) : rename(best.path, output));
   return {
     url: name,
-    size,
+    size: best.size!,
     format: "pdf",
-    compressionRatio: keptOriginal ? 1 : ratio(size, input.size),
-    pages: keptOriginal ? sourcePages : pages,
-    keptOriginal,
+    compressionRatio: best.original ? 1 : ratio(best.size!, input.size),
+    pages: best.pages,
+    keptOriginal: best.original,
     source: { size: input.size, pages: sourcePages },
   };
 }
 
-async function scrubOrFail(path: string, what: string): Promise<void> {
-  const { complete } = await scrubPdfMetadata(path);
-  if (!complete) throw new JobFailure("processing_failed", `the metadata of ${what} could not be removed`);
+interface Candidate {
+  path: string;
+  pages: number;
+  /** The input's own bytes. */
+  original: boolean;
+  size?: number;
 }
 
 /** A PDF by its bytes: `%PDF-` within the first 1024 bytes (as readers accept), never by name or Content-Type. */

@@ -5,7 +5,7 @@
 import { open } from "node:fs/promises";
 import type { Config } from "../config.ts";
 import { JobFailure } from "../errors.ts";
-import { abortError, describeDuration } from "./ffmpeg.ts";
+import { abortError, describeDuration, runFfmpeg, seconds } from "./ffmpeg.ts";
 import { runTool } from "./spawn.ts";
 
 /**
@@ -180,9 +180,31 @@ export async function probeInput(
   ctx: { input: { path: string }; signal: AbortSignal; config: Pick<Config, "MAX_VIDEO_DURATION_S"> },
   needs: MediaNeeds,
 ): Promise<MediaProbe> {
-  const probe = await probeMedia(ctx.input.path, ctx.signal);
+  let probe = await probeMedia(ctx.input.path, ctx.signal);
+  if (probe.duration <= 0 && (probe.video || probe.audio)) {
+    probe = { ...probe, duration: await measureDuration(ctx.input.path, ctx.config.MAX_VIDEO_DURATION_S, ctx.signal) };
+  }
   checkMedia(probe, needs, ctx.config);
   return probe;
+}
+
+/** Reading a whole file's packets is a stream copy, no decoding: minutes at most for our largest input. */
+const MEASURE_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * The length of a file whose container does not state it (Matroska or WebM written to a
+ * pipe by a recorder or a browser's MediaRecorder has no Duration and no Cues): the end of
+ * its last packet, from a stream copy to nowhere. Reads at most `limitS` + 1 s of media,
+ * enough to tell that it is too long. 0 when no packet has a time.
+ */
+export async function measureDuration(path: string, limitS: number, signal: AbortSignal): Promise<number> {
+  const run = await runFfmpeg([...inputOptions(), "-i", path, "-map", "0:v?", "-map", "0:a?", "-c", "copy", "-t", seconds(limitS + 1), "-f", "null", "-"], {
+    signal,
+    timeoutMs: MEASURE_TIMEOUT_MS,
+    task: "reading the media's length",
+  });
+  const times = [...run.stdout.matchAll(/^out_time_us=(\d+)$/gm)].map((m) => Number(m[1]) / 1e6);
+  return Math.max(0, ...times);
 }
 
 /** Containers we open, by their first bytes; a file that starts like one but fails is corrupt. */

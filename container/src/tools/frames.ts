@@ -1,7 +1,7 @@
 // Still frames from video: where a time falls on the frame grid, what size a frame comes
 // out, which frame is representative ("auto") and which is the next one that is not
 // black. ffmpeg decodes and scales; sharp encodes the image (JPEG, PNG or WebP).
-import { readFile, rm } from "node:fs/promises";
+import { access, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
 import type { Config } from "../config.ts";
@@ -84,14 +84,35 @@ export function grabArgs(input: string, probe: MediaProbe, time: number, box: Fr
   ];
 }
 
+/**
+ * The same one-input run (grabArgs) seeking on the output side: `-ss` after `-i`, so ffmpeg decodes from the
+ * start and drops frames until the time instead of jumping through the file's index. Slower,
+ * but it works on files that cannot be seeked in (a broken or missing index); the frame is
+ * the same, the first at or after the seek point.
+ */
+export function decodingSeek(args: string[]): string[] {
+  const ss = args.indexOf("-ss");
+  const input = args.indexOf("-i");
+  if (ss < 0 || ss > input) return args;
+  const out = args.filter((_, i) => i !== ss && i !== ss + 1);
+  const after = out.indexOf("-i") + 2;
+  return [...out.slice(0, after), "-ss", args[ss + 1]!, ...out.slice(after)];
+}
+
 /** Size of the grey thumbnails frames are judged on. */
 export const SAMPLE = { width: 160, height: 90 } as const;
 
-/** ffmpeg arguments writing every frame of each window as raw 8-bit grey at SAMPLE size. */
-export function sampleArgs(input: string, probe: MediaProbe, windows: { start: number; length: number; output: string }[]): string[] {
-  const inputs = windows.flatMap((w) => [...inputOptions(), "-ss", seconds(seekPoint(w.start, probe)), "-t", seconds(w.length), "-i", input]);
+/**
+ * ffmpeg arguments writing every frame of each window as raw 8-bit grey at SAMPLE size.
+ * `seek: "index"` opens the input once per window at its start; `"decode"` reads it once
+ * from the beginning and trims each output instead (see decodingSeek).
+ */
+export function sampleArgs(input: string, probe: MediaProbe, windows: { start: number; length: number; output: string }[], seek: "index" | "decode" = "index"): string[] {
+  const window = (w: { start: number; length: number }) => ["-ss", seconds(seekPoint(w.start, probe)), "-t", seconds(w.length)];
+  const inputs = seek === "index" ? windows.flatMap((w) => [...inputOptions(), ...window(w), "-i", input]) : [...inputOptions(), "-i", input];
   const outputs = windows.flatMap((w, i) => [
-    "-map", `${i}:${probe.video!.index}`, "-an", "-sn", "-dn",
+    "-map", `${seek === "index" ? i : 0}:${probe.video!.index}`, "-an", "-sn", "-dn",
+    ...(seek === "decode" ? window(w) : []),
     "-vf", `scale=${SAMPLE.width}:${SAMPLE.height}:flags=area,format=gray`, "-f", "rawvideo", w.output,
   ]);
   return [...inputs, ...outputs];
@@ -193,29 +214,40 @@ export interface FrameContext {
 let sampleCounter = 0;
 
 /** Decodes the windows (frame-grid times) to grey thumbnails and measures every frame. */
-async function sampleWindows(ctx: FrameContext, probe: MediaProbe, windows: { start: number; length: number }[]): Promise<SampledWindow[]> {
-  const rate = fps(probe);
+async function sampleWindows(ctx: FrameContext, probe: MediaProbe, windows: { start: number; length: number }[], seek: "index" | "decode" = "index"): Promise<SampledWindow[]> {
   const files = windows.map((w) => ({ ...w, output: join(ctx.workDir, `sample-${++sampleCounter}.gray`) }));
+  // A file that cannot be seeked in gives an error or nothing at the seek: read it through instead.
+  const readThrough = () => sampleWindows(ctx, probe, windows, "decode");
   try {
-    await runFfmpeg(sampleArgs(ctx.input.path, probe, files), {
-      signal: ctx.signal,
-      timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
-      task: "analysing the video's frames",
-    });
-    const frameBytes = SAMPLE.width * SAMPLE.height;
-    const sampled: SampledWindow[] = [];
-    for (const file of files) {
-      const data = await readFile(file.output).catch(() => Buffer.alloc(0));
-      const frames: FrameStats[] = [];
-      for (let at = 0; at + frameBytes <= data.length; at += frameBytes) {
-        frames.push(frameStats(data.subarray(at, at + frameBytes), SAMPLE.width, SAMPLE.height));
-      }
-      sampled.push({ start: file.start, fps: rate, frames });
+    try {
+      await runFfmpeg(sampleArgs(ctx.input.path, probe, files, seek), {
+        signal: ctx.signal,
+        timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
+        task: "analysing the video's frames",
+      });
+    } catch (error) {
+      if (seek === "decode" || !(error instanceof JobFailure && error.code === "corrupt_media")) throw error;
+      return await readThrough();
     }
-    return sampled;
+    const sampled = await readWindows(files, fps(probe));
+    return seek === "index" && sampled.every((w) => w.frames.length === 0) ? await readThrough() : sampled;
   } finally {
     await Promise.all(files.map((f) => rm(f.output, { force: true })));
   }
+}
+
+async function readWindows(files: { start: number; output: string }[], rate: number): Promise<SampledWindow[]> {
+  const frameBytes = SAMPLE.width * SAMPLE.height;
+  const sampled: SampledWindow[] = [];
+  for (const file of files) {
+    const data = await readFile(file.output).catch(() => Buffer.alloc(0));
+    const frames: FrameStats[] = [];
+    for (let at = 0; at + frameBytes <= data.length; at += frameBytes) {
+      frames.push(frameStats(data.subarray(at, at + frameBytes), SAMPLE.width, SAMPLE.height));
+    }
+    sampled.push({ start: file.start, fps: rate, frames });
+  }
+  return sampled;
 }
 
 /** Candidate windows for "auto": eight half-second windows spread over the video. */
@@ -276,8 +308,14 @@ export async function grabFrame(
   frame: { time: number; png: string; format: FrameFormat; quality: number; output: string },
 ): Promise<GrabbedFrame> {
   const at = `${Math.round(frame.time * 1000) / 1000} s`;
+  const run = (argv: string[]) => runFfmpeg(argv, { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), task: `reading the frame at ${at}` });
   try {
-    await runFfmpeg(args, { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), task: `reading the frame at ${at}` });
+    // Seeking through the index first; when that gives an error or no frame, decoding up to the time.
+    const seeked = await run(args).then(
+      () => exists(frame.png),
+      (error: unknown) => (error instanceof JobFailure && error.code === "corrupt_media" ? false : Promise.reject(error)),
+    );
+    if (!seeked) await run(decodingSeek(args));
     throwIfAborted(ctx.signal);
     let image = sharp(frame.png, { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
     switch (frame.format) {
@@ -305,3 +343,5 @@ export async function grabFrame(
     await rm(frame.png, { force: true });
   }
 }
+
+const exists = (path: string) => access(path).then(() => true, () => false);

@@ -17,6 +17,8 @@ export interface ImageInfo {
   orientation: number;
   hasAlpha: boolean;
   hasMetadata: boolean;
+  /** An HEVC-coded HEIF (HEIC): sharp cannot decode it, heic.ts can. */
+  hevc: boolean;
 }
 
 export async function identifyImage(path: string, maxPixels: number): Promise<ImageInfo> {
@@ -42,6 +44,7 @@ export async function identifyImage(path: string, maxPixels: number): Promise<Im
     orientation: meta.orientation ?? 1,
     hasAlpha: meta.hasAlpha ?? false,
     hasMetadata: Boolean(meta.exif || meta.xmp || meta.iptc),
+    hevc: meta.format === "heif" && meta.compression === "hevc",
   };
 }
 

@@ -1,6 +1,17 @@
-// Runs an external tool (ffmpeg, ffprobe, gs) with a time limit, killed at once on abort.
-// Always: the child is killed and awaited before this returns, whatever happened.
-import { spawn } from "node:child_process";
+// Runs an external tool (ffmpeg, ffprobe, gs, heif-convert, qpdf) with a time limit,
+// killed at once on abort. Always: the child is killed and awaited before this returns,
+// whatever happened. And if the processor itself dies (a crash, an OOM kill, kill -9),
+// the kernel kills the tool too: it runs under `setpriv --pdeathsig SIGKILL`
+// (util-linux; prctl(2) PR_SET_PDEATHSIG), so no tool outlives the work that started it.
+import { spawn, spawnSync } from "node:child_process";
+
+/** Whether this machine has setpriv with --pdeathsig (Linux); elsewhere tools run directly. */
+const SETPRIV = process.platform === "linux" && spawnSync("setpriv", ["--pdeathsig", "SIGKILL", "--", "true"], { stdio: "ignore" }).status === 0;
+
+/** The command line that runs `command` so that it dies with this process. */
+export function dyingWithParent(command: string, args: string[]): [string, string[]] {
+  return SETPRIV ? ["setpriv", ["--pdeathsig", "SIGKILL", "--", command, ...args]] : [command, args];
+}
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -24,7 +35,8 @@ export function runTool(command: string, args: string[], options: RunOptions): P
   const maxBuffer = options.maxBuffer ?? 4 * 1024 * 1024;
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const [file, argv] = dyingWithParent(command, args);
+    const child = spawn(file, argv, { stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

@@ -24,6 +24,9 @@ export function toolVersions(): Promise<Record<string, string | null>> {
     ffmpeg: (await firstLine("ffmpeg", ["-version"]))?.replace(/^ffmpeg version (\S+).*/, "$1") ?? null,
     ffprobe: (await firstLine("ffprobe", ["-version"]))?.replace(/^ffprobe version (\S+).*/, "$1") ?? null,
     ghostscript: await firstLine("gs", ["--version"]),
+    qpdf: (await firstLine("qpdf", ["--version"]))?.replace(/^qpdf version /, "") ?? null,
+    // The HEVC decoder HEIC photos need; null when heif-convert or libde265 is missing.
+    libde265: (await exec("heif-convert", ["--list-decoders"], { timeout: 5000 }).then(({ stdout }) => /libde265 HEVC decoder, version (\S+)/.exec(stdout)?.[1], () => undefined)) ?? null,
   }))();
   return cached;
 }

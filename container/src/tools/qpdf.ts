@@ -1,0 +1,61 @@
+// Removing a PDF's document metadata with qpdf (https://qpdf.readthedocs.io): it reads
+// any PDF (object streams, broken cross-references it can repair, owner-password
+// encryption), and rewrites it whole, so nothing removed lingers in an old revision.
+// The Info dictionary (trailer /Info) and the XMP stream (catalog /Metadata) are dropped
+// through qpdf's JSON update; objects no longer referenced are not written.
+import { writeFile } from "node:fs/promises";
+import { JobCancelled, JobFailure } from "../errors.ts";
+import { runTool } from "./spawn.ts";
+
+const QPDF = "qpdf";
+
+export interface QpdfOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+/** qpdf's exit codes: 0 success, 3 success with warnings (a repaired file), 2 errors. */
+async function qpdf(args: string[], options: QpdfOptions, maxBuffer?: number): Promise<string> {
+  let run;
+  try {
+    run = await runTool(QPDF, args, { ...options, maxBuffer });
+  } catch (error) {
+    throw new JobFailure("processing_failed", "qpdf is not available on this processor", { cause: error });
+  }
+  if (run.aborted) throw new JobCancelled();
+  if (run.timedOut) throw new JobFailure("processing_timeout", `qpdf did not finish within ${Math.round(options.timeoutMs / 1000)} s`);
+  if (run.code !== 0 && run.code !== 3) {
+    const said = run.stderr.trim().slice(-2000);
+    if (/invalid password/i.test(said)) throw new JobFailure("encrypted_media", "the PDF is password-protected; remove the password (or send an unprotected copy) and try again", { cause: said });
+    throw new JobFailure("corrupt_media", "the PDF could not be read; it is damaged or not a valid PDF", { cause: said });
+  }
+  return run.stdout;
+}
+
+/** One object of the file as qpdf's JSON v2 shows it: `trailer`, or a reference such as `1 0 R`. */
+async function readObject(path: string, object: string, options: QpdfOptions): Promise<Record<string, unknown>> {
+  // Dictionaries only: stream data stays out of the JSON.
+  const json = JSON.parse(await qpdf(["--json=2", "--json-key=qpdf", `--json-object=${object}`, path], options)) as { qpdf: [unknown, Record<string, { value?: unknown }>] };
+  const entry = json.qpdf[1][object === "trailer" ? "trailer" : `obj:${object}`];
+  const value = entry?.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new JobFailure("corrupt_media", `the PDF's ${object === "trailer" ? "trailer" : "catalog"} is not a dictionary`);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Writes `input` to `output` without its document metadata, in compact object streams.
+ * Returns false, writing nothing, when the input has none to remove.
+ */
+export async function writeWithoutMetadata(input: string, output: string, patchPath: string, options: QpdfOptions): Promise<boolean> {
+  const trailer = await readObject(input, "trailer", options);
+  const rootRef = trailer["/Root"];
+  if (typeof rootRef !== "string") throw new JobFailure("corrupt_media", "the PDF has no document catalog");
+  const catalog = await readObject(input, rootRef, options);
+  if (!("/Info" in trailer) && !("/Metadata" in catalog)) return false;
+  const { "/Info": _info, ...keptTrailer } = trailer;
+  const { "/Metadata": _xmp, ...keptCatalog } = catalog;
+  const patch = { qpdf: [{ jsonversion: 2 }, { trailer: { value: keptTrailer }, [`obj:${rootRef}`]: { value: keptCatalog } }] };
+  await writeFile(patchPath, JSON.stringify(patch));
+  await qpdf([input, `--update-from-json=${patchPath}`, "--object-streams=generate", "--compress-streams=y", output], options);
+  return true;
+}

@@ -1,25 +1,26 @@
-// /v1/jobs: create (either dialect), retrieve, list, cancel.
-import { zValidator } from "@hono/zod-validator";
+// /v1/jobs: create (either dialect), retrieve, list, cancel, delete.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AuthVariables } from "../auth/api-key.ts";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
-import { listJobsQuery } from "../contract/list-jobs.ts";
-import { httpJobType } from "../contract/names.ts";
+import { listJobsQuery, nestQuery, queryPath } from "../contract/list-jobs.ts";
+import { canonicalJobType, httpJobType } from "../contract/names.ts";
+import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
-import { cancelJob, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
+import { deleteJobRow, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
+import { takeUpload } from "../files/uploads.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
-import { jobFinished } from "../runner/finished.ts";
+import { deleteOutputs } from "../ops/retention.ts";
+import { cancelRunningJob } from "../runner/cancel.ts";
 import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
 import { toHttpJob } from "./job-view.ts";
-import { validationHook } from "./validation.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -49,14 +50,21 @@ export const jobsRoutes = new Hono<AppEnv>()
       const parsed = parseCreateJob(body);
       if (!parsed.ok) throw invalidInput(summarize(parsed.issues), parsed.issues);
       const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
+      const inputPath = "params" in (body as object) ? "params.url" : "input";
+      const upload = uploadRefId(parsed.value.params.url);
       const urlIssues = [
-        { path: "params" in (body as object) ? "params.url" : "input", url: parsed.value.params.url },
+        ...(upload ? [] : [{ path: inputPath, url: parsed.value.params.url }]),
         ...(parsed.value.webhookUrl ? [{ path: "webhookUrl", url: parsed.value.webhookUrl }] : []),
       ].flatMap(({ path, url }) => {
         const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });
         return verdict.ok ? [] : [{ path, message: verdict.reason }];
       });
       if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);
+      if (upload) {
+        const who = { orgId: c.get("org").id, mode: c.get("mode") };
+        const taken = await takeUpload(database(c.env.DB), c.env.OUTPUTS, who, upload, parsed.value.type, Date.now());
+        if (!taken.ok) throw invalidInput(`${inputPath}: ${taken.reason}`, [{ path: inputPath, message: taken.reason }]);
+      }
       c.set("createJob", parsed.value);
       await next();
     },
@@ -83,6 +91,7 @@ export const jobsRoutes = new Hono<AppEnv>()
           params: request.params,
           webhookUrl: request.webhookUrl ?? null,
           webhookSecret: request.webhookSecret ?? null,
+          metadata: request.metadata ?? null,
           createdAt: now,
         });
         await enqueueJob(c.env, id);
@@ -104,12 +113,31 @@ export const jobsRoutes = new Hono<AppEnv>()
       );
     },
   )
-  .get("/", zValidator("query", listJobsQuery, validationHook), async (c) => {
-    const { limit, cursor, status: asked } = c.req.valid("query");
+  .get("/", async (c) => {
+    const query = listJobsQuery.safeParse(nestQuery(c.req.query()));
+    if (!query.success) {
+      const issues = query.error.issues.flatMap((issue) =>
+        issue.code === "unrecognized_keys"
+          ? issue.keys.map((key) => ({ path: queryPath([...issue.path, key]), message: "unknown parameter" }))
+          : [{ path: queryPath(issue.path), message: issue.message }],
+      );
+      throw invalidInput(summarize(issues), issues);
+    }
+    const { limit, cursor, status: asked, type, created, metadata } = query.data;
     const status = asked === "pending" ? "queued" : asked;
     const before = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !before) throw invalidInput("cursor is not valid; pass nextCursor from a previous page", [{ path: "cursor", message: "not a cursor from this API" }]);
-    const rows = await listJobs(database(c.env.DB), { orgId: c.get("org").id, mode: c.get("mode"), status, limit, before });
+    const rows = await listJobs(database(c.env.DB), {
+      orgId: c.get("org").id,
+      mode: c.get("mode"),
+      status,
+      type: type === undefined ? undefined : canonicalJobType(type),
+      createdGte: created?.gte === undefined ? undefined : created.gte * 1000,
+      createdLt: created?.lt === undefined ? undefined : created.lt * 1000,
+      metadata,
+      limit,
+      before,
+    });
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const options = viewOptions(c);
@@ -130,14 +158,24 @@ export const jobsRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     const row = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
     if (!row) throw notFound("job");
-    if (!(await cancelJob(db, id, Date.now()))) {
+    if (!(await cancelRunningJob(c.env, id))) {
       const now = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
       return c.json({ success: false, jobId: id, status: now!.status });
     }
-    // Stop the processor's work now; the runner ignores the job from here on.
-    await c.env.JOB_RUNNER.getByName(id).cancel();
-    await jobFinished(c.env, id);
     return c.json({ success: true, jobId: id });
+  })
+  .delete("/:id", async (c) => {
+    // Like Stripe's DELETE: the job, its webhook deliveries and its outputs go at once,
+    // and the answer is {id, deleted: true}. A job still running is cancelled first.
+    const db = database(c.env.DB);
+    const id = c.req.param("id");
+    const row = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
+    if (!row) throw notFound("job");
+    if (row.status === "queued" || row.status === "processing") await cancelRunningJob(c.env, id);
+    // Outputs first: should the row delete fail, a retry still finds the job to delete.
+    await deleteOutputs(c.env.OUTPUTS, id);
+    await deleteJobRow(db, id);
+    return c.json({ id, deleted: true as const });
   });
 
 function summarize(issues: { path: string; message: string }[]): string {

@@ -5,10 +5,13 @@
 // Always: an attempt's processor job is cancelled or deleted when the runner lets go of it.
 import { DurableObject } from "cloudflare:workers";
 import type { JobErrorCode } from "../contract/job.ts";
-import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
+import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
+import type { JobParams, JobType } from "../contract/registry.ts";
 import { database, type Db } from "../db/client.ts";
 import { completeJob, failJob, findJob, renewLease, startAttempt } from "../db/jobs.ts";
+import { uploadRefId } from "../contract/uploads.ts";
 import { outputKey } from "../files/signing.ts";
+import { uploadInputLink } from "../files/uploads.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { SLOT_RENEW_MS } from "../limits/plans.ts";
 import { configureLogging, log } from "../lib/log.ts";
@@ -103,10 +106,17 @@ export class JobRunner extends DurableObject<Env> {
     await this.ctx.storage.put("attempt", current);
     log("info", "attempt started", { job: jobId, attempt: current.attempt });
     try {
+      const upload = uploadRefId((job.params as { url: string }).url);
+      const request: ProcessorJobRequest = {
+        id: current.pid,
+        type: job.type as JobType,
+        params: job.params as JobParams,
+        ...(upload ? { inputUrl: await uploadInputLink(this.env, upload, now) } : {}),
+      };
       const response = await processorFetch(this.env, current.pid)("/jobs", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ id: current.pid, type: job.type, params: job.params }),
+        body: JSON.stringify(request),
       });
       if (!response.ok) throw new Error(`processor answered ${response.status} to start: ${await response.text()}`);
       await this.#schedule(current);

@@ -10,6 +10,7 @@ import { requestLog } from "./lib/request-log.ts";
 import { healthRoutes } from "./ops/health.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.tsx";
+import { faviconRoutes } from "./routes/dashboard/favicon.ts";
 import { filesRoutes } from "./routes/files.ts";
 import { jobsRoutes } from "./routes/jobs.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
@@ -40,6 +41,7 @@ app.route("/v1/uploads", uploadsRoutes);
 app.route("/", openApiRoutes);
 app.route("/admin", adminRoutes);
 app.route("/dashboard", dashboardRoutes);
+app.route("/", faviconRoutes);
 
 app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, undefined, c.get("requestId")), 404));
 

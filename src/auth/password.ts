@@ -57,4 +57,16 @@ export function generatePassword(): string {
   return randomToken(24);
 }
 
+/** A chosen password's length bounds, in characters: at least 12, and an upper bound so hashing stays cheap. */
 export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 256;
+
+/** Why a new password is not acceptable, in a sentence for the member; undefined when it is. */
+export function newPasswordProblem(password: string, confirmation: string, current: string): string | undefined {
+  const length = [...password].length;
+  if (length < MIN_PASSWORD_LENGTH) return `The new password must have at least ${MIN_PASSWORD_LENGTH} characters.`;
+  if (length > MAX_PASSWORD_LENGTH) return `The new password must have at most ${MAX_PASSWORD_LENGTH} characters.`;
+  if (password !== confirmation) return "The two new passwords differ. Type the same new password twice.";
+  if (password === current) return "The new password is the same as the current one. Choose another.";
+  return undefined;
+}

@@ -5,7 +5,7 @@
 // carries the CSRF token, compared in constant time; the sign-in form, which comes before
 // any session, uses a double-submit cookie instead. Five wrong passwords in a row lock the
 // account for 15 minutes.
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
@@ -192,4 +192,21 @@ export async function createUser(db: Db, orgId: string, email: string, now: numb
     .onConflictDoNothing({ target: users.email })
     .returning();
   return rows[0] ? { user: rows[0], password } : undefined;
+}
+
+/**
+ * Sets a member's new password and ends every other session of theirs (the one with
+ * `keepToken` stays signed in), in one batch: both happen or neither. Returns how many
+ * sessions were ended.
+ */
+export async function changePassword(db: Db, userId: string, newPassword: string, keepToken: string): Promise<number> {
+  const passwordHash = await hashPassword(newPassword);
+  const [, ended] = await db.batch([
+    db.update(users).set({ passwordHash, failedLogins: 0, lockedUntil: null }).where(eq(users.id, userId)),
+    db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, await sha256Hex(keepToken))))
+      .returning({ tokenHash: sessions.tokenHash }),
+  ]);
+  return ended.length;
 }

@@ -1,22 +1,35 @@
 // One HTTP attempt at a webhook: a POST that does not follow redirects and gives up after
 // 15 s. It reports what happened and never throws; what to do next is the caller's call.
+// Real deliveries ignore the receiver's answer; a test delivery from the dashboard asks to
+// see its headers and the first bytes of its body (`peekBytes`).
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 import type { SignedHeaders } from "./sign.ts";
 
 export const TIMEOUT_MS = 15_000;
 export const USER_AGENT = "media-jobs-webhooks/1";
 
-export type AttemptResult =
+/** What the receiver answered, when the caller asked to see it. */
+export interface PeekedResponse {
+  headers: [string, string][];
+  /** The body's first `peekBytes` bytes, decoded as UTF-8. */
+  body: string;
+  truncated: boolean;
+}
+
+export type AttemptResult = (
   /** Any 2xx. */
   | { kind: "delivered"; statusCode: number; latencyMs: number }
   /** 410 Gone, or a URL the address rules refuse: trying again cannot help. */
   | { kind: "rejected"; statusCode: number | null; error: string | null; latencyMs: number }
   /** Any other status (3xx included), a timeout or a network error. */
-  | { kind: "failed"; statusCode: number | null; error: string | null; latencyMs: number };
+  | { kind: "failed"; statusCode: number | null; error: string | null; latencyMs: number }
+) & { response?: PeekedResponse };
 
 export interface DeliverOptions {
   allowPrivate: boolean;
   timeoutMs?: number;
+  /** Read up to this many bytes of the answer into `response`; by default the body is not read. */
+  peekBytes?: number;
 }
 
 export async function deliver(url: string, body: string, signed: SignedHeaders, options: DeliverOptions): Promise<AttemptResult> {
@@ -38,13 +51,15 @@ export async function deliver(url: string, body: string, signed: SignedHeaders, 
       body,
     });
     const latencyMs = Date.now() - started;
-    // The body is not read: only the status counts, and a large one must not hold the consumer.
+    // Only the status counts; a large body must not hold the consumer, so at most
+    // peekBytes of it are read (under the same time limit), the rest is cancelled.
+    const peeked = options.peekBytes ? { response: await peek(response, options.peekBytes) } : {};
     await response.body?.cancel().catch(() => undefined);
     const statusCode = response.status;
-    if (statusCode >= 200 && statusCode < 300) return { kind: "delivered", statusCode, latencyMs };
-    if (statusCode === 410) return { kind: "rejected", statusCode, error: null, latencyMs };
+    if (statusCode >= 200 && statusCode < 300) return { kind: "delivered", statusCode, latencyMs, ...peeked };
+    if (statusCode === 410) return { kind: "rejected", statusCode, error: null, latencyMs, ...peeked };
     const error = statusCode >= 300 && statusCode < 400 ? "redirects are not followed; answer with a 2xx" : null;
-    return { kind: "failed", statusCode, error, latencyMs };
+    return { kind: "failed", statusCode, error, latencyMs, ...peeked };
   } catch (error) {
     const latencyMs = Date.now() - started;
     const name = (error as Error)?.name;
@@ -54,4 +69,36 @@ export async function deliver(url: string, body: string, signed: SignedHeaders, 
         : `network error: ${String((error as Error)?.message ?? error).slice(0, 200)}`;
     return { kind: "failed", statusCode: null, error: message, latencyMs };
   }
+}
+
+async function peek(response: Response, limit: number): Promise<PeekedResponse> {
+  const headers = [...response.headers];
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  const reader = response.body?.getReader();
+  try {
+    while (reader) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+      if (size >= limit) {
+        truncated = size > limit;
+        break;
+      }
+    }
+  } catch {
+    truncated = true; // a timeout or reset mid-body: show what arrived
+  } finally {
+    await reader?.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  // A multi-byte character cut at the limit decodes as U+FFFD, not an error.
+  return { headers, body: new TextDecoder().decode(bytes.subarray(0, limit)), truncated };
 }

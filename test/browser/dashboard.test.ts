@@ -1,14 +1,21 @@
 /// <reference lib="dom" />
 // The dashboard end to end in a real headless Chromium, against the whole service
 // (wrangler dev + processor): sign in, create a key and read it once, use it to run a
-// compress-image job and watch it complete with a preview, revoke it and see the API
-// refuse it; a wrong password and a form without its CSRF token are refused. Screenshots
-// of every page, desktop and phone, go to test-output/screenshots/.
+// compress-image job and watch it complete with a preview, watch a held-back job turn
+// completed on the open pages without a reload, revoke the key and see the API refuse it,
+// send a test webhook to a receiver that verifies its signatures, change the password;
+// a wrong password and a form without its CSRF token are refused; every page fits a
+// phone's width. Screenshots of every page, desktop and phone, go to
+// test-output/screenshots/.
 import { mkdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyWebhook } from "../../src/client/webhooks.ts";
 import { startService, type Service } from "../support/service.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -20,7 +27,25 @@ let browser: Browser;
 let desktop: BrowserContext;
 let page: Page;
 const member = { email: `e2e-${Date.now().toString(36)}@example.com`, password: "" };
-const state: { key?: string; keyId?: string; jobId?: string } = {};
+const state: { key?: string; keyId?: string; jobId?: string; secret?: string } = {};
+const servers: Server[] = [];
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * Every dashboard page must fit the screen's width: nothing makes it scroll sideways. (A
+ * mobile browser widens its layout viewport, and so innerWidth, to fit wide content, so
+ * innerWidth is checked against the screen too.)
+ */
+async function fitsWidth(p: Page, what: string) {
+  const { scrollWidth, innerWidth } = await p.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+  expect(innerWidth, `${what} made the layout wider than the screen`).toBe(p.viewportSize()!.width);
+  expect(scrollWidth, `${what} is wider than the screen`).toBeLessThanOrEqual(innerWidth);
+}
 
 async function shot(p: Page, name: string) {
   await p.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -71,6 +96,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const server of servers) server.closeAllConnections(), server.close();
   await browser?.close();
   await service?.stop();
 });
@@ -170,6 +196,44 @@ describe("dashboard in a browser", () => {
     await visible(page.getByText("No jobs match."));
   });
 
+  it("shows a running job turn completed on the open job page and jobs list, without a reload", async () => {
+    // An input server that holds the image back until the test lets it go, so the job is
+    // still running while the pages are open.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = await listen(
+      createServer(async (_req, res) => {
+        res.writeHead(200, { "content-type": "image/jpeg" }).flushHeaders();
+        await released;
+        res.end(Buffer.from(await (await fetch(`${service.mediaUrl}/image?w=320&h=240`)).arrayBuffer()));
+      }),
+    );
+    const created = await api("/v1/jobs", state.key!, { method: "POST", body: JSON.stringify({ type: "compress-image", input: `${held}/held.jpg` }) });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const id = ((await created.json()) as { id: string }).id;
+
+    const list = await desktop.newPage();
+    await page.goto(`${service.baseUrl}/dashboard/jobs/${id}`);
+    await list.goto(`${service.baseUrl}/dashboard/jobs`);
+    const badge = page.locator(`[data-live-job="${id}"] .badge`);
+    const row = list.locator(`tr[data-live-job="${id}"] .badge`);
+    for (const b of [badge, row]) expect(["queued", "processing"]).toContain(await textOf(b));
+    // A full reload would drop these marks.
+    for (const p of [page, list]) await p.evaluate(() => ((window as unknown as { mark: number }).mark = 1));
+    const statusOf = (p: Page) => p.evaluate((jobId) => document.querySelector(`[data-live-job="${jobId}"] .badge`)?.textContent, id);
+    await poll(async () => ((await statusOf(page)) === "processing" ? true : undefined), "the job page to show processing");
+    await shot(page, "job-processing");
+
+    release();
+    await poll(async () => ((await statusOf(page)) === "completed" && (await statusOf(list)) === "completed" ? true : undefined), "both pages to show completed");
+    for (const p of [page, list]) expect(await p.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1);
+    // The job page's content was reloaded in place: the result and its preview are there, the cancel button gone.
+    await visible(page.getByRole("img", { name: "Output preview" }));
+    expect(await page.getByRole("button", { name: "Cancel job" }).count()).toBe(0);
+    expect(await textOf(page.locator("#live-announce"))).toBe(`Job ${id} is completed.`);
+    await list.close();
+  });
+
   it("revokes the key after a confirmation, and the API refuses it at once", async () => {
     expect((await api("/v1/jobs", state.key!)).status).toBe(200);
     await page.goto(`${service.baseUrl}/dashboard/keys`);
@@ -197,29 +261,125 @@ describe("dashboard in a browser", () => {
     expect(second).not.toBe(first);
   });
 
+  it("sends a test event to a receiver that verifies both signatures, and shows its answer", async () => {
+    await page.goto(`${service.baseUrl}/dashboard/webhooks`);
+    await page.getByRole("button", { name: "Reveal secret" }).click();
+    state.secret = await page.getByLabel("Signing secret").inputValue();
+    const seen: string[] = [];
+    const receiver = await listen(
+      createServer(async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const body = Buffer.concat(chunks).toString("utf8");
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+        try {
+          const event = (await verifyWebhook(body, headers, state.secret!)) as unknown as { type: string; id: string };
+          new Webhook(state.secret!).verify(body, headers);
+          seen.push(event.id);
+          res.writeHead(200, { "content-type": "text/plain", "x-receiver": "e2e" }).end(`verified ${event.type} ${event.id}`);
+        } catch (error) {
+          res.writeHead(401, { "content-type": "text/plain" }).end(`not verified: ${(error as Error).message}`);
+        }
+      }),
+    );
+    await page.getByLabel("Receiver URL").fill(`${receiver}/hooks/media`);
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await visible(page.getByText("Delivered: your receiver answered HTTP 200", { exact: false }));
+    expect(seen).toHaveLength(1);
+    expect(await textOf(page.locator("#test-response-body"))).toBe(`verified webhook.test ${seen[0]}`);
+    await visible(page.getByRole("cell", { name: "x-receiver" }));
+    await shot(page, "webhook-test");
+  });
+
   it("shows usage: plan, limits, the hourly chart, processing and queued now", async () => {
     await page.goto(`${service.baseUrl}/dashboard/usage`);
     await visible(page.getByRole("heading", { name: "Processing now" }));
     await visible(page.getByRole("img", { name: "Jobs created per hour, last 24 hours" }));
-    await attached(page.getByText("1 jobs in total", { exact: false }));
+    await attached(page.getByText("2 jobs in total", { exact: false }));
     await shot(page, "usage");
   });
 
-  it("is usable on a phone viewport", async () => {
+  it("fits a phone's width on every page", async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, storageState: await desktop.storageState() });
     const p = await phone.newPage();
+    // A key that is not revoked, for the revoke confirmation page.
+    await p.goto(`${service.baseUrl}/dashboard/keys`);
+    await p.getByLabel("Name").fill("a key with a rather long descriptive name for the phone");
+    await p.getByRole("button", { name: "Create key" }).click();
+    await visible(p.locator("#new-key"));
+    await fitsWidth(p, "the new key");
+    await shot(p, "phone-keys-created");
+    const revokeLink = (await p.locator('a[href$="/revoke"]').first().getAttribute("href"))!;
     for (const [name, path] of [
       ["phone-jobs", "/dashboard/jobs"],
       ["phone-job", `/dashboard/jobs/${state.jobId}`],
       ["phone-keys", "/dashboard/keys"],
+      ["phone-key-revoke", revokeLink],
       ["phone-usage", "/dashboard/usage"],
+      ["phone-webhooks", "/dashboard/webhooks"],
+      ["phone-webhooks-rotate", "/dashboard/webhooks/rotate"],
+      ["phone-account", "/dashboard/account"],
+      ["phone-not-found", "/dashboard/nothing-here"],
     ] as const) {
       await p.goto(`${service.baseUrl}${path}`);
-      // Nothing wider than the screen but the scrollable tables.
       await shot(p, name);
-      expect(await p.evaluate(() => document.documentElement.scrollWidth), `${path} is wider than the screen`).toBeLessThanOrEqual(390);
+      await fitsWidth(p, path);
     }
+    // Ids keep to one line: the job's id in the heading and in the list is not broken.
+    await p.goto(`${service.baseUrl}/dashboard/jobs`);
+    const idLink = p.locator(`tr[data-job-id="${state.jobId}"] a.id`);
+    const lineHeight = await idLink.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+    expect((await idLink.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
+    await p.goto(`${service.baseUrl}/dashboard/jobs/${state.jobId}`);
+    const heading = p.locator("h1 .id");
+    expect((await heading.boundingBox())!.height).toBeLessThan((await heading.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight))) * 1.5);
+
+    // The test result, with its headers table and body.
+    await p.goto(`${service.baseUrl}/dashboard/webhooks`);
+    await p.getByLabel("Receiver URL").fill(`${service.mediaUrl}/image?w=64&h=48`);
+    await p.getByRole("button", { name: "Send test event" }).click();
+    await visible(p.getByRole("heading", { name: "Test result" }));
+    await shot(p, "phone-webhook-test");
+    await fitsWidth(p, "the webhook test result");
+
+    const signedOut = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const q = await signedOut.newPage();
+    await q.goto(`${service.baseUrl}/dashboard/sign-in`);
+    await shot(q, "phone-sign-in");
+    await fitsWidth(q, "/dashboard/sign-in");
+    await signedOut.close();
     await phone.close();
+  });
+
+  it("changes the password: the old one no longer signs in, the new one does", async () => {
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const elsewhere = await other.newPage();
+    await signIn(elsewhere, member.password);
+    expect(new URL(elsewhere.url()).pathname).toBe("/dashboard/jobs");
+
+    await page.goto(`${service.baseUrl}/dashboard/account`);
+    const fresh = "a brand new passphrase for e2e";
+    await page.getByLabel("Current password").fill(member.password);
+    await page.getByLabel("New password", { exact: true }).fill(fresh);
+    await page.getByLabel("New password again").fill(`${fresh}!`);
+    await page.getByRole("button", { name: "Change password" }).click();
+    expect(await textOf(page.getByRole("alert"))).toBe("The two new passwords differ. Type the same new password twice.");
+    await page.getByLabel("Current password").fill(member.password);
+    await page.getByLabel("New password", { exact: true }).fill(fresh);
+    await page.getByLabel("New password again").fill(fresh);
+    await page.getByRole("button", { name: "Change password" }).click();
+    expect(await textOf(page.getByRole("status").filter({ hasText: "password was changed" }))).toBe("Your password was changed. 1 other session was signed out.");
+    await shot(page, "account-password-changed");
+
+    // The other browser's session has ended.
+    await elsewhere.goto(`${service.baseUrl}/dashboard/keys`);
+    expect(new URL(elsewhere.url()).pathname).toBe("/dashboard/sign-in");
+    await signIn(elsewhere, member.password);
+    expect(await textOf(elsewhere.getByRole("alert"))).toBe("Wrong email or password.");
+    await signIn(elsewhere, fresh);
+    expect(new URL(elsewhere.url()).pathname).toBe("/dashboard/jobs");
+    await other.close();
+    member.password = fresh;
   });
 
   it("signs out", async () => {

@@ -1,14 +1,24 @@
-// The dashboard's security behaviour, in the Workers runtime: password hashing, the
-// session cookie's attributes, CSRF refusal, lockout, and a new key shown only once.
+// The dashboard in the Workers runtime: password hashing and change, the session
+// cookie's attributes, CSRF refusal, lockout, a new key shown only once, the live-refresh
+// endpoint, the webhook test delivery (verified at a real receiver) and the favicon.
 import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../src/auth/password.ts";
 import { LOCKOUT_MS, SESSION_TTL_MS } from "../../src/auth/session.ts";
 import { database } from "../../src/db/client.ts";
-import { apiKeys, sessions, users } from "../../src/db/schema.ts";
+import { apiKeys, organizations, sessions, users } from "../../src/db/schema.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
-import { call, testEnv } from "./helpers.ts";
+import { FAVICON_SVG } from "../../src/routes/dashboard/favicon.ts";
+import { sendTestWebhook } from "../../src/webhooks/test-event.ts";
+import { call, media, storedJob, testEnv, waitFor } from "./helpers.ts";
+
+// The SDK's verifier, loaded as test/worker/webhooks.test.ts explains (its module does not
+// type-check under the Workers types).
+const sdkPath = "../../src/client/webhooks.ts";
+const sdk = (await import(/* @vite-ignore */ sdkPath)) as { verifyWebhook(body: string, headers: Record<string, string>, secret: string): Promise<unknown> };
+const receiver = (testEnv as unknown as { WEBHOOK_RECEIVER_URL: string }).WEBHOOK_RECEIVER_URL;
 
 const db = () => database(env.DB as D1Database);
 let counter = 0;
@@ -222,5 +232,218 @@ describe("API keys", () => {
     expect((await b.request("POST", `/dashboard/keys/${keyId}/revoke`, { _csrf: b.csrf })).status).toBe(404);
     const [row] = await db().select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(row!.revokedAt).toBeNull();
+  });
+});
+
+describe("changing the password", () => {
+  async function change(b: Awaited<ReturnType<typeof signedIn>>, form: { current: string; password: string; confirm: string }) {
+    return b.request("POST", "/dashboard/account/password", { _csrf: b.csrf, ...form });
+  }
+
+  it("needs the right current password and a new one of 12+ characters typed twice; changes nothing otherwise", async () => {
+    const user = await newUser();
+    const b = await signedIn(user);
+    const [before] = await db().select().from(users).where(eq(users.id, user.id));
+    const refused = [
+      [{ current: "not-the-password", password: "a new long passphrase", confirm: "a new long passphrase" }, "The current password is wrong."],
+      [{ current: user.password, password: "too short", confirm: "too short" }, "at least 12 characters"],
+      [{ current: user.password, password: "x".repeat(257), confirm: "x".repeat(257) }, "at most 256 characters"],
+      [{ current: user.password, password: "a new long passphrase", confirm: "a new long passphrase!" }, "The two new passwords differ."],
+      [{ current: user.password, password: user.password, confirm: user.password }, "the same as the current one"],
+    ] as const;
+    for (const [form, message] of refused) {
+      const res = await change(b, form);
+      expect(res.status, message).toBe(400);
+      expect(res.html).toContain(message);
+      // A wrong current password counts towards the lockout, as at sign-in (the right one resets the count).
+      const [after] = await db().select().from(users).where(eq(users.id, user.id));
+      expect(after!.failedLogins).toBe(form.current === user.password ? 0 : 1);
+      expect(after!.passwordHash).toBe(before!.passwordHash);
+    }
+
+    const forged = await b.request("POST", "/dashboard/account/password", { current: user.password, password: "a new long passphrase", confirm: "a new long passphrase" });
+    expect(forged.status).toBe(403);
+    expect((await db().select().from(users).where(eq(users.id, user.id)))[0]!.passwordHash).toBe(before!.passwordHash);
+  });
+
+  it("the new password signs in, the old one no longer does, and the member's other sessions are signed out", async () => {
+    const user = await newUser();
+    const [here, elsewhere] = [await signedIn(user), await signedIn(user)];
+    const other = await newUser();
+    const bystander = await signedIn(other);
+    expect(await db().select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(2);
+
+    const res = await change(here, { current: user.password, password: "correct horse battery staple", confirm: "correct horse battery staple" });
+    expect(res.status).toBe(200);
+    expect(res.html).toContain("Your password was changed. 1 other session was signed out.");
+    const [row] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(await verifyPassword("correct horse battery staple", row!.passwordHash)).toBe(true);
+    expect(row!.passwordHash).toMatch(new RegExp(`^pbkdf2-sha256\\$${PBKDF2_ITERATIONS}\\$`));
+
+    // This session goes on; the other one is gone; another member's is untouched.
+    const remaining = await db().select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(remaining.map((r) => r.tokenHash)).toEqual([await sha256Hex(here.jar.get("mj_session")!)]);
+    expect((await here.request("GET", "/dashboard/account")).status).toBe(200);
+    expect((await elsewhere.request("GET", "/dashboard/account")).status).toBe(303);
+    expect((await bystander.request("GET", "/dashboard/account")).status).toBe(200);
+
+    const b = browser();
+    const csrf = csrfOf((await b.request("GET", "/dashboard/sign-in")).html);
+    expect((await b.request("POST", "/dashboard/sign-in", { _csrf: csrf, email: user.email, password: user.password })).status).toBe(401);
+    expect((await b.request("POST", "/dashboard/sign-in", { _csrf: csrf, email: user.email, password: "correct horse battery staple" })).status).toBe(303);
+  });
+});
+
+/** A job of the org written straight to D1, started 1.5 s before it ended. */
+function jobOf(orgId: string, status: "queued" | "processing" | "completed", progress: number | null = null, webhookUrl: string | null = null) {
+  const now = Date.now();
+  return storedJob(orgId, {
+    status,
+    progress,
+    webhookUrl,
+    createdAt: now - 2000,
+    startedAt: status === "queued" ? null : now - 1500,
+    completedAt: status === "completed" ? now : null,
+  });
+}
+
+describe("live refresh", () => {
+  it("answers the state of the org's listed jobs as JSON, leaving out other orgs' and malformed ids", async () => {
+    const [alice, bob] = [await newUser(), await newUser()];
+    const [queued, processing, done] = [await jobOf(alice.orgId, "queued"), await jobOf(alice.orgId, "processing", 40), await jobOf(alice.orgId, "completed", 100)];
+    const bobs = await jobOf(bob.orgId, "processing", 10);
+    const a = await signedIn(alice);
+    const ids = [queued.id, processing.id, done.id, bobs.id, "job_x'--", "../keys"].join(",");
+    const res = await a.request("GET", `/dashboard/live/jobs?ids=${encodeURIComponent(ids)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const jobs = (JSON.parse(res.html) as { jobs: { id: string }[] }).jobs.sort((x, y) => x.id.localeCompare(y.id));
+    expect(jobs).toEqual(
+      [
+        { id: queued.id, status: "queued", progress: null, took: null },
+        { id: processing.id, status: "processing", progress: 40, took: null },
+        { id: done.id, status: "completed", progress: 100, took: "1.5 s" },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    // Without a session it is the sign-in redirect, which the page's script takes as "stop".
+    expect((await browser().request("GET", `/dashboard/live/jobs?ids=${queued.id}`)).status).toBe(303);
+  });
+
+  it("pages mark running jobs for the script, which runs under the nonce and may fetch this origin", async () => {
+    const user = await newUser();
+    const job = await jobOf(user.orgId, "processing", 25);
+    const b = await signedIn(user);
+    for (const path of ["/dashboard/jobs", `/dashboard/jobs/${job.id}`]) {
+      const page = await b.request("GET", path);
+      expect(page.html).toContain(`data-live-job="${job.id}" data-status="processing" data-progress="25"`);
+      const nonce = /script-src 'nonce-([^']+)'/.exec(page.headers.get("content-security-policy")!)![1];
+      expect(page.html).toContain(`<script nonce="${nonce}">`);
+      expect(page.html).toContain("/dashboard/live/jobs?ids=");
+      expect(page.headers.get("content-security-policy")).toContain("connect-src 'self'");
+    }
+  });
+});
+
+describe("webhook test delivery", () => {
+  async function orgSecret(orgId: string) {
+    return (await db().select({ secret: organizations.webhookSecret }).from(organizations).where(eq(organizations.id, orgId)))[0]!.secret;
+  }
+  const recorded = async (tag: string) =>
+    (await (await fetch(`${receiver}/recorded?id=${tag}`)).json()) as { path: string; headers: Record<string, string>; body: string }[];
+
+  it("sends a signed webhook.test event that the SDK and Standard Webhooks verify, and shows the receiver's answer", async () => {
+    const user = await newUser();
+    const b = await signedIn(user);
+    const tag = crypto.randomUUID();
+    const url = `${receiver}/fail?id=${tag}`;
+    const res = await b.request("POST", "/dashboard/webhooks/test", { _csrf: b.csrf, url });
+    expect(res.status).toBe(200);
+    const [request] = await waitFor(async () => ((await recorded(tag)).length ? recorded(tag) : undefined), "the test event");
+
+    const secret = await orgSecret(user.orgId);
+    const h = request!.headers;
+    expect(h["user-agent"]).toBe("media-jobs-webhooks/1");
+    expect(h["content-type"]).toBe("application/json");
+    const viaSdk = await sdk.verifyWebhook(request!.body, h, secret);
+    expect(new Webhook(secret).verify(request!.body, h)).toEqual(viaSdk);
+    expect(viaSdk).toMatchObject({ type: "webhook.test", id: h["webhook-id"], organization: user.org });
+    expect(new Date((viaSdk as { createdAt: string }).createdAt).getTime()).toBe(Number(h["x-service-timestamp"]));
+
+    // The receiver's answer as the page shows it: status, headers, body.
+    expect(res.html).toContain("Not delivered: HTTP 500");
+    expect(res.html).toMatch(/<code>date<\/code><\/td><td>[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} /);
+    expect(res.html).toContain("receiver error");
+    expect(res.html).toContain(`value="${url}"`);
+    // Nothing is stored: a test event has no delivery row.
+    const rows = await testEnv.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE id = ?").bind(h["webhook-id"]).first<{ n: number }>();
+    expect(rows!.n).toBe(0);
+  });
+
+  it("shows a 2xx as delivered, and of a large answer only the first 2048 bytes", async () => {
+    const user = await newUser();
+    const b = await signedIn(user);
+    const tag = crypto.randomUUID();
+    const ok = await b.request("POST", "/dashboard/webhooks/test", { _csrf: b.csrf, url: `${receiver}/ok?id=${tag}` });
+    expect(ok.html).toContain("Delivered: your receiver answered HTTP 200");
+    expect(ok.html).toContain('<pre id="test-response-body" class="wrap"><code>ok</code></pre>');
+    expect(await recorded(tag)).toHaveLength(1);
+
+    // The media server answers any request to /image with a JPEG of tens of KiB.
+    const [org] = await db().select().from(organizations).where(eq(organizations.id, user.orgId));
+    const large = await sendTestWebhook(testEnv, org!, media("/image?w=640&h=480"));
+    expect(large.result.kind).toBe("delivered");
+    expect(large.result.response!.truncated).toBe(true);
+    expect(new Map(large.result.response!.headers).get("content-type")).toBe("image/jpeg");
+    expect(Number(new Map(large.result.response!.headers).get("content-length"))).toBeGreaterThan(2048);
+    // 2048 bytes decode to at most 2048 UTF-16 units (each invalid byte becomes one U+FFFD).
+    expect(large.result.response!.body.length).toBeLessThanOrEqual(2048);
+    expect(large.result.response!.body.length).toBeGreaterThan(512);
+    expect(large.result.response!.body.startsWith("\uFFFD\uFFFD\uFFFD")).toBe(true); // FF D8 FF, the JPEG signature, is not UTF-8
+    const page = await b.request("POST", "/dashboard/webhooks/test", { _csrf: b.csrf, url: media("/image?w=640&h=480") });
+    expect(page.html).toContain("Response body (the first 2048 bytes)");
+    expect(page.html).toContain("Not text (image/jpeg): not shown.");
+  });
+
+  it("refuses what a real delivery refuses: a URL that is not http(s), credentials in it, a private address in production", async () => {
+    const user = await newUser();
+    const b = await signedIn(user);
+    const bad = await b.request("POST", "/dashboard/webhooks/test", { _csrf: b.csrf, url: "ftp://example.com/hook" });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain("Enter the receiver&#39;s full http:// or https:// URL");
+    const creds = await b.request("POST", "/dashboard/webhooks/test", { _csrf: b.csrf, url: `http://user:pw@example.com/hook` });
+    expect(creds.html).toContain("refused: it must not contain a user name or password");
+    expect((await b.request("POST", "/dashboard/webhooks/test", { url: `${receiver}/ok?id=x` })).status).toBe(403);
+
+    // With private addresses not allowed (as deployed), the receiver on 127.0.0.1 is refused before any request.
+    const tag = crypto.randomUUID();
+    const [org] = await db().select().from(organizations).where(eq(organizations.id, user.orgId));
+    const sent = await sendTestWebhook({ ...testEnv, ALLOW_PRIVATE_NETWORK_INPUTS: "false" }, org!, `${receiver}/ok?id=${tag}`);
+    expect(sent.result).toMatchObject({ kind: "rejected", statusCode: null });
+    expect("error" in sent.result && sent.result.error).toMatch(/^refused: /);
+    expect(await recorded(tag)).toEqual([]);
+  });
+
+  it("the form is filled with the webhookUrl of the org's newest job that has one", async () => {
+    const user = await newUser();
+    const b = await signedIn(user);
+    expect((await b.request("GET", "/dashboard/webhooks")).html).toMatch(/id="test-url" name="url" value=""/);
+    await jobOf(user.orgId, "completed", 100, "https://hooks.example.com/media");
+    expect((await b.request("GET", "/dashboard/webhooks")).html).toContain('value="https://hooks.example.com/media"');
+  });
+});
+
+describe("favicon", () => {
+  it("is an SVG at /favicon.ico, cached publicly, revalidated by ETag, and linked from every page", async () => {
+    const res = await call("GET", "/favicon.ico");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/svg+xml");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=604800");
+    expect(res.text).toBe(FAVICON_SVG);
+    const etag = res.headers.get("etag")!;
+    expect(etag).toBeTruthy();
+    expect((await call("GET", "/favicon.ico", { headers: { "if-none-match": etag } })).status).toBe(304);
+    const signIn = await browser().request("GET", "/dashboard/sign-in");
+    expect(signIn.html).toContain('<link rel="icon" href="/favicon.ico" type="image/svg+xml"/>');
   });
 });

@@ -1,6 +1,10 @@
 // Helpers for Worker tests: calls into the Worker under test, keys made through the
 // admin API, and polling with a deadline (never a fixed sleep).
 import { env, exports } from "cloudflare:workers";
+import { database } from "../../src/db/client.ts";
+import { insertJob } from "../../src/db/jobs.ts";
+import type { jobs } from "../../src/db/schema.ts";
+import { newId } from "../../src/lib/crypto.ts";
 
 export const testEnv = env as unknown as Env & { MEDIA_URL: string; PROCESSOR_URL: string };
 
@@ -28,6 +32,20 @@ export async function call(method: string, path: string, options: { key?: string
 /** A raw request to the Worker under test (for downloads). */
 export function workerFetch(url: string, init?: RequestInit): Promise<Response> {
   return exports.default.fetch(new Request(url, init));
+}
+
+/** A live compress-image job of the org written straight to D1 (nothing runs it); `fields` override the defaults. */
+export function storedJob(orgId: string, fields: Partial<typeof jobs.$inferInsert> & Pick<typeof jobs.$inferInsert, "status">) {
+  return insertJob(database(testEnv.DB), {
+    id: newId("job"),
+    orgId,
+    mode: "live",
+    type: "compressImage",
+    priority: 5,
+    params: { url: media("/image") },
+    createdAt: Date.now() - 1000,
+    ...fields,
+  });
 }
 
 let orgCounter = 0;

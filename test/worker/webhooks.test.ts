@@ -7,7 +7,6 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
 import { toSdkJob } from "../../src/contract/dialects.ts";
 import { database } from "../../src/db/client.ts";
-import { insertJob } from "../../src/db/jobs.ts";
 import worker from "../../src/index.ts";
 import { newId } from "../../src/lib/crypto.ts";
 import { jobFinished } from "../../src/runner/finished.ts";
@@ -17,7 +16,7 @@ import { deliver } from "../../src/webhooks/deliver.ts";
 import type { WebhookMessage } from "../../src/webhooks/schedule.ts";
 import { signDelivery } from "../../src/webhooks/sign.ts";
 import { insertDelivery } from "../../src/webhooks/store.ts";
-import { call, media, newKey, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { call, media, newKey, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 // src/client/webhooks.ts reads `globalThis.crypto`, which the Workers types declare as a
 // global const rather than a property of globalThis, so tsconfig.worker.json cannot
@@ -55,14 +54,8 @@ async function finishedJob(orgId: string, path: string | null, options: { status
   const tag = crypto.randomUUID();
   const now = Date.now();
   const status = options.status ?? "failed";
-  const job = await insertJob(database(testEnv.DB), {
-    id: newId("job"),
-    orgId,
-    mode: "live",
-    type: "compressImage",
+  const job = await storedJob(orgId, {
     status,
-    priority: 5,
-    params: { url: media("/image") },
     webhookUrl: path === null ? null : `${receiver}${path}${path.includes("?") ? "&" : "?"}id=${tag}`,
     webhookSecret: options.webhookSecret ?? null,
     errorCode: status === "failed" ? "corrupt_media" : null,

@@ -1,13 +1,16 @@
-// /dashboard: server-rendered pages for an organization's members (sign-in, API keys,
-// webhook secret, jobs, usage). Every page is no-store and under a nonce-based CSP; every
-// POST but sign-in needs a session and its CSRF token (see src/auth/session.ts). Errors
-// render as HTML pages here, not as the API's JSON.
+// /dashboard: server-rendered pages for an organization's members (sign-in, jobs with
+// live refresh, usage, API keys, webhook secret and test delivery, password change).
+// Every page is no-store and under a nonce-based CSP; every POST but sign-in needs a
+// session and its CSRF token (see src/auth/session.ts). Errors render as HTML pages here,
+// not as the API's JSON.
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie } from "hono/cookie";
 import type { RequestIdVariables } from "hono/request-id";
 import { z } from "zod";
+import { newPasswordProblem } from "../../auth/password.ts";
 import {
+  changePassword,
   checkSignInCsrf,
   clearSessionCookie,
   createSession,
@@ -22,6 +25,7 @@ import {
   signInCsrfToken,
   type DashboardVariables,
 } from "../../auth/session.ts";
+import { mediaUrl } from "../../contract/common.ts";
 import { JOB_STATUSES } from "../../contract/job.ts";
 import { canonicalJobType } from "../../contract/names.ts";
 import { database } from "../../db/client.ts";
@@ -34,16 +38,21 @@ import { PLAN_LIMITS } from "../../limits/plans.ts";
 import { jobFinished } from "../../runner/finished.ts";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
 import { rotateWebhookSecret } from "../../webhooks/secrets.ts";
+import { sendTestWebhook } from "../../webhooks/test-event.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { toHttpJob } from "../job-view.ts";
 import { viewOptions } from "../jobs.ts";
+import { AccountPage } from "./account.tsx";
 import { errorPage } from "./error.tsx";
 import { JobPage } from "./job.tsx";
 import { JobsPage } from "./jobs.tsx";
 import { KeysPage, RevokeKeyPage } from "./keys.tsx";
+import { liveJob, LIVE_PATH, MAX_LIVE_IDS } from "./live.ts";
 import {
   findJobOfOrg,
   findOrgKey,
+  jobStates,
+  latestWebhookUrl,
   listOrgJobs,
   revokeOrgKey,
   usageSummary,
@@ -80,7 +89,7 @@ dashboardRoutes.use(async function pageHeaders(c, next) {
   await next();
   c.header(
     "content-security-policy",
-    `default-src 'none'; img-src 'self'; media-src 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; img-src 'self'; media-src 'self'; connect-src 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   // Pages show keys and secrets: never cache them, never frame them.
   c.header("cache-control", "no-store");
@@ -183,27 +192,43 @@ dashboardRoutes.post("/keys/:id/revoke", async (c) => {
 });
 
 // Settings → Webhooks.
-function webhooksPage(c: Ctx, options: { revealed: boolean; secret?: string; rotated?: boolean }) {
+type WebhooksExtra = Partial<Pick<Parameters<typeof WebhooksPage>[0], "secret" | "rotated" | "testUrl" | "testError" | "tested">>;
+
+async function webhooksPage(c: Ctx, revealed: boolean, extra: WebhooksExtra = {}, status: 200 | 400 = 200) {
   const org = c.get("org");
+  const testUrl = extra.testUrl ?? (await latestWebhookUrl(database(c.env.DB), org.id));
   return c.html(
     <WebhooksPage
       nonce={c.get("nonce")}
       viewer={viewer(c)}
-      secret={options.secret ?? org.webhookSecret}
-      rotatedAt={options.rotated ? Date.now() : org.webhookSecretRotatedAt}
-      revealed={options.revealed}
-      rotated={options.rotated}
+      secret={extra.secret ?? org.webhookSecret}
+      rotatedAt={extra.rotated ? Date.now() : org.webhookSecretRotatedAt}
+      revealed={revealed}
+      rotated={extra.rotated}
+      testUrl={testUrl}
+      testError={extra.testError}
+      tested={extra.tested}
     />,
+    status,
   );
 }
 
-dashboardRoutes.get("/webhooks", (c) => webhooksPage(c, { revealed: false }));
+dashboardRoutes.get("/webhooks", (c) => webhooksPage(c, false));
 // Revealing is a POST so that the secret appears only in a response to a deliberate, CSRF-checked action.
-dashboardRoutes.post("/webhooks/reveal", (c) => webhooksPage(c, { revealed: true }));
+dashboardRoutes.post("/webhooks/reveal", (c) => webhooksPage(c, true));
 dashboardRoutes.get("/webhooks/rotate", (c) => c.html(<RotateSecretPage nonce={c.get("nonce")} viewer={viewer(c)} />));
 dashboardRoutes.post("/webhooks/rotate", async (c) => {
   const rotated = await rotateWebhookSecret(database(c.env.DB), c.get("org").id, Date.now());
-  return webhooksPage(c, { revealed: true, secret: rotated?.webhookSecret, rotated: true });
+  return webhooksPage(c, true, { secret: rotated?.webhookSecret, rotated: true });
+});
+// The answer is the page itself (no redirect): the receiver's response is shown once, never stored.
+dashboardRoutes.post("/webhooks/test", async (c) => {
+  const url = (await formText(c, "url")).trim();
+  if (!mediaUrl.safeParse(url).success) {
+    return webhooksPage(c, false, { testUrl: url, testError: "Enter the receiver's full http:// or https:// URL (up to 2048 characters)." }, 400);
+  }
+  const tested = await sendTestWebhook(c.env, c.get("org"), url);
+  return webhooksPage(c, false, { testUrl: url, tested: { ...tested, url } });
 });
 
 // Jobs.
@@ -232,6 +257,13 @@ dashboardRoutes.get("/jobs", async (c) => {
       isFirstPage={!before}
     />,
   );
+});
+
+// Live refresh (live.ts): the state of the listed jobs of this org, as JSON.
+dashboardRoutes.get(LIVE_PATH.slice("/dashboard".length), async (c) => {
+  const ids = [...new Set((c.req.query("ids") ?? "").split(",").filter((id) => /^job_[A-Za-z0-9]{1,64}$/.test(id)))].slice(0, MAX_LIVE_IDS);
+  const rows = await jobStates(database(c.env.DB), c.get("org").id, ids);
+  return c.json({ jobs: rows.map(liveJob) });
 });
 
 dashboardRoutes.get("/jobs/:id", async (c) => {
@@ -263,6 +295,27 @@ dashboardRoutes.post("/jobs/:id/cancel", async (c) => {
   await c.env.JOB_RUNNER.getByName(id).cancel();
   await jobFinished(c.env, id);
   return c.redirect(`/dashboard/jobs/${id}?cancelled`, 303);
+});
+
+// Account.
+dashboardRoutes.get("/account", (c) => c.html(<AccountPage nonce={c.get("nonce")} viewer={viewer(c)} />));
+
+dashboardRoutes.post("/account/password", async (c) => {
+  const [current, password, confirm] = await Promise.all([formText(c, "current"), formText(c, "password"), formText(c, "confirm")]);
+  const refuse = (error: string, status: 400 | 429) => c.html(<AccountPage nonce={c.get("nonce")} viewer={viewer(c)} error={error} />, status);
+  const db = database(c.env.DB);
+  const now = Date.now();
+  // Checked exactly as at sign-in, so wrong guesses here count towards the same lockout.
+  const check = await signIn(db, c.get("user").email, current, now);
+  if (!check.ok && check.reason === "locked") {
+    c.header("retry-after", String(Math.ceil((check.lockedUntil - now) / 1000)));
+    return refuse(lockedMessage(check.lockedUntil, now), 429);
+  }
+  if (!check.ok) return refuse("The current password is wrong.", 400);
+  const problem = newPasswordProblem(password, confirm, current);
+  if (problem) return refuse(problem, 400);
+  const endedSessions = await changePassword(db, c.get("user").id, password, readSessionCookie(c)!);
+  return c.html(<AccountPage nonce={c.get("nonce")} viewer={viewer(c)} changed={{ endedSessions }} />);
 });
 
 // Usage.

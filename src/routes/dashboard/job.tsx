@@ -1,10 +1,13 @@
 // One job: status and progress, timings, params, result fields with previews of image
 // outputs and links to every output, the error of a failed job, webhook deliveries with
-// each attempt, and a cancel button while the job can still be cancelled.
+// each attempt, and a cancel button while the job can still be cancelled. While the job
+// is queued or processing its status and progress refresh live, and when it ends the
+// page's content reloads in place (live.ts).
 import type { HttpJob } from "../../contract/job.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Attempt, Delivery } from "../../webhooks/store.ts";
-import { CsrfField, Layout, Notice, StatusBadge, Time, formatDuration, type Viewer } from "./layout.tsx";
+import { formatBytes, formatDuration } from "./format.ts";
+import { CsrfField, Id, Layout, Notice, StatusBadge, Time, type Viewer } from "./layout.tsx";
 
 const IMAGE_FORMATS = new Set(["jpg", "jpeg", "png", "webp", "avif"]);
 
@@ -46,13 +49,6 @@ export function outputsOf(result: Record<string, unknown> | undefined): Output[]
   return out;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
-}
-
 /** Result fields as `path: value` pairs, links and their expiry left to the outputs list. */
 function resultFields(value: unknown, path = ""): [string, string][] {
   if (Array.isArray(value)) return value.flatMap((v, i) => resultFields(v, `${path}[${i}]`));
@@ -67,13 +63,23 @@ export function JobPage(props: JobProps) {
   const running = row.status === "queued" || row.status === "processing";
   const outputs = outputsOf(view.result);
   return (
-    <Layout title={`Job ${row.id}`} nonce={props.nonce} viewer={props.viewer} current="jobs">
+    <Layout
+      title={`Job ${row.id}`}
+      heading={
+        <>
+          Job <Id id={row.id} />
+        </>
+      }
+      nonce={props.nonce}
+      viewer={props.viewer}
+      current="jobs"
+    >
       <p>
         <a href="/dashboard/jobs">← All jobs</a>
       </p>
       {props.cancelled && <Notice kind="success">The job was cancelled.</Notice>}
       {props.cancelRefused && <Notice kind="error">{props.cancelRefused}</Notice>}
-      <dl class="fields">
+      <dl class="fields" data-live-job={row.id} data-status={row.status} data-progress={String(row.progress)} data-live-reload="">
         <dt>Status</dt>
         <dd>
           <StatusBadge status={row.status} />
@@ -86,23 +92,13 @@ export function JobPage(props: JobProps) {
         <dd>{row.priority}</dd>
         <dt id="progress-label">Progress</dt>
         <dd>
-          {view.progress == null ? (
-            <span class="muted">not started</span>
-          ) : (
-            <>
-              <progress max={100} value={view.progress} aria-labelledby="progress-label">
-                {view.progress}%
-              </progress>{" "}
-              {view.progress}%
-            </>
-          )}
+          <progress max={100} value={view.progress ?? 0} aria-labelledby="progress-label" hidden={view.progress == null}>
+            {view.progress ?? 0}%
+          </progress>{" "}
+          <span data-live-progress="not started">{view.progress == null ? "not started" : `${view.progress}%`}</span>
         </dd>
       </dl>
-      {running && (
-        <p>
-          <a href={`/dashboard/jobs/${row.id}`}>Refresh</a>
-        </p>
-      )}
+      {running && <p class="muted">This page updates by itself while the job runs.</p>}
       {running && (
         <form method="post" action={`/dashboard/jobs/${row.id}/cancel`}>
           <CsrfField token={props.viewer.csrfToken} />

@@ -1,8 +1,11 @@
-// Jobs: a table newest first, filtered by status, type and mode, paged by cursor.
+// Jobs: a table newest first, filtered by status, type and mode, paged by cursor; the
+// status and progress of queued and processing jobs refresh live (live.ts). On a phone
+// each row is a card.
 import { JOB_STATUSES } from "../../contract/job.ts";
 import { HTTP_JOB_TYPES, httpJobType, type JobType } from "../../contract/names.ts";
 import type { JobRow } from "../../db/schema.ts";
-import { Layout, StatusBadge, Time, formatDuration, type Viewer } from "./layout.tsx";
+import { formatDuration } from "./format.ts";
+import { Id, Layout, StatusBadge, Time, type Viewer } from "./layout.tsx";
 
 export interface JobFilters {
   status?: string;
@@ -54,20 +57,16 @@ export function JobsPage(props: JobsProps) {
         <button type="submit">Filter</button>
       </form>
       <div class="table-wrap">
-        <table>
+        <table class="cards-narrow">
           <caption class="sr-only">Jobs, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Job</th>
               <th scope="col">Type</th>
               <th scope="col">Status</th>
-              <th scope="col" class="hide-narrow">
-                Mode
-              </th>
+              <th scope="col">Mode</th>
               <th scope="col">Created</th>
-              <th scope="col" class="hide-narrow">
-                Took
-              </th>
+              <th scope="col">Took</th>
             </tr>
           </thead>
           <tbody>
@@ -79,22 +78,24 @@ export function JobsPage(props: JobsProps) {
               </tr>
             )}
             {props.rows.map((job) => (
-              <tr data-job-id={job.id}>
-                <td>
-                  <a href={`/dashboard/jobs/${job.id}`} class="mono">
-                    {job.id}
-                  </a>
+              <tr data-job-id={job.id} data-live-job={job.id} data-status={job.status} data-progress={String(job.progress)}>
+                <td data-label="Job">
+                  <Id id={job.id} href={`/dashboard/jobs/${job.id}`} />
                 </td>
-                <td>{httpJobType(job.type as JobType)}</td>
-                <td>
-                  <StatusBadge status={job.status} />
-                  {job.status === "processing" && job.progress != null ? ` ${job.progress}%` : ""}
+                <td data-label="Type">{httpJobType(job.type as JobType)}</td>
+                <td data-label="Status">
+                  <span>
+                    <StatusBadge status={job.status} />{" "}
+                    <span data-live-progress="">{job.status === "processing" && job.progress != null ? `${job.progress}%` : ""}</span>
+                  </span>
                 </td>
-                <td class="hide-narrow">{job.mode}</td>
-                <td>
+                <td data-label="Mode">{job.mode}</td>
+                <td data-label="Created">
                   <Time ms={job.createdAt} />
                 </td>
-                <td class="hide-narrow">{job.startedAt && job.completedAt ? formatDuration(job.completedAt - job.startedAt) : "—"}</td>
+                <td data-label="Took" data-live-took="">
+                  {job.startedAt && job.completedAt ? formatDuration(job.completedAt - job.startedAt) : "—"}
+                </td>
               </tr>
             ))}
           </tbody>

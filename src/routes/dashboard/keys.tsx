@@ -1,4 +1,5 @@
-// Settings → API keys: the list, the create form, the key shown once, and revocation.
+// Settings → API keys: the list (cards on a phone), the create form, the key shown once,
+// and revocation.
 import type { ApiKey } from "../../db/schema.ts";
 import { CsrfField, Layout, Notice, SecretField, Time, type Viewer } from "./layout.tsx";
 
@@ -36,7 +37,7 @@ export function KeysPage(props: KeysProps) {
         not billed.
       </p>
       <div class="table-wrap">
-        <table>
+        <table class="cards-narrow">
           <caption class="sr-only">API keys of this organization</caption>
           <thead>
             <tr>
@@ -58,18 +59,18 @@ export function KeysPage(props: KeysProps) {
             )}
             {props.keys.map((k) => (
               <tr data-key-id={k.id}>
-                <td>{k.name || <span class="muted">(unnamed)</span>}</td>
-                <td>
+                <td data-label="Name">{k.name || <span class="muted">(unnamed)</span>}</td>
+                <td data-label="Key">
                   <code>{k.prefix}…</code>
                 </td>
-                <td>{k.mode}</td>
-                <td>
+                <td data-label="Mode">{k.mode}</td>
+                <td data-label="Created">
                   <Time ms={k.createdAt} />
                 </td>
-                <td>
+                <td data-label="Last used">
                   <Time ms={k.lastUsedAt} empty="never" />
                 </td>
-                <td>
+                <td data-label="Status">
                   {k.revokedAt ? (
                     <span>
                       revoked <Time ms={k.revokedAt} />

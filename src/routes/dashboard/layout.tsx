@@ -1,8 +1,11 @@
-// The dashboard's page frame: one inline stylesheet (no build step), a skip link, the
-// navigation, and small shared pieces (CSRF field, times, status badges, copy button).
+// The dashboard's page frame: one inline stylesheet (no build step), the favicon link, a
+// skip link, the navigation, the inline script (copy buttons, live refresh: live.ts), and
+// small shared pieces (CSRF field, times, status badges, ids, copy button).
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 import { CSRF_FIELD } from "../../auth/session.ts";
+import { FAVICON_PATH } from "./favicon.ts";
+import { liveScript } from "./live.ts";
 
 const css = `
 :root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--panel:#f6f8fa;--line:#d0d7de;--link:#0550ae;--accent:#0550ae;--danger:#a40e26;--ok:#116329;--warn:#7d4e00;--focus:#bf3989}
@@ -30,6 +33,7 @@ th{background:var(--panel);font-weight:600;white-space:nowrap}
 tr:last-child td{border-bottom:0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.75rem;overflow-x:auto;font-size:.85rem}
+pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
 form.inline{display:inline}
 .stack>*+*{margin-top:.75rem}
 label{display:block;font-weight:600;margin-bottom:.25rem}
@@ -52,9 +56,12 @@ button.link{background:none;border:0;color:var(--link);text-decoration:underline
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid currentColor;white-space:nowrap}
 .s-completed,.s-succeeded{color:var(--ok)}.s-pending{color:var(--warn)}.s-failed{color:var(--danger)}.s-cancelled{color:var(--muted)}.s-processing{color:var(--accent)}.s-queued{color:var(--warn)}
 .muted{color:var(--muted)}
+.id{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
+.response-headers td:first-child{white-space:nowrap}
+.response-headers td{overflow-wrap:anywhere}
 dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:0}
 dl.fields dt{font-weight:600}
-dl.fields dd{margin:0;overflow-wrap:anywhere}
+dl.fields dd{margin:0;overflow-wrap:anywhere;min-width:0}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:1rem}
 .card{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem}
 .card h2{margin:0 0 .25rem;font-size:1rem}
@@ -78,18 +85,25 @@ progress{width:12rem;max-width:100%}
   dl.fields{grid-template-columns:1fr}
   dl.fields dd{margin-bottom:.5rem}
   th,td{padding:.4rem .5rem}
-  .hide-narrow{display:none}
-  td a.mono{word-break:break-all}
+  h1 .id{font-size:.75em}
+  table.cards-narrow thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
+  table.cards-narrow,table.cards-narrow tbody,table.cards-narrow tr{display:block;width:100%}
+  table.cards-narrow tr{border-bottom:1px solid var(--line);padding:.4rem 0}
+  table.cards-narrow tr:last-child{border-bottom:0}
+  table.cards-narrow td{display:flex;gap:.75rem;border:0;padding:.15rem .75rem;min-width:0}
+  table.cards-narrow td[data-label]::before{content:attr(data-label);font-weight:600;flex:none;width:5.5rem}
+  table.cards-narrow td>*{min-width:0}
 }
 `;
 
-export type NavItem = "jobs" | "usage" | "keys" | "webhooks";
+export type NavItem = "jobs" | "usage" | "keys" | "webhooks" | "account";
 
 const NAV: { id: NavItem; href: string; label: string }[] = [
   { id: "jobs", href: "/dashboard/jobs", label: "Jobs" },
   { id: "usage", href: "/dashboard/usage", label: "Usage" },
   { id: "keys", href: "/dashboard/keys", label: "API keys" },
   { id: "webhooks", href: "/dashboard/webhooks", label: "Webhooks" },
+  { id: "account", href: "/dashboard/account", label: "Account" },
 ];
 
 export interface Viewer {
@@ -100,6 +114,8 @@ export interface Viewer {
 
 export interface LayoutProps {
   title: string;
+  /** The page's h1 when it is more than the title's text. */
+  heading?: Child;
   nonce: string;
   viewer?: Viewer;
   current?: NavItem;
@@ -116,6 +132,7 @@ export function Layout(props: LayoutProps) {
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <meta name="referrer" content="same-origin" />
           <title>{props.title} · media-jobs</title>
+          <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
           <style nonce={props.nonce} dangerouslySetInnerHTML={{ __html: css }} />
         </head>
         <body>
@@ -152,10 +169,12 @@ export function Layout(props: LayoutProps) {
             </div>
           </header>
           <main id="main" tabindex={-1}>
-            <h1>{props.title}</h1>
+            <h1>{props.heading ?? props.title}</h1>
             {props.children}
           </main>
-          <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: copyScript }} />
+          {/* Outside <main>, which the live refresh may replace: announces a job that ended. */}
+          <p id="live-announce" class="sr-only" role="status"></p>
+          <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: copyScript + liveScript }} />
         </body>
       </html>
     </>
@@ -194,6 +213,19 @@ export function StatusBadge(props: { status: string }) {
   return <span class={`badge s-${props.status}`}>{props.status}</span>;
 }
 
+/** An id in full, cut with an ellipsis (whole in `title`) where the line is too narrow. */
+export function Id(props: { id: string; href?: string }) {
+  return props.href ? (
+    <a href={props.href} class="mono id" title={props.id}>
+      {props.id}
+    </a>
+  ) : (
+    <code class="id" title={props.id}>
+      {props.id}
+    </code>
+  );
+}
+
 export function Notice(props: { kind?: "error" | "success" | "info"; children?: Child }) {
   const kind = props.kind ?? "info";
   return (
@@ -217,13 +249,4 @@ export function SecretField(props: { id: string; label: string; value: string })
       </div>
     </div>
   );
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
 }

@@ -1,6 +1,7 @@
-// The dashboard's own queries: filtered job pages, hourly usage, and keys looked up and
-// revoked within one organization (every query is scoped to the signed-in member's org).
-import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+// The dashboard's own queries: filtered job pages, the state of running jobs, hourly
+// usage, and keys looked up and revoked within one organization (every query is scoped
+// to the signed-in member's org).
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobStatus } from "../../contract/job.ts";
 import type { JobType } from "../../contract/names.ts";
 import type { Db } from "../../db/client.ts";
@@ -35,6 +36,26 @@ export async function listOrgJobs(db: Db, f: JobFilter): Promise<JobRow[]> {
 
 export async function findJobOfOrg(db: Db, orgId: string, id: string): Promise<JobRow | undefined> {
   return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId))))[0];
+}
+
+/** The state of some of the org's jobs, for live refresh; ids of other orgs are left out. */
+export async function jobStates(db: Db, orgId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: jobs.id, status: jobs.status, progress: jobs.progress, startedAt: jobs.startedAt, completedAt: jobs.completedAt })
+    .from(jobs)
+    .where(and(eq(jobs.orgId, orgId), inArray(jobs.id, ids)));
+}
+
+/** The webhookUrl of the org's newest job that has one: the test form's default. */
+export async function latestWebhookUrl(db: Db, orgId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ url: jobs.webhookUrl })
+    .from(jobs)
+    .where(and(eq(jobs.orgId, orgId), isNotNull(jobs.webhookUrl)))
+    .orderBy(desc(jobs.createdAt))
+    .limit(1);
+  return row?.url ?? undefined;
 }
 
 const HOUR_MS = 3600_000;

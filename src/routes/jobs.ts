@@ -21,6 +21,7 @@ import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
 import { toHttpJob } from "./job-view.ts";
+import { refuseIssues } from "./validation.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -114,15 +115,9 @@ export const jobsRoutes = new Hono<AppEnv>()
     },
   )
   .get("/", async (c) => {
+    // Filters come as `created[gte]=…`; problems are named that way too.
     const query = listJobsQuery.safeParse(nestQuery(c.req.query()));
-    if (!query.success) {
-      const issues = query.error.issues.flatMap((issue) =>
-        issue.code === "unrecognized_keys"
-          ? issue.keys.map((key) => ({ path: queryPath([...issue.path, key]), message: "unknown parameter" }))
-          : [{ path: queryPath(issue.path), message: issue.message }],
-      );
-      throw invalidInput(summarize(issues), issues);
-    }
+    if (!query.success) refuseIssues(query.error, queryPath);
     const { limit, cursor, status: asked, type, created, metadata } = query.data;
     const status = asked === "pending" ? "queued" : asked;
     const before = cursor === undefined ? undefined : decodeCursor(cursor);

@@ -4,9 +4,8 @@
 // generator is closed-loop: `concurrency` requests in flight, each followed at once by the next.
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import type { Service } from "../test/support/service.ts";
+import { freePort, type Service } from "../test/support/service.ts";
 import { MEDIA_DIR, type Inputs, type MediaServer } from "./media.ts";
 import { log, median, Org, percentile, pool, since, sleep, until } from "./support.ts";
 
@@ -68,14 +67,6 @@ async function load(target: LoadResult["target"], route: LoadResult["route"], co
     unexpected,
     bodyBytes,
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }
 
 /** A Hono Worker that answers both routes with fixed JSON, under wrangler dev like the service. */

@@ -92,10 +92,14 @@ export async function makeInputs(): Promise<Inputs> {
     }
     await writeFile(tmp, buildPdf(pages, { info: { Title: "media-jobs benchmark" } }));
   });
-  const small = await cached(join(MEDIA_DIR, "small-480x320.jpg"), async (tmp) => {
+  const small = await smallJpeg();
+  return { video, photo: photoPath, pdf, small };
+}
+
+function smallJpeg(): Promise<string> {
+  return cached(join(MEDIA_DIR, "small-480x320.jpg"), async (tmp) => {
     await (await photo(480, 320, 99)).jpeg({ quality: 90 }).toFile(tmp);
   });
-  return { video, photo: photoPath, pdf, small };
 }
 
 export interface MediaServer {
@@ -137,4 +141,36 @@ export async function startMediaServer(): Promise<MediaServer> {
     maxInFlight,
     close: () => new Promise((done) => server.close(() => done())),
   };
+}
+
+/** Small inputs for the soak (bench/soak/), where 500 jobs must share two cores. */
+export interface SoakInputs {
+  /** 320×180, 15 fps, 3 s, H.264 + AAC mono. */
+  clip: string;
+  /** 480×320 JPEG (the bench's `small`). */
+  image: string;
+  /** 2 US-letter pages, each a 600×800 JPEG under a caption. */
+  pdf: string;
+}
+
+export async function makeSoakInputs(): Promise<SoakInputs> {
+  await mkdir(MEDIA_DIR, { recursive: true });
+  const clip = await cached(join(MEDIA_DIR, "clip-180p-3s.mp4"), async (tmp) => {
+    await exec("ffmpeg", [
+      "-nostdin", "-v", "error", "-y",
+      "-f", "lavfi", "-i", "testsrc2=s=320x180:r=15:d=3",
+      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=3",
+      "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
+      "-c:a", "aac", "-ac", "1", "-b:a", "64k", "-movflags", "+faststart", "-f", "mp4", tmp,
+    ]);
+  });
+  const pdf = await cached(join(MEDIA_DIR, "photos-2-pages.pdf"), async (tmp) => {
+    const pages = [];
+    for (let i = 0; i < 2; i++) {
+      const data = await (await photo(600, 800, i + 40)).jpeg({ quality: 85 }).toBuffer();
+      pages.push({ lines: [`Page ${i + 1} of 2`], jpeg: { data, width: 600, height: 800 } });
+    }
+    await writeFile(tmp, buildPdf(pages, { info: { Title: "media-jobs soak" } }));
+  });
+  return { clip, image: await smallJpeg(), pdf };
 }

@@ -1,4 +1,4 @@
-// Downloads a user's input URL to a local file, safely (DESIGN §8): the URL rules of
+// Downloads a user's input URL to a local file, safely (docs/security.md): the URL rules of
 // src/net/url-rules.ts on the first URL and on every redirect (at most 5); every address a
 // name resolves to, and the address actually connected, must be public; a size cap on
 // Content-Length and while streaming; connect, idle and total time limits. Every failure

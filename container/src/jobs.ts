@@ -5,11 +5,14 @@ import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../../src/contract/processor-protocol.ts";
 import type { JobError } from "../../src/contract/job.ts";
+import type { JobType } from "../../src/contract/registry.ts";
+import type { StoredResult } from "../../src/contract/stored-result.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure } from "./errors.ts";
 import { fetchInput } from "./fetch-input.ts";
 import { log } from "./log.ts";
 import { processors } from "./processors/index.ts";
+import type { Processor } from "./processors/types.ts";
 
 interface Entry {
   id: string;
@@ -18,7 +21,7 @@ interface Entry {
   dir: string;
   controller: AbortController;
   outputs: Map<string, { path: string; contentType: string; size: number }>;
-  result?: Record<string, unknown>;
+  result?: StoredResult;
   error?: JobError;
   finishedAt?: number;
   done: Promise<void>;
@@ -101,7 +104,7 @@ export class JobTable {
         ? await fetchInput(request.inputUrl, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: true })
         : await fetchInput(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
       entry.progress = Math.max(entry.progress, 5);
-      const result = await (processor as (p: unknown, c: unknown) => Promise<Record<string, unknown>>)(request.params, {
+      const result = await (processor as Processor<JobType>)(request.params, {
         input,
         workDir: entry.dir,
         signal,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { jobTypes } from "../../src/contract/registry.ts";
+import { parseStoredResult } from "../../src/contract/stored-result.ts";
 import { JobTable } from "../src/jobs.ts";
 import { runFfmpeg } from "../src/tools/ffmpeg.ts";
 import { runJob, testConfig } from "./helpers.ts";
@@ -46,7 +47,7 @@ describe("compressVideo", () => {
     expect(Number(result.bitrate.slice(0, -1)) * (result.bitrate.endsWith("M") ? 1e6 : 1e3)).toBeCloseTo(bps, -5);
     expect(result).not.toHaveProperty("expiresAt");
     expect(outputs).toEqual([{ name: "video.mp4", contentType: "video/mp4", size: bytes.length }]);
-    expect(jobTypes.compressVideo.result.omit({ expiresAt: true }).parse(result)).toBeTruthy();
+    expect(parseStoredResult("compressVideo", result)).toEqual({ ok: true, value: result });
   });
 
   it("encodes H.265 tagged hvc1", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jobTypes } from "../../src/contract/registry.ts";
+import { parseStoredResult } from "../../src/contract/stored-result.ts";
 import { runJob } from "./helpers.ts";
 import { completed, failed, ffprobe, isMonotonic, useVideoMedia } from "./video-fixtures.ts";
 
@@ -24,7 +24,7 @@ describe("extractAudio", () => {
     expect(result.source.audioBitrate).toBeLessThan(130_000);
     expect(outputs).toEqual([{ name: "audio.mp3", contentType: "audio/mpeg", size: bytes.length }]);
     expect(isMonotonic(job.progress)).toBe(true);
-    expect(jobTypes.extractAudio.result.omit({ expiresAt: true }).parse(result)).toBeTruthy();
+    expect(parseStoredResult("extractAudio", result)).toEqual({ ok: true, value: result });
   });
 
   it.each([

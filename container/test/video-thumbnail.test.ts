@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { jobTypes } from "../../src/contract/registry.ts";
+import { parseStoredResult } from "../../src/contract/stored-result.ts";
 import { runJob } from "./helpers.ts";
 import { completed, failed, meanLuma, useVideoMedia } from "./video-fixtures.ts";
 
@@ -20,7 +20,7 @@ describe("videoThumbnail", () => {
     expect(result).toMatchObject({ url: "thumbnail.jpg", size: bytes.length, width: 1920, height: 1080, format: "jpg", timestamp: 4 });
     expect(result.source).toEqual({ size: input.length, width: 1920, height: 1080, duration: 10 });
     expect(outputs).toEqual([{ name: "thumbnail.jpg", contentType: "image/jpeg", size: bytes.length }]);
-    expect(jobTypes.videoThumbnail.result.omit({ expiresAt: true }).parse(result)).toBeTruthy();
+    expect(parseStoredResult("videoThumbnail", result)).toEqual({ ok: true, value: result });
   });
 
   it("reports the start of the frame on screen at the time asked for", async () => {

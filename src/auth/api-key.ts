@@ -1,4 +1,4 @@
-// Bearer API-key authentication (DESIGN §7). Every request looks the key up in D1, so a
+// Bearer API-key authentication (docs/api.md, "Keys and modes"). Every request looks the key up in D1, so a
 // revoked key fails on the very next request; `last_used_at` is written at most once a
 // minute per key, after the response.
 import { and, eq, isNull, lt, or } from "drizzle-orm";
@@ -8,10 +8,15 @@ import { findActiveKey } from "../db/orgs.ts";
 import { apiKeys, type Mode, type Organization } from "../db/schema.ts";
 import { unauthorized } from "../lib/errors.ts";
 
+/** What apiKeyAuth puts on the context, for every handler after it (`c.get("org")`). */
 export interface AuthVariables {
   org: Organization;
   mode: Mode;
   apiKeyId: string;
+}
+
+declare module "hono" {
+  interface ContextVariableMap extends AuthVariables {}
 }
 
 const KEY_FORMAT = /^sk_(live|test)_[A-Za-z0-9]{32,}$/;

@@ -26,10 +26,15 @@ export const CSRF_FIELD = "_csrf";
 
 export type User = typeof users.$inferSelect;
 
+/** What dashboardSession puts on the context, for every dashboard page after it. */
 export interface DashboardVariables {
   user: User;
   org: Organization;
   csrfToken: string;
+}
+
+declare module "hono" {
+  interface ContextVariableMap extends DashboardVariables {}
 }
 
 export function normalizeEmail(email: string): string {
@@ -128,7 +133,7 @@ export function signInCsrfToken(c: Context): string {
 }
 
 export function csrfRefused(): AppError {
-  return new AppError(403, "forbidden", "This form has expired or did not come from this site. Go back, reload the page and try again.");
+  return new AppError("forbidden", "This form has expired or did not come from this site. Go back, reload the page and try again.");
 }
 
 async function formToken(c: Context): Promise<string> {

@@ -1,12 +1,15 @@
 // The client: speaks the HTTP dialect on the wire and hands back the SDK dialect
-// (DESIGN §2), mapped in one place, `toSdkJob`. Configuration is checked once, here.
+// (docs/sdk.md), mapped in one place, `toSdkJob`. Configuration is checked once, here.
 import { toSdkJob, toSdkStatus } from "../contract/dialects.ts";
 import type { HttpJob, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
+import type { operations } from "./contract.gen.ts";
 import { MediaJobsError, TimeoutError } from "./errors.ts";
 import { createTransport, defaultSleep, type Transport } from "./http.ts";
 import { readEnv } from "./env.ts";
 import { JobList } from "./list.ts";
+import { TIMINGS } from "./timings.ts";
+import { describeSource, putContent, type CreatedUpload, type CreateUploadInput, type Upload, type UploadFileOptions, type UploadSource } from "./uploads.ts";
 import type {
   CancelJobResult,
   ClientOptions,
@@ -19,7 +22,9 @@ import type {
   PageOptions,
   SdkJob,
   SdkJobStatus,
+  Usage,
   WaitOptions,
+  WebhookDelivery,
 } from "./types.ts";
 import { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHeaders, type WebhookPayload } from "./webhooks.ts";
 
@@ -33,10 +38,7 @@ import { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHea
  * ```
  */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1";
-const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
-const DEFAULT_POLL_INTERVAL_MS = 500;
 const FINAL_STATUSES: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);
 
 /**
@@ -84,6 +86,8 @@ interface HttpCancelled {
   status?: JobStatus;
 }
 
+type ListJobsQuery = NonNullable<operations["listJobs"]["parameters"]["query"]>;
+
 interface HttpPage {
   data: HttpJob[];
   nextCursor: string | null;
@@ -96,7 +100,7 @@ interface HttpPage {
  *
  * @example
  * ```ts
- * import { MediaJobsClient } from "media-jobs/client";
+ * import { MediaJobsClient } from "@media-jobs/client";
  *
  * const client = new MediaJobsClient(); // MEDIA_JOBS_API_KEY, MEDIA_JOBS_BASE_URL
  * const job = await client.enqueueAndWait(
@@ -113,6 +117,8 @@ export class MediaJobsClient {
   readonly #request: Transport;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
+  readonly #timeout: number;
+  readonly #fetch: FetchLike;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? readEnv("MEDIA_JOBS_API_KEY");
@@ -122,7 +128,7 @@ export class MediaJobsClient {
       );
     }
     this.baseUrl = checkBaseUrl(options.baseUrl ?? readEnv("MEDIA_JOBS_BASE_URL") ?? DEFAULT_BASE_URL);
-    const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const timeout = options.timeout ?? TIMINGS.requestTimeoutMs;
     if (!(timeout > 0 && Number.isFinite(timeout))) {
       throw new MediaJobsError(`timeout must be a positive number of milliseconds, got ${timeout}`);
     }
@@ -132,14 +138,17 @@ export class MediaJobsClient {
     }
     this.#sleep = options.sleep ?? defaultSleep;
     this.#now = options.now ?? Date.now;
+    this.#timeout = timeout;
+    this.#fetch = options.fetch ?? globalFetch();
     this.#request = createTransport({
       apiKey,
       baseUrl: this.baseUrl,
       timeout,
       maxRetries,
-      fetch: options.fetch ?? globalFetch(),
+      fetch: this.#fetch,
       sleep: this.#sleep,
       random: Math.random,
+      now: this.#now,
     });
   }
 
@@ -159,7 +168,7 @@ export class MediaJobsClient {
    */
   async enqueueJob<T extends JobType>(input: EnqueueJobInput<T>, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
     const { type, params, priority, webhookUrl, webhookSecret } = input;
-    const created = await this.#request<HttpCreated>({
+    const { data: created } = await this.#request<HttpCreated>({
       method: "POST",
       path: "/jobs",
       body: { type, params, priority, webhookUrl, webhookSecret },
@@ -182,8 +191,8 @@ export class MediaJobsClient {
    * ```
    */
   async getJob(jobId: string, options: CallOptions = {}): Promise<SdkJob> {
-    const job = await this.#request<HttpJob>({ method: "GET", path: jobPath(jobId), signal: options.signal });
-    return toSdkJob(job);
+    const { data } = await this.#request<HttpJob>({ method: "GET", path: jobPath(jobId), signal: options.signal });
+    return toSdkJob(data);
   }
 
   /**
@@ -196,7 +205,7 @@ export class MediaJobsClient {
    * ```
    */
   async cancelJob(jobId: string, options: CallOptions = {}): Promise<CancelJobResult> {
-    const answer = await this.#request<HttpCancelled>({
+    const { data: answer } = await this.#request<HttpCancelled>({
       method: "POST",
       path: `${jobPath(jobId)}/cancel`,
       signal: options.signal,
@@ -209,9 +218,115 @@ export class MediaJobsClient {
   }
 
   /**
-   * Polls a job until it is completed, failed or cancelled, and returns it; a failed job is
-   * returned, not thrown. Throws {@link TimeoutError} (message containing `Timeout`) when
-   * `timeout` passes first; the job goes on running.
+   * Deletes a job, its webhook deliveries and its outputs, cancelling it first if it runs.
+   *
+   * @example
+   * ```ts
+   * await client.deleteJob(jobId); // { id: jobId, deleted: true }
+   * ```
+   */
+  async deleteJob(jobId: string, options: CallOptions = {}): Promise<{ id: string; deleted: true }> {
+    return (await this.#request<{ id: string; deleted: true }>({ method: "DELETE", path: jobPath(jobId), signal: options.signal })).data;
+  }
+
+  /**
+   * Starts a direct upload; PUT the bytes to `target.url` with `target.headers` (or use
+   * {@link MediaJobsClient.uploadFile}, which does both).
+   *
+   * @example
+   * ```ts
+   * const upload = await client.createUpload({ filename: "photo.jpg", contentType: "image/jpeg", size: 1038837 });
+   * ```
+   */
+  async createUpload(input: CreateUploadInput, options: CallOptions = {}): Promise<CreatedUpload> {
+    return (await this.#request<CreatedUpload>({ method: "POST", path: "/uploads", body: input, signal: options.signal })).data;
+  }
+
+  /**
+   * An upload: `pending` until its bytes arrive, then `uploaded`.
+   *
+   * @example
+   * ```ts
+   * const { status } = await client.getUpload("upl_…");
+   * ```
+   */
+  async getUpload(uploadId: string, options: CallOptions = {}): Promise<Upload> {
+    if (typeof uploadId !== "string" || uploadId === "") {
+      throw new MediaJobsError(`uploadId must be a non-empty string, got ${JSON.stringify(uploadId)}`);
+    }
+    return (await this.#request<Upload>({ method: "GET", path: `/uploads/${encodeURIComponent(uploadId)}`, signal: options.signal })).data;
+  }
+
+  /**
+   * Uploads a Blob/File, bytes or a stream (with `size`) and returns the upload; use
+   * `upload:${upload.id}` as a job's input.
+   *
+   * @example
+   * ```ts
+   * const upload = await client.uploadFile(bytes, { filename: "photo.jpg", contentType: "image/jpeg" });
+   * await client.enqueueJob({ type: "compressImage", params: { url: `upload:${upload.id}` } });
+   * ```
+   */
+  async uploadFile(source: UploadSource, options: UploadFileOptions = {}): Promise<Upload> {
+    const { input, body } = describeSource(source, options);
+    const created = await this.createUpload(input, { signal: options.signal });
+    await putContent(this.#fetch, created, body, options.signal);
+    return this.getUpload(created.id, { signal: options.signal });
+  }
+
+  /**
+   * The organization's plan, its limits and the current use, for the key's mode (live or
+   * test keys count apart).
+   *
+   * @example
+   * ```ts
+   * const usage = await client.getUsage();
+   * console.log(`${usage.window.remaining}/${usage.limits.jobsPerHour} jobs left, ${usage.processing} processing`);
+   * ```
+   */
+  async getUsage(options: CallOptions = {}): Promise<Usage> {
+    return (await this.#request<Usage>({ method: "GET", path: "/usage", signal: options.signal })).data;
+  }
+
+  /**
+   * A job's webhook deliveries, newest first, each with every attempt (status code, error,
+   * latency).
+   *
+   * @example
+   * ```ts
+   * for (const delivery of await client.listWebhookDeliveries(jobId)) {
+   *   console.log(delivery.id, delivery.status, delivery.attempts[0]?.statusCode);
+   * }
+   * ```
+   */
+  async listWebhookDeliveries(jobId: string, options: CallOptions = {}): Promise<WebhookDelivery[]> {
+    const path = `${jobPath(jobId)}/webhooks`;
+    return (await this.#request<{ data: WebhookDelivery[] }>({ method: "GET", path, signal: options.signal })).data.data;
+  }
+
+  /**
+   * Sends a finished job's webhook again, as a new delivery (a new `webhook-id`, the same
+   * retry schedule). The job must have a `webhookUrl`; otherwise, or while it runs, an
+   * `ApiError` with code `invalid_input`.
+   *
+   * @example
+   * ```ts
+   * const delivery = await client.redeliverWebhook(jobId);
+   * console.log(delivery.id, delivery.status); // "pending"
+   * ```
+   */
+  async redeliverWebhook(jobId: string, options: CallOptions = {}): Promise<WebhookDelivery> {
+    const path = `${jobPath(jobId)}/webhooks/redeliver`;
+    return (await this.#request<WebhookDelivery>({ method: "POST", path, signal: options.signal })).data;
+  }
+
+  /**
+   * Waits until a job is completed, failed or cancelled, and returns it; a failed job is
+   * returned, not thrown. Each read asks the server to hold it until the job changes
+   * (`Prefer: wait=N`); a server that does (`Preference-Applied: wait=N`) is asked again at
+   * once, otherwise the job is polled every `pollInterval`, stretched while it stays
+   * unchanged. Throws {@link TimeoutError} (message containing `Timeout`) when `timeout`
+   * passes first; the job goes on running.
    *
    * @example
    * ```ts
@@ -222,22 +337,32 @@ export class MediaJobsClient {
    * ```
    */
   async waitForJob(jobId: string, options: WaitOptions = {}): Promise<SdkJob> {
-    const { timeout = DEFAULT_WAIT_TIMEOUT_MS, pollInterval = DEFAULT_POLL_INTERVAL_MS, onProgress, signal } = options;
+    const { timeout = TIMINGS.waitTimeoutMs, pollInterval = TIMINGS.pollIntervalMs, onProgress, signal } = options;
+    const path = jobPath(jobId);
     const deadline = this.#now() + timeout;
+    let interval = pollInterval;
     let last: SdkJob | undefined;
     for (;;) {
-      last = await this.getJob(jobId, { signal });
-      onProgress?.(last);
-      if (FINAL_STATUSES.has(last.status)) return last;
+      const waitS = preferWaitSeconds(deadline - this.#now(), this.#timeout);
+      const answer = await this.#request<HttpJob>({
+        method: "GET",
+        path,
+        ...(waitS > 0 ? { headers: { Prefer: `wait=${waitS}` } } : {}),
+        signal,
+      });
+      const job = toSdkJob(answer.data);
+      const changed = last === undefined || job.status !== last.status || job.progress !== last.progress;
+      last = job;
+      onProgress?.(job);
+      if (FINAL_STATUSES.has(job.status)) return job;
       const remaining = deadline - this.#now();
       if (remaining <= 0) {
-        throw new TimeoutError(
-          `Timeout: job ${jobId} is still ${last.status} after ${timeout} ms of waiting`,
-          jobId,
-          last,
-        );
+        throw new TimeoutError(`Timeout: job ${jobId} is still ${job.status} after ${timeout} ms of waiting`, jobId, job);
       }
-      await this.#sleep(Math.min(pollInterval, remaining), signal);
+      // The server held the request until the job changed or its wait ran out: ask again now.
+      if (waitS > 0 && appliedWait(answer.headers)) continue;
+      interval = changed ? pollInterval : Math.min(interval * TIMINGS.pollBackoffFactor, Math.max(pollInterval, TIMINGS.maxPollIntervalMs));
+      await this.#sleep(Math.min(interval, remaining), signal);
     }
   }
 
@@ -292,18 +417,41 @@ export class MediaJobsClient {
   }
 
   async #page(options: PageOptions): Promise<JobPage> {
-    const page = await this.#request<HttpPage>({
+    // Every query parameter of GET /v1/jobs, by the contract's list: one the server adds
+    // is a compile error here until the client sends it.
+    const query = {
+      limit: options.limit,
+      status: options.status === "pending" ? "queued" : options.status,
+      cursor: options.cursor,
+      type: options.type,
+      created: options.created && { gte: unixSeconds(options.created.gte), lt: unixSeconds(options.created.lt) },
+      metadata: options.metadata,
+    } satisfies Record<keyof ListJobsQuery, unknown> & ListJobsQuery;
+    const { data: page } = await this.#request<HttpPage>({
       method: "GET",
       path: "/jobs",
-      query: {
-        limit: options.limit,
-        status: options.status === "pending" ? "queued" : options.status,
-        cursor: options.cursor,
-      },
+      query: flattenQuery(query),
       signal: options.signal,
     });
     return { data: page.data.map(toSdkJob), nextCursor: page.nextCursor, hasMore: page.hasMore };
   }
+}
+
+/** A Date or Unix seconds as Unix seconds. */
+function unixSeconds(value: Date | number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return value instanceof Date ? Math.floor(value.getTime() / 1000) : value;
+}
+
+/** Nested query objects in bracket form: `{ created: { gte: 1 } }` → `created[gte]=1`. */
+function flattenQuery(query: Record<string, unknown>): Record<string, string | number | undefined> {
+  const flat: Record<string, string | number | undefined> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== null && typeof value === "object") {
+      for (const [inner, v] of Object.entries(value)) flat[`${key}[${inner}]`] = v as string | number | undefined;
+    } else flat[key] = value as string | number | undefined;
+  }
+  return flat;
 }
 
 function jobPath(jobId: string): string {
@@ -311,6 +459,17 @@ function jobPath(jobId: string): string {
     throw new MediaJobsError(`jobId must be a non-empty string, got ${JSON.stringify(jobId)}`);
   }
   return `/jobs/${encodeURIComponent(jobId)}`;
+}
+
+/** The `Prefer: wait` to ask for: within the time left and well within one attempt's timeout; 0 for none. */
+function preferWaitSeconds(remainingMs: number, attemptTimeoutMs: number): number {
+  const ms = Math.min(remainingMs, attemptTimeoutMs - TIMINGS.preferWaitMarginMs, TIMINGS.maxPreferWaitS * 1000);
+  return Math.max(0, Math.floor(ms / 1000));
+}
+
+/** Whether the server says it honoured `wait` (RFC 7240 `Preference-Applied`). */
+function appliedWait(headers: Headers): boolean {
+  return /(?:^|[\s,;])wait(?:=|\s*$|[\s,;])/i.test(headers.get("preference-applied") ?? "");
 }
 
 function checkBaseUrl(value: string): string {

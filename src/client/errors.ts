@@ -1,7 +1,7 @@
 // Every error the client library throws. Callers can tell the service's answer (ApiError)
 // from a failed connection (ConnectionError), a wait that ran out (TimeoutError) and a
 // webhook that must not be trusted (WebhookVerificationError).
-import type { SdkJob } from "../contract/dialects.ts";
+import type { ApiErrorCode, SdkJob } from "./types.ts";
 
 /**
  * Base class of every error this library throws, so one `instanceof` catches them all.
@@ -30,7 +30,7 @@ export class MediaJobsError extends Error {
  */
 export interface ApiErrorInit {
   status: number;
-  code: string;
+  code: ApiErrorCode;
   message: string;
   details?: unknown;
   requestId?: string | undefined;
@@ -39,7 +39,7 @@ export interface ApiErrorInit {
 }
 
 /**
- * The service answered with an HTTP error (DESIGN §3): `{"error": {code, message, details?}}`.
+ * The service answered with an HTTP error: `{"error": {code, message, details?}}` (docs/api.md, "Errors").
  * A body that is not that shape still gives an ApiError, with `code` `http_<status>`.
  *
  * @example
@@ -58,7 +58,7 @@ export class ApiError extends MediaJobsError {
   /** HTTP status, such as 400 or 429. */
   readonly status: number;
   /** Lower snake_case code, such as `invalid_input`, `not_found`, `rate_limit_exceeded`, or `http_<status>`. */
-  readonly code: string;
+  readonly code: ApiErrorCode;
   /** Extra information: the field paths of an `invalid_input`, the limits of a 429, … */
   readonly details: unknown;
   /** The request's id (`x-request-id`), to quote when asking for support. */

@@ -2,13 +2,12 @@
 // a 409 `idempotency_key_in_use` (our own earlier attempt still running) and a network
 // failure are retried with backoff, honouring Retry-After; the caller's headers (and so
 // its Idempotency-Key) are the same on every attempt, so a retried create is one job.
+// Requests are paced by the RateLimit header fields (docs/limits.md): once a response says
+// none remain, the next request of the same kind waits for the reset instead of being
+// refused.
 import { ApiError, ConnectionError } from "./errors.ts";
-import type { FetchLike } from "./types.ts";
-
-/** Longest Retry-After we wait for inside a call; a longer one (an hourly quota) is thrown at once. */
-export const MAX_RETRY_AFTER_SECONDS = 60;
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_MAX_MS = 8000;
+import { TIMINGS } from "./timings.ts";
+import type { ApiErrorCode, FetchLike } from "./types.ts";
 
 export interface TransportConfig {
   apiKey: string;
@@ -18,10 +17,11 @@ export interface TransportConfig {
   fetch: FetchLike;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
+  now: () => number;
 }
 
 export interface RequestSpec {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -29,10 +29,17 @@ export interface RequestSpec {
   signal?: AbortSignal | undefined;
 }
 
-export type Transport = <T>(spec: RequestSpec) => Promise<T>;
+/** A successful answer: the parsed body and the response's headers. */
+export interface Answer<T> {
+  data: T;
+  headers: Headers;
+}
+
+export type Transport = <T>(spec: RequestSpec) => Promise<Answer<T>>;
 
 export function createTransport(config: TransportConfig): Transport {
-  return async function request<T>(spec: RequestSpec): Promise<T> {
+  const pacer = new Pacer(config);
+  return async function request<T>(spec: RequestSpec): Promise<Answer<T>> {
     const url = buildUrl(config.baseUrl, spec.path, spec.query);
     const init: RequestInit = {
       method: spec.method,
@@ -45,8 +52,12 @@ export function createTransport(config: TransportConfig): Transport {
       ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
     };
 
+    const scope = spec.method === "GET" ? "reads" : `${spec.method} ${spec.path}`;
     for (let attempt = 0; ; attempt++) {
       const retriesLeft = attempt < config.maxRetries;
+      const pause = pacer.pauseFor(scope);
+      if (pause > 0) await config.sleep(pause, spec.signal);
+      spec.signal?.throwIfAborted();
       let outcome: Attempt;
       try {
         outcome = await attemptOnce(config, url, init, spec.signal);
@@ -58,7 +69,8 @@ export function createTransport(config: TransportConfig): Transport {
       }
 
       const { response, text } = outcome;
-      if (response.ok) return parseSuccess<T>(response, text);
+      pacer.learn(scope, response.headers);
+      if (response.ok) return { data: parseSuccess<T>(response, text), headers: response.headers };
       const error = toApiError(response, text);
       const delay = retriesLeft && isRetryable(error) ? retryDelay(error, attempt, config.random) : undefined;
       if (delay === undefined) throw error;
@@ -133,7 +145,8 @@ export function toApiError(response: Response, text: string): ApiError {
   const headers = response.headers;
   const body = parseJson(text);
   const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-  const code = typeof error?.code === "string" ? error.code : `http_${response.status}`;
+  // A code this version does not know (a newer server) passes through as sent.
+  const code = typeof error?.code === "string" ? (error.code as ApiErrorCode) : `http_${response.status}` as const;
   const message =
     typeof error?.message === "string"
       ? error.message
@@ -157,14 +170,59 @@ function isRetryable(error: ApiError): boolean {
 /** Milliseconds to wait before the next attempt, or undefined when it is not worth waiting. */
 function retryDelay(error: ApiError, attempt: number, random: () => number): number | undefined {
   if (error.retryAfter === undefined) return backoff(attempt, random);
-  if (error.retryAfter > MAX_RETRY_AFTER_SECONDS) return undefined;
+  if (error.retryAfter > TIMINGS.maxRetryAfterS) return undefined;
   return error.retryAfter * 1000;
 }
 
 /** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s, … capped at 8 s. */
 function backoff(attempt: number, random: () => number): number {
-  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  const ceiling = Math.min(TIMINGS.retryBackoffMaxMs, TIMINGS.retryBackoffBaseMs * 2 ** attempt);
   return Math.round(ceiling * (0.5 + random() / 2));
+}
+
+/**
+ * Holds requests back while the service says a policy has nothing left: per kind of
+ * request (reads share one policy; each other route has its own), until the reset it gave.
+ * A reset further off than `maxRetryAfterS` (an hourly quota) is not waited for: the
+ * request goes and the service's 429 tells the caller when to come back.
+ */
+class Pacer {
+  readonly #until = new Map<string, number>();
+  readonly #config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+  }
+
+  /** Milliseconds the next request of this kind should wait; 0 to go now. */
+  pauseFor(scope: string): number {
+    const wait = (this.#until.get(scope) ?? 0) - this.#config.now();
+    return wait > 0 && wait <= TIMINGS.maxRetryAfterS * 1000 ? wait : 0;
+  }
+
+  learn(scope: string, headers: Headers): void {
+    const resetS = exhaustedFor(headers);
+    if (resetS === undefined) this.#until.delete(scope);
+    else this.#until.set(scope, this.#config.now() + resetS * 1000);
+  }
+}
+
+/**
+ * Seconds until more requests are allowed, when a RateLimit header field says none remain:
+ * `RateLimit: "reads";r=0;t=42` (draft-ietf-httpapi-ratelimit-headers; several policies
+ * may be listed), or the older `RateLimit-Remaining: 0` with `RateLimit-Reset: 42`.
+ */
+export function exhaustedFor(headers: Headers): number | undefined {
+  let longest: number | undefined;
+  for (const item of (headers.get("ratelimit") ?? "").split(",")) {
+    const remaining = /;\s*r=(\d+)/.exec(item)?.[1];
+    const reset = /;\s*t=(\d+)/.exec(item)?.[1];
+    if (remaining === "0" && reset !== undefined) longest = Math.max(longest ?? 0, Number(reset));
+  }
+  const remaining = headers.get("ratelimit-remaining")?.trim();
+  const reset = headers.get("ratelimit-reset")?.trim();
+  if (remaining === "0" && reset && /^\d+$/.test(reset)) longest = Math.max(longest ?? 0, Number(reset));
+  return longest;
 }
 
 /** Retry-After is delay-seconds or an HTTP-date (RFC 9110 §10.2.3); we return seconds. */

@@ -1,10 +1,13 @@
-// media-jobs/client: the TypeScript client library of DESIGN §9. Zero runtime
-// dependencies; fetch and WebCrypto only, so it runs on Node 18+, Deno, Bun, browsers
-// and Workers.
+// @media-jobs/client (packages/client, docs/sdk.md): the TypeScript client of the API.
+// Zero runtime dependencies; fetch and WebCrypto only, so it runs on Node 18+, Deno, Bun,
+// browsers and Workers.
 export { DEFAULT_BASE_URL, MediaJobsClient, type CallOptions, type EnqueueOptions } from "./client.ts";
 export { ApiError, ConnectionError, MediaJobsError, TimeoutError, WebhookVerificationError, type ApiErrorInit } from "./errors.ts";
 export { JobList } from "./list.ts";
+export { TIMINGS } from "./timings.ts";
+export type { CreatedUpload, CreateUploadInput, Upload, UploadFileOptions, UploadSource } from "./uploads.ts";
 export type {
+  ApiErrorCode,
   CancelJobResult,
   ClientOptions,
   CompletedJob,
@@ -22,7 +25,9 @@ export type {
   PageOptions,
   SdkJob,
   SdkJobStatus,
+  Usage,
   WaitOptions,
+  WebhookDelivery,
 } from "./types.ts";
 export {
   SIGNATURE_HEADER,

@@ -1,4 +1,4 @@
-// Cursor pagination over GET /v1/jobs (DESIGN §3): newest first, cursors stable while new
+// Cursor pagination over GET /v1/jobs (docs/api.md): newest first, cursors stable while new
 // jobs arrive. Nothing is requested until the list is iterated or a page is asked for.
 import type { JobPage, ListJobsOptions, PageOptions, SdkJob } from "./types.ts";
 

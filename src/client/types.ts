@@ -1,9 +1,15 @@
-// Public types of the client library. Job shapes come from the contract's schemas
-// (src/contract/), type-only, so nothing here is restated and nothing reaches the runtime.
-import type { SdkJob as ContractSdkJob, SdkJobStatus as ContractSdkJobStatus } from "../contract/dialects.ts";
-import type { JobErrorCode as ContractJobErrorCode } from "../contract/job.ts";
-import type { JobType as ContractJobType } from "../contract/names.ts";
-import type { JobParamsInput as ContractJobParamsInput, JobResult as ContractJobResult } from "../contract/registry.ts";
+// Public types of the client library, in plain TypeScript so the published declarations
+// stand alone (no zod): built from contract.gen.ts, which openapi-typescript generates from
+// the OpenAPI document, itself generated from the contract's zod schemas (src/contract/).
+// test/client/contract-types.test.ts and types.test-d.ts keep them equal to the contract.
+import type { HttpJobType, JobType as ContractJobType } from "../contract/names.ts";
+import type { components } from "./contract.gen.ts";
+
+type Schemas = components["schemas"];
+
+type SdkJobOf<T extends JobType> =
+  | (Omit<Schemas["UnfinishedSdkJob"], "type"> & { type: T })
+  | Schemas[`${Capitalize<T>}CompletedSdkJob`];
 
 /**
  * A job in the client dialect, discriminated by `type` and then `status`: a completed job
@@ -18,7 +24,7 @@ import type { JobParamsInput as ContractJobParamsInput, JobResult as ContractJob
  * }
  * ```
  */
-export type SdkJob = ContractSdkJob;
+export type SdkJob = { [T in JobType]: SdkJobOf<T> }[JobType];
 
 /**
  * A job's status in the client dialect (`pending` where the HTTP API says `queued`).
@@ -28,7 +34,7 @@ export type SdkJob = ContractSdkJob;
  * const done = (status: SdkJobStatus) => status === "completed" || status === "failed" || status === "cancelled";
  * ```
  */
-export type SdkJobStatus = ContractSdkJobStatus;
+export type SdkJobStatus = Schemas["UnfinishedSdkJob"]["status"] | "completed";
 
 /**
  * A job type name: `compressVideo`, `compressImage`, `compressPdf`, `videoThumbnail`,
@@ -49,7 +55,7 @@ export type JobType = ContractJobType;
  * const params: JobParamsInput<"compressVideo"> = { url: "https://example.com/a.mov", codec: "h265", maxWidth: 1280 };
  * ```
  */
-export type JobParamsInput<T extends JobType = JobType> = ContractJobParamsInput<T>;
+export type JobParamsInput<T extends JobType = JobType> = { [K in T]: Schemas[`${Capitalize<K>}Params`] }[T];
 
 /**
  * The result fields of a job type, found at the root of a completed job.
@@ -59,7 +65,7 @@ export type JobParamsInput<T extends JobType = JobType> = ContractJobParamsInput
  * const saved = (result: JobResult<"extractAudio">) => db.save({ url: result.url, seconds: result.duration });
  * ```
  */
-export type JobResult<T extends JobType = JobType> = ContractJobResult<T>;
+export type JobResult<T extends JobType = JobType> = { [K in T]: Schemas[`${Capitalize<K>}Result`] }[T];
 
 /**
  * Why a job failed (`errorCode` of a failed job), such as `unsupported_media`.
@@ -69,7 +75,40 @@ export type JobResult<T extends JobType = JobType> = ContractJobResult<T>;
  * const userFixable = (code: JobErrorCode) => code === "unsupported_media" || code === "corrupt_media";
  * ```
  */
-export type JobErrorCode = ContractJobErrorCode;
+export type JobErrorCode = Schemas["JobFailure"]["code"];
+
+/**
+ * `ApiError.code`: a code of the service's error body, `invalid_response` for a success
+ * that is not JSON, or `http_<status>` for an error answer that is not the service's
+ * (a proxy's page, say).
+ *
+ * @example
+ * ```ts
+ * const retryLater = (code: ApiErrorCode) => code === "rate_limit_exceeded" || code === "idempotency_key_in_use";
+ * ```
+ */
+export type ApiErrorCode = Schemas["Error"]["error"]["code"] | "invalid_response" | `http_${number}`;
+
+/**
+ * What `getUsage` returns: the plan, its limits and the current use, for the key's mode.
+ *
+ * @example
+ * ```ts
+ * const { window, limits }: Usage = await client.getUsage();
+ * console.log(`${window.remaining} of ${limits.jobsPerHour} jobs left this hour`);
+ * ```
+ */
+export type Usage = Schemas["Usage"];
+
+/**
+ * One webhook delivery of a job, with every attempt, newest first.
+ *
+ * @example
+ * ```ts
+ * const failing = (d: WebhookDelivery) => d.attempts.filter((a) => a.statusCode === null || a.statusCode >= 400);
+ * ```
+ */
+export type WebhookDelivery = Schemas["WebhookDelivery"];
 
 /**
  * A `fetch` function: the global one by default, or any compatible implementation.
@@ -229,6 +268,12 @@ export interface ListJobsOptions {
   status?: ListStatus;
   /** Jobs per page, 1–100. Default (server) 20. */
   limit?: number;
+  /** Only jobs of this type, in either spelling (`compressImage` or `compress-image`). */
+  type?: JobType | HttpJobType;
+  /** Creation time bounds: a Date or Unix seconds; `gte` inclusive, `lt` exclusive. */
+  created?: { gte?: Date | number; lt?: Date | number };
+  /** Only jobs whose metadata has each of these exact key–value pairs. */
+  metadata?: Record<string, string>;
   /** Stops the listing (and the request in flight) when aborted. */
   signal?: AbortSignal;
 }

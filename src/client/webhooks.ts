@@ -1,10 +1,19 @@
-// Webhook signatures (DESIGN §6): `x-service-timestamp: <unix ms>` and
+// Webhook signatures (docs/webhooks.md): `x-service-timestamp: <unix ms>` and
 // `x-service-signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`, with
-// several space-separated signatures while a secret is rotated. Verification uses
-// WebCrypto's constant-time `crypto.subtle.verify` and checks the signature before it
-// trusts the timestamp, then the timestamp against a tolerance so a captured request
-// cannot be replayed later.
-import type { SdkJob } from "../contract/dialects.ts";
+// several space-separated signatures while a secret is rotated; the wire format itself is
+// contract/webhook-signature.ts, shared with the service. Verification uses WebCrypto's
+// constant-time `crypto.subtle.verify` and checks the signature before it trusts the
+// timestamp, then the timestamp against a tolerance so a captured request cannot be
+// replayed later.
+import type { SdkJob } from "./types.ts";
+import {
+  matchesServiceSignature,
+  parseServiceSignatures,
+  serviceSignature,
+  SIGNATURE_HEADER as SIGNATURE,
+  signatureTimestamp,
+  TIMESTAMP_HEADER as TIMESTAMP,
+} from "../contract/webhook-signature.ts";
 import { MediaJobsError, WebhookVerificationError } from "./errors.ts";
 
 /**
@@ -15,7 +24,7 @@ import { MediaJobsError, WebhookVerificationError } from "./errors.ts";
  * const sentAt = new Date(Number(request.headers.get(TIMESTAMP_HEADER)));
  * ```
  */
-export const TIMESTAMP_HEADER = "x-service-timestamp";
+export const TIMESTAMP_HEADER = TIMESTAMP;
 /**
  * The header that carries `sha256=<hex>` signatures, space-separated.
  *
@@ -24,7 +33,7 @@ export const TIMESTAMP_HEADER = "x-service-timestamp";
  * const signatures = request.headers.get(SIGNATURE_HEADER)?.split(" ") ?? [];
  * ```
  */
-export const SIGNATURE_HEADER = "x-service-signature";
+export const SIGNATURE_HEADER = SIGNATURE;
 const DEFAULT_TOLERANCE_MS = 5 * 60 * 1000;
 
 /**
@@ -128,13 +137,12 @@ export async function verifyWebhook(
   if (!/^\d+$/.test(timestamp)) {
     throw new WebhookVerificationError(`The ${TIMESTAMP_HEADER} header must be Unix milliseconds, got "${timestamp}"`);
   }
-  const signatures = parseSignatures(signatureHeader);
+  const signatures = parseServiceSignatures(signatureHeader);
   if (signatures.length === 0) {
     throw new WebhookVerificationError(`The ${SIGNATURE_HEADER} header has no "sha256=<64 hex digits>" signature`);
   }
 
-  const message = concat(encoder.encode(`${timestamp}.`), body);
-  if (!(await anySignatureMatches(secrets, signatures, message))) {
+  if (!(await matchesServiceSignature(subtle(), secrets, signatures, timestamp, body))) {
     throw new WebhookVerificationError(
       "The webhook signature does not match: a wrong secret, or a body changed before verifying " +
         "(pass the raw body as received, not one parsed and serialised again)",
@@ -173,29 +181,9 @@ export async function signWebhook(
   secret: string,
   timestampMs: number = Date.now(),
 ): Promise<WebhookSignatureHeaders> {
-  const timestamp = String(Math.trunc(timestampMs));
-  const key = await hmacKey(secret, "sign");
-  const message = concat(encoder.encode(`${timestamp}.`), rawBytes(rawBody));
-  const signature = new Uint8Array(await subtle().sign("HMAC", key, message));
-  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: `sha256=${toHex(signature)}` };
-}
-
-async function anySignatureMatches(
-  secrets: string[],
-  signatures: Uint8Array<ArrayBuffer>[],
-  message: Uint8Array<ArrayBuffer>,
-): Promise<boolean> {
-  for (const secret of secrets) {
-    const key = await hmacKey(secret, "verify");
-    for (const signature of signatures) {
-      if (await subtle().verify("HMAC", key, signature, message)) return true;
-    }
-  }
-  return false;
-}
-
-function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
-  return subtle().importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
+  const timestamp = signatureTimestamp(timestampMs);
+  const signature = await serviceSignature(subtle(), secret, timestamp, rawBytes(rawBody));
+  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature };
 }
 
 function subtle(): SubtleCrypto {
@@ -230,29 +218,4 @@ function headerValue(headers: WebhookHeaders, name: string): string | undefined 
     return typeof value === "string" ? value : value.join(" ");
   }
   return undefined;
-}
-
-/** `sha256=<hex>` entries of the header; other schemes and malformed entries are ignored. */
-function parseSignatures(header: string): Uint8Array<ArrayBuffer>[] {
-  return header
-    .split(/[\s,]+/)
-    .filter((part) => /^sha256=[0-9a-f]{64}$/i.test(part))
-    .map((part) => fromHex(part.slice("sha256=".length)));
-}
-
-function concat(head: Uint8Array, tail: Uint8Array): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(head.length + tail.length);
-  out.set(head);
-  out.set(tail, head.length);
-  return out;
-}
-
-function fromHex(hex: string): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

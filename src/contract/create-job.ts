@@ -1,4 +1,4 @@
-// POST /v1/jobs accepts two body forms (DESIGN §2):
+// POST /v1/jobs accepts two body forms (docs/api.md, "Creating a job"):
 //   HTTP dialect  {type, input, options?, priority?, webhookUrl?, webhookSecret?, metadata?}
 //   SDK dialect   {type, params: {url, …}, priority?, webhookUrl?, webhookSecret?, metadata?}
 // with either spelling of `type`. Both are validated by the type's one params schema, and

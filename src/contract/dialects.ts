@@ -1,4 +1,4 @@
-// The two dialects of one job model (DESIGN §2): the HTTP job nests results under
+// The two dialects of one job model (docs/api.md, docs/sdk.md): the HTTP job nests results under
 // `result` and says `queued`; the client library and the webhook payload put results at
 // the root, say `pending`, and carry the error as its message.
 import type { HttpJob, JobErrorCode, JobStatus } from "./job.ts";

@@ -1,4 +1,4 @@
-// The job as the HTTP API shows it (DESIGN §4), its states and its failure codes.
+// The job as the HTTP API shows it (docs/api.md, "The job"), its states and its failure codes.
 import { z } from "zod";
 import { jobMetadata } from "./metadata.ts";
 import { HTTP_JOB_TYPES } from "./names.ts";
@@ -20,6 +20,7 @@ export const JOB_ERROR_CODES = [
   "invalid_input",
   "processing_timeout",
   "processing_interrupted",
+  "invalid_result",
   "processing_failed",
 ] as const;
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];

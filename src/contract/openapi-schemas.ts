@@ -1,13 +1,13 @@
 // The schema components of the OpenAPI document (openapi.ts), generated from the
 // contract's zod schemas by zod's own JSON Schema conversion (draft 2020-12, the dialect
 // of OpenAPI 3.1). Requests are converted as zod reads them (defaults make fields
-// optional), responses as the service writes them. Nothing here restates a job type's
+// optional, and are stated in the description), responses as the service writes them. Nothing here restates a job type's
 // fields: the request dialects and the webhook payload are assembled from the same
 // params and result schemas that validate requests and type the client library.
 import { z } from "zod";
-import { organizations, webhookDeliveries } from "../db/schema.ts";
-import type { ApiErrorCode } from "../lib/errors.ts";
 import { createJobFields } from "./create-job.ts";
+import { API_ERROR_CODES, API_ERRORS } from "./errors.ts";
+import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "./enums.ts";
 import { httpJob, jobError, JOB_STATUSES } from "./job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
 import { jobTypes } from "./registry.ts";
@@ -19,21 +19,6 @@ export const schemaRef = (id: string): JsonSchema => ({ $ref: `#/components/sche
 
 /** `compressImage` → `CompressImage`, the prefix of that type's component names. */
 export const componentPrefix = (type: JobType) => type[0]!.toUpperCase() + type.slice(1);
-
-/** Every public error code with its HTTP status (lib/errors.ts owns the union; this must name each one). */
-export const API_ERRORS = {
-  invalid_input: { status: 400, when: "malformed JSON, an unknown or wrong field, a bad URL or an out-of-range value; `details` lists each problem with its field path" },
-  unauthorized: { status: 401, when: "a missing, malformed, unknown or revoked API key" },
-  forbidden: { status: 403, when: "a download link that is tampered with, malformed or expired" },
-  not_found: { status: 404, when: "no such job for this organization and mode, or no such route" },
-  idempotency_key_in_use: { status: 409, when: "a request with the same Idempotency-Key is still running" },
-  payload_too_large: { status: 413, when: "a request body over 64 KiB" },
-  idempotency_key_reused: { status: 422, when: "the Idempotency-Key was used with another body in the last 24 h" },
-  rate_limit_exceeded: { status: 429, when: "the plan's hourly job quota, or the read rate, is used up; see Retry-After" },
-  internal_error: { status: 500, when: "anything unexpected; logged with the request id" },
-} as const satisfies Record<ApiErrorCode, { status: number; when: string }>;
-
-const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
 
 // ---- Requests (converted with io: "input") ----------------------------------------------
 
@@ -154,8 +139,8 @@ const cancelResult = z.union([
 const deletedJob = z.object({ id: z.string(), deleted: z.literal(true) });
 
 const usage = z.object({
-  plan: z.enum(organizations.plan.enumValues),
-  mode: z.enum(["live", "test"]).describe("The key's mode; limits and counts are per mode."),
+  plan: z.enum(PLANS),
+  mode: z.enum(MODES).describe("The key's mode; limits and counts are per mode."),
   billable: z.boolean().describe("False for test keys."),
   limits: z.object({ concurrentJobs: z.int(), jobsPerHour: z.int(), readsPerMinute: z.int() }),
   window: z.object({
@@ -172,9 +157,9 @@ const iso = z.string().describe("ISO 8601 UTC.");
 const webhookDelivery = z.object({
   id: z.string().describe("`msg_…`, sent as `webhook-id`; the same on every retry."),
   jobId: z.string(),
-  trigger: z.enum(webhookDeliveries.trigger.enumValues),
+  trigger: z.enum(WEBHOOK_TRIGGERS),
   url: z.string(),
-  status: z.enum(webhookDeliveries.status.enumValues),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attemptCount: z.int(),
   createdAt: iso,
   lastAttemptAt: iso.nullable(),
@@ -246,9 +231,28 @@ function responseComponents(): Record<string, JsonSchema> {
   return schemas;
 }
 
+/**
+ * A request field's default goes into its description, not a `default` keyword: generators
+ * such as openapi-typescript (option `defaultNonNullable`, on by default) make every property
+ * with a `default` required unless its schema sits inline in a request body, and ours are
+ * shared components. The field stays optional (`required` leaves it out) and the default
+ * stays documented.
+ */
+function describeDefault({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (!("default" in jsonSchema)) return;
+  const said = `Default: \`${JSON.stringify(jsonSchema.default)}\`.`;
+  jsonSchema.description = typeof jsonSchema.description === "string" ? `${jsonSchema.description} ${said}` : said;
+  delete jsonSchema.default;
+}
+
 /** Converts every schema of a registry, with `$ref`s between them pointing into components. */
 function convert(registry: z.core.$ZodRegistry<{ id: string }>, io: "input" | "output"): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", io, uri: (id) => schemaRef(id).$ref as string });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    io,
+    uri: (id) => schemaRef(id).$ref as string,
+    ...(io === "input" ? { override: describeDefault } : {}),
+  });
   if ("__shared" in schemas) throw new Error("openapi: a schema was extracted to __shared; give it an id in the registry");
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {

@@ -4,9 +4,9 @@
 // security and webhooks that docs/api.md, docs/limits.md and docs/webhooks.md describe.
 // The admin and dashboard routes are not part of the public API and are left out.
 import { z } from "zod";
-import { API_ERRORS, buildSchemaComponents, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
+import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
+import { buildSchemaComponents, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
 import { listJobsQuery } from "./list-jobs.ts";
-import type { ApiErrorCode } from "../lib/errors.ts";
 
 export type OpenApiDocument = JsonSchema & { openapi: "3.1.0"; paths: Record<string, Record<string, JsonSchema>> };
 

@@ -9,6 +9,7 @@
 //   GET    /status                  → 200 {version, tools, running}
 import type { JobError } from "./job.ts";
 import type { JobParams, JobType } from "./registry.ts";
+import type { StoredResult } from "./stored-result.ts";
 
 export interface ProcessorJobRequest {
   id: string;
@@ -32,6 +33,6 @@ export interface ProcessorOutput {
 
 export type ProcessorJobState =
   | { id: string; state: "running"; progress: number }
-  | { id: string; state: "completed"; progress: 100; result: Record<string, unknown>; outputs: ProcessorOutput[] }
+  | { id: string; state: "completed"; progress: 100; result: StoredResult; outputs: ProcessorOutput[] }
   | { id: string; state: "failed"; progress: number; error: JobError }
   | { id: string; state: "cancelled"; progress: number };

@@ -4,11 +4,10 @@
 // whether it took effect.
 import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobErrorCode, JobStatus } from "../contract/job.ts";
+import type { JobType } from "../contract/names.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import type { Db } from "./client.ts";
 import { jobMetadata, jobs, type JobRow, type Mode } from "./schema.ts";
-
-/** How long a runner's hold on a processing job lasts unless renewed. */
-export const LEASE_MS = 60_000;
 
 /** The job and its metadata pairs (for list filters), in one batch: both or neither. */
 export async function insertJob(db: Db, row: typeof jobs.$inferInsert): Promise<JobRow> {
@@ -32,12 +31,12 @@ export async function findOrgJob(db: Db, orgId: string, mode: Mode, id: string):
   return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId), eq(jobs.mode, mode))))[0];
 }
 
+/** The API lists one mode; the dashboard may list both, and filter by type. */
 export interface ListQuery {
   orgId: string;
-  mode: Mode;
+  mode?: Mode;
   status?: JobStatus;
-  /** Canonical type name. */
-  type?: string;
+  type?: JobType;
   /** Created at or after / before, epoch milliseconds. */
   createdGte?: number;
   createdLt?: number;
@@ -50,7 +49,8 @@ export interface ListQuery {
 
 /** Newest first; asks for one extra row so the caller knows whether there is more. */
 export async function listJobs(db: Db, q: ListQuery): Promise<JobRow[]> {
-  const conditions: SQL[] = [eq(jobs.orgId, q.orgId), eq(jobs.mode, q.mode)];
+  const conditions: SQL[] = [eq(jobs.orgId, q.orgId)];
+  if (q.mode) conditions.push(eq(jobs.mode, q.mode));
   if (q.status) conditions.push(eq(jobs.status, q.status));
   if (q.type) conditions.push(eq(jobs.type, q.type));
   if (q.createdGte !== undefined) conditions.push(gte(jobs.createdAt, q.createdGte));
@@ -60,7 +60,7 @@ export async function listJobs(db: Db, q: ListQuery): Promise<JobRow[]> {
     const matching = db
       .select({ id: jobMetadata.jobId })
       .from(jobMetadata)
-      .where(and(eq(jobMetadata.orgId, q.orgId), eq(jobMetadata.mode, q.mode), eq(jobMetadata.key, key), eq(jobMetadata.value, value)));
+      .where(and(eq(jobMetadata.orgId, q.orgId), q.mode ? eq(jobMetadata.mode, q.mode) : undefined, eq(jobMetadata.key, key), eq(jobMetadata.value, value)));
     conditions.push(inArray(jobs.id, matching));
   }
   if (q.before) {
@@ -90,7 +90,7 @@ export function startAttempt(db: Db, id: string, previousAttempt: number, now: n
         attempt: previousAttempt + 1,
         startedAt: sql`coalesce(${jobs.startedAt}, ${now})`,
         progress: 0,
-        leaseExpiresAt: now + LEASE_MS,
+        leaseExpiresAt: now + TUNABLES.job.leaseMs,
       })
       .where(and(eq(jobs.id, id), eq(jobs.attempt, previousAttempt), inArray(jobs.status, ["queued", "processing"])))
       .run(),
@@ -102,7 +102,7 @@ export function renewLease(db: Db, id: string, attempt: number, progress: number
   return changed(
     db
       .update(jobs)
-      .set({ progress: sql`max(coalesce(${jobs.progress}, 0), ${progress})`, leaseExpiresAt: now + LEASE_MS })
+      .set({ progress: sql`max(coalesce(${jobs.progress}, 0), ${progress})`, leaseExpiresAt: now + TUNABLES.job.leaseMs })
       .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
       .run(),
   );

@@ -5,8 +5,6 @@ import { newId, randomToken, sha256Hex } from "../lib/crypto.ts";
 import type { Db } from "./client.ts";
 import { apiKeys, organizations, type Mode, type Plan } from "./schema.ts";
 
-export const PLANS = ["free", "pro", "enterprise"] as const;
-
 export function newWebhookSecret(): string {
   return `whsec_${randomToken(32)}`;
 }

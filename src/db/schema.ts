@@ -2,12 +2,16 @@
 // the API renders them as ISO 8601.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "../contract/enums.ts";
+import { JOB_STATUSES } from "../contract/job.ts";
+
+export type { Mode, Plan } from "../contract/enums.ts";
 
 export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
   /** Short unique name used by the admin command, such as `acme`. */
   slug: text("slug").notNull().unique(),
-  plan: text("plan", { enum: ["free", "pro", "enterprise"] }).notNull().default("free"),
+  plan: text("plan", { enum: PLANS }).notNull().default("free"),
   /** Signs webhooks of jobs without their own webhookSecret (`whsec_…`). */
   webhookSecret: text("webhook_secret").notNull(),
   /** The secret before the last rotation, still signing for 24 h after it. */
@@ -21,7 +25,7 @@ export const apiKeys = sqliteTable(
   {
     id: text("id").primaryKey(),
     orgId: text("org_id").notNull().references(() => organizations.id),
-    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     name: text("name").notNull().default(""),
     /** The first characters of the key, safe to show: `sk_live_Ab12`. */
     prefix: text("prefix").notNull(),
@@ -39,10 +43,10 @@ export const jobs = sqliteTable(
   {
     id: text("id").primaryKey(),
     orgId: text("org_id").notNull().references(() => organizations.id),
-    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     /** Canonical (client-library) type name. */
     type: text("type").notNull(),
-    status: text("status", { enum: ["queued", "processing", "completed", "failed", "cancelled"] }).notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull(),
     priority: integer("priority").notNull(),
     /** Validated params as JSON, url included. */
     params: text("params", { mode: "json" }).notNull(),
@@ -135,9 +139,9 @@ export const webhookDeliveries = sqliteTable(
     jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
     orgId: text("org_id").notNull(),
     /** `final` is scheduled once per job (unique index); `redeliver` any number of times. */
-    trigger: text("trigger", { enum: ["final", "redeliver"] }).notNull(),
+    trigger: text("trigger", { enum: WEBHOOK_TRIGGERS }).notNull(),
     url: text("url").notNull(),
-    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     lastAttemptAt: integer("last_attempt_at"),
@@ -194,5 +198,3 @@ export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
-export type Mode = "live" | "test";
-export type Plan = Organization["plan"];

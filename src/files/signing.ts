@@ -1,4 +1,4 @@
-// Signed download links (DESIGN §4): /v1/files/<token>/<file name>, where the token is
+// Signed download links (docs/api.md, "Downloads"): /v1/files/<token>/<file name>, where the token is
 // base64url(JSON {k: R2 key, e: expiry in unix seconds, n: nonce}) + "." +
 // base64url(HMAC-SHA256). Links live one hour; each read of a job signs fresh ones.
 import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";

@@ -7,13 +7,14 @@ export const requestLog = () =>
   createMiddleware(async function requestLog(c, next) {
     const start = Date.now();
     await next();
-    const org = (c.get as (key: string) => { id?: string } | undefined)("org");
+    // Set by apiKeyAuth or dashboardSession when the request got that far; absent otherwise.
+    const org: { id: string } | undefined = c.get("org");
     log(c.res.status >= 500 ? "error" : "info", "request", {
       requestId: c.get("requestId"),
       method: c.req.method,
       path: new URL(c.req.url).pathname.replace(/^\/v1\/files\/[^/]+/, "/v1/files/<token>"),
       status: c.res.status,
       ms: Date.now() - start,
-      ...(org?.id ? { org: org.id } : {}),
+      ...(org ? { org: org.id } : {}),
     });
   });

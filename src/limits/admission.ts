@@ -1,7 +1,9 @@
 // The limiter's decisions as pure functions of its state and `now`, so they can be
 // tested exhaustively without a clock: the hourly quota (sliding window) and which
 // waiting jobs take the free concurrency slots.
-import { QUOTA_WINDOW_MS } from "./plans.ts";
+import { TUNABLES } from "../lib/tunables.ts";
+
+const { quotaWindowMs } = TUNABLES.limiter;
 
 export type QuotaVerdict =
   | { ok: true; limit: number; remaining: number; resetInS: number }
@@ -12,19 +14,19 @@ export type QuotaVerdict =
  * oldest first. A new job fits while fewer than `limit` are in the window.
  */
 export function checkQuota(admittedAt: number[], limit: number, now: number): QuotaVerdict {
-  const inWindow = admittedAt.filter((t) => t > now - QUOTA_WINDOW_MS);
+  const inWindow = admittedAt.filter((t) => t > now - quotaWindowMs);
   if (inWindow.length < limit) {
     const oldest = inWindow[0];
     return {
       ok: true,
       limit,
       remaining: limit - inWindow.length - 1,
-      resetInS: oldest === undefined ? Math.ceil(QUOTA_WINDOW_MS / 1000) : secondsUntil(oldest + QUOTA_WINDOW_MS, now),
+      resetInS: oldest === undefined ? Math.ceil(quotaWindowMs / 1000) : secondsUntil(oldest + quotaWindowMs, now),
     };
   }
   // The slot that frees first is the one of the (n - limit + 1)-th oldest admission.
   const freeing = inWindow[inWindow.length - limit]!;
-  return { ok: false, limit, remaining: 0, retryAfterS: Math.max(1, secondsUntil(freeing + QUOTA_WINDOW_MS, now)) };
+  return { ok: false, limit, remaining: 0, retryAfterS: Math.max(1, secondsUntil(freeing + quotaWindowMs, now)) };
 }
 
 function secondsUntil(at: number, now: number): number {

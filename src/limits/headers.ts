@@ -3,10 +3,10 @@
 // window `w`, and the current state with remaining `r` and seconds until more `t`.
 import { AppError } from "../lib/errors.ts";
 import type { QuotaVerdict } from "./admission.ts";
-import { QUOTA_WINDOW_MS } from "./plans.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 
 const POLICY = "jobs-per-hour";
-const WINDOW_S = QUOTA_WINDOW_MS / 1000;
+const WINDOW_S = TUNABLES.limiter.quotaWindowMs / 1000;
 
 export function quotaHeaders(verdict: QuotaVerdict): Record<string, string> {
   const t = verdict.ok ? verdict.resetInS : verdict.retryAfterS;
@@ -18,7 +18,6 @@ export function quotaHeaders(verdict: QuotaVerdict): Record<string, string> {
 
 export function quotaExceeded(verdict: Extract<QuotaVerdict, { ok: false }>, plan: string): AppError {
   return new AppError(
-    429,
     "rate_limit_exceeded",
     `the ${plan} plan allows ${verdict.limit} jobs per hour; the next job can be created in ${verdict.retryAfterS} s`,
     {

@@ -1,4 +1,4 @@
-// OrgLimiter: one Durable Object per organization and mode (DESIGN §7). It admits job
+// OrgLimiter: one Durable Object per organization and mode (docs/limits.md). It admits job
 // creations against the hourly quota and hands out concurrency slots to waiting jobs in
 // priority order. Being one object, its decisions are atomic across every Worker
 // instance; being one per organization, one organization's backlog never delays another.
@@ -7,12 +7,11 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Plan } from "../db/schema.ts";
 import { configureLogging, log } from "../lib/log.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { checkQuota, planDispatch, type QuotaVerdict, type Slot, type Waiting } from "./admission.ts";
-import { PLAN_LIMITS, QUOTA_WINDOW_MS, SLOT_LEASE_MS } from "./plans.ts";
+import { PLAN_LIMITS } from "./plans.ts";
 
-/** How long a finished job is remembered, so a late duplicate queue message starts nothing. */
-const DONE_MEMORY_MS = 24 * 3_600_000;
-const RETRY_START_MS = 2_000;
+const { quotaWindowMs, slotLeaseMs, doneMemoryMs, startRetryMs } = TUNABLES.limiter;
 
 export interface Usage {
   plan: Plan;
@@ -55,7 +54,7 @@ export class OrgLimiter extends DurableObject<Env> {
   /** Admits one job creation against the hourly quota, or refuses it and counts nothing. */
   admit(jobId: string, plan: Plan, now = Date.now()): QuotaVerdict {
     this.#setPlan(plan);
-    this.#sql.exec("DELETE FROM admissions WHERE at <= ?", now - QUOTA_WINDOW_MS);
+    this.#sql.exec("DELETE FROM admissions WHERE at <= ?", now - quotaWindowMs);
     const times = this.#sql.exec<{ at: number }>("SELECT at FROM admissions ORDER BY at").toArray().map((r) => r.at);
     const verdict = checkQuota(times, PLAN_LIMITS[plan].jobsPerHour, now);
     if (verdict.ok) this.#sql.exec("INSERT OR IGNORE INTO admissions (job_id, at) VALUES (?, ?)", jobId, now);
@@ -81,7 +80,7 @@ export class OrgLimiter extends DurableObject<Env> {
 
   /** Extends a running job's slot; false when the slot was lost (lease ran out). */
   renew(jobId: string, now = Date.now()): boolean {
-    const cursor = this.#sql.exec("UPDATE slots SET lease_expires_at = ? WHERE job_id = ?", now + SLOT_LEASE_MS, jobId);
+    const cursor = this.#sql.exec("UPDATE slots SET lease_expires_at = ? WHERE job_id = ?", now + slotLeaseMs, jobId);
     return cursor.rowsWritten > 0;
   }
 
@@ -90,7 +89,7 @@ export class OrgLimiter extends DurableObject<Env> {
     this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
     this.#sql.exec("DELETE FROM waiting WHERE job_id = ?", jobId);
     this.#sql.exec("INSERT OR REPLACE INTO done (job_id, at) VALUES (?, ?)", jobId, now);
-    this.#sql.exec("DELETE FROM done WHERE at < ?", now - DONE_MEMORY_MS);
+    this.#sql.exec("DELETE FROM done WHERE at < ?", now - doneMemoryMs);
     await this.dispatch(now);
   }
 
@@ -101,7 +100,7 @@ export class OrgLimiter extends DurableObject<Env> {
 
   usage(now = Date.now()): Usage {
     const inWindow = this.#sql
-      .exec<{ n: number; oldest: number | null }>("SELECT count(*) AS n, min(at) AS oldest FROM admissions WHERE at > ?", now - QUOTA_WINDOW_MS)
+      .exec<{ n: number; oldest: number | null }>("SELECT count(*) AS n, min(at) AS oldest FROM admissions WHERE at > ?", now - quotaWindowMs)
       .one();
     const processing = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM slots WHERE lease_expires_at > ?", now).one().n;
     const queued = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n;
@@ -110,7 +109,7 @@ export class OrgLimiter extends DurableObject<Env> {
       jobsInWindow: inWindow.n,
       processing,
       queued,
-      windowResetsInS: inWindow.oldest === null ? null : Math.ceil((inWindow.oldest + QUOTA_WINDOW_MS - now) / 1000),
+      windowResetsInS: inWindow.oldest === null ? null : Math.ceil((inWindow.oldest + quotaWindowMs - now) / 1000),
     };
   }
 
@@ -134,7 +133,7 @@ export class OrgLimiter extends DurableObject<Env> {
       // Slots are taken before any await, so an interleaved call sees them as held.
       for (const jobId of plan.start) {
         this.#sql.exec("DELETE FROM waiting WHERE job_id = ?", jobId);
-        this.#sql.exec("INSERT OR REPLACE INTO slots (job_id, lease_expires_at) VALUES (?, ?)", jobId, now + SLOT_LEASE_MS);
+        this.#sql.exec("INSERT OR REPLACE INTO slots (job_id, lease_expires_at) VALUES (?, ?)", jobId, now + slotLeaseMs);
       }
       const byId = new Map(waiting.map((w) => [w.jobId, w]));
       const results = await Promise.all(plan.start.map((jobId) => this.#start(byId.get(jobId)!, now)));
@@ -155,7 +154,7 @@ export class OrgLimiter extends DurableObject<Env> {
       log("warn", "could not start a job; it waits for the next dispatch", { job: jobId, error: String(error) });
       const row = this.#sql.exec("DELETE FROM slots WHERE job_id = ? RETURNING job_id", jobId).toArray();
       if (row.length) this.#sql.exec("INSERT OR IGNORE INTO waiting (job_id, priority, created_at) VALUES (?, ?, ?)", jobId, job.priority, job.createdAt);
-      await this.ctx.storage.setAlarm(now + RETRY_START_MS);
+      await this.ctx.storage.setAlarm(now + startRetryMs);
       return true;
     }
   }

@@ -1,4 +1,5 @@
-// Plans and their limits (DESIGN §7). The one place these numbers live.
+// Plans and their limits (docs/limits.md). The one place these numbers live; the
+// limiter's windows and leases are in src/lib/tunables.ts.
 import type { Plan } from "../db/schema.ts";
 
 export interface PlanLimits {
@@ -13,9 +14,3 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   pro: { concurrentJobs: 10, jobsPerHour: 1_000 },
   enterprise: { concurrentJobs: 50, jobsPerHour: 10_000 },
 };
-
-export const QUOTA_WINDOW_MS = 3_600_000;
-/** How long a concurrency slot is held without renewal before it returns to the pool. */
-export const SLOT_LEASE_MS = 120_000;
-/** Runners renew their slot this often (well inside the lease). */
-export const SLOT_RENEW_MS = 20_000;

@@ -1,18 +1,18 @@
 // A cheap per-key request rate for reads (GET), so a polling loop gone wrong cannot
-// hammer D1: the Workers rate-limiting binding READ_RATE_LIMITER (wrangler.toml: 300
-// requests per 60 s per key). Creates are governed by the plan's hourly quota instead.
+// hammer D1: the Workers rate-limiting binding READ_RATE_LIMITER (wrangler.toml, which
+// must match TUNABLES.readRate). Creates are governed by the plan's hourly quota instead.
 import { createMiddleware } from "hono/factory";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { AppError } from "../lib/errors.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 
-export const READ_RATE = { limit: 300, periodS: 60 } as const;
+export const READ_RATE = { limit: TUNABLES.readRate.requests, periodS: TUNABLES.readRate.periodS } as const;
 
 export const readRateLimit = () =>
-  createMiddleware<{ Bindings: Env; Variables: AuthVariables }>(async function readRateLimit(c, next) {
+  createMiddleware<{ Bindings: Env }>(async function readRateLimit(c, next) {
     if (c.req.method !== "GET") return next();
     const { success } = await c.env.READ_RATE_LIMITER.limit({ key: c.get("apiKeyId") });
     if (!success) {
-      throw new AppError(429, "rate_limit_exceeded", `too many requests: reads are limited to ${READ_RATE.limit} per ${READ_RATE.periodS} s per API key`, {
+      throw new AppError("rate_limit_exceeded", `too many requests: reads are limited to ${READ_RATE.limit} per ${READ_RATE.periodS} s per API key`, {
         details: { limit: READ_RATE.limit, window: READ_RATE.periodS, retryAfter: READ_RATE.periodS },
         headers: {
           "retry-after": String(READ_RATE.periodS),

@@ -1,4 +1,4 @@
-// Which IP addresses a user's URL may reach (DESIGN §8): public unicast only. Pure (no
+// Which IP addresses a user's URL may reach (docs/security.md): public unicast only. Pure (no
 // DNS, no I/O), so the Worker and the processor apply the same rules. ipaddr.js supplies
 // the IANA special-purpose ranges (RFC 6890); the table below adds what it does not say
 // clearly: documentation and benchmarking names, cloud metadata addresses, and IPv6 forms

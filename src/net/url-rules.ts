@@ -1,5 +1,5 @@
 // The rules a user-supplied URL (media input or webhook) must pass before anything
-// connects to it (DESIGN §8). Pure: the Worker calls it when a job is created, since a
+// connects to it (docs/security.md). Pure: the Worker calls it when a job is created, since a
 // Worker cannot see the address its fetch() connects to; the processor calls it too,
 // then checks every resolved and connected address (container/src/fetch-input.ts).
 // Hosts are judged after WHATWG URL parsing, which turns every decimal, octal, hex,

@@ -1,26 +1,15 @@
 // Retention (cron): outputs leave R2, then job rows leave D1, after a period that depends
-// on the organization's plan. Work is done in bounded batches so one run never outlives
-// its invocation; what is left is picked up by the next run. Expired dashboard sessions
-// go too.
+// on the organization's plan (limits/retention.ts). Work is done in bounded batches so one
+// run never outlives its invocation; what is left is picked up by the next run. Expired
+// dashboard sessions go too.
 import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { jobs, organizations, sessions, type Plan } from "../db/schema.ts";
 import { FINAL_STATUSES } from "../contract/job.ts";
 import { log } from "../lib/log.ts";
+import { DEFAULT_RETENTION, type Retention } from "../limits/retention.ts";
 
 const DAY_MS = 86_400_000;
-
-export interface Retention {
-  outputsDays: number;
-  jobsDays: number;
-}
-
-/** Defaults per plan; RETENTION (JSON, e.g. {"pro":{"outputsDays":30}}) overrides them. */
-export const DEFAULT_RETENTION: Record<Plan, Retention> = {
-  free: { outputsDays: 7, jobsDays: 30 },
-  pro: { outputsDays: 7, jobsDays: 30 },
-  enterprise: { outputsDays: 7, jobsDays: 30 },
-};
 
 export function retentionConfig(raw: string | undefined): Record<Plan, Retention> {
   if (!raw) return DEFAULT_RETENTION;

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { adminAuth } from "../auth/admin.ts";
 import { createUser } from "../auth/session.ts";
 import { database } from "../db/client.ts";
-import { createApiKey, ensureOrganization, listApiKeys, PLANS, revokeApiKey } from "../db/orgs.ts";
+import { MODES, PLANS } from "../contract/enums.ts";
+import { createApiKey, ensureOrganization, listApiKeys, revokeApiKey } from "../db/orgs.ts";
 import { organizations } from "../db/schema.ts";
 import { iso } from "../lib/crypto.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
@@ -23,7 +24,7 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
     "/keys",
     zValidator(
       "json",
-      z.strictObject({ org: slug, plan: z.enum(PLANS).optional(), mode: z.enum(["live", "test"]).default("live"), name: z.string().max(100).default("") }),
+      z.strictObject({ org: slug, plan: z.enum(PLANS).optional(), mode: z.enum(MODES).default("live"), name: z.string().max(100).default("") }),
       validationHook,
     ),
     async (c) => {
@@ -54,7 +55,7 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
       const org = updated[0];
       if (!org) throw notFound("organization");
       // Running limiters learn the new concurrency at once; quotas use it from the next create.
-      await Promise.all(["live", "test"].map((mode) => limiterFor(c.env, org.id, mode).setPlanNow(org.plan)));
+      await Promise.all(MODES.map((mode) => limiterFor(c.env, org.id, mode).setPlanNow(org.plan)));
       return c.json({ org });
     },
   )

@@ -1,4 +1,4 @@
-// Opaque list cursors (DESIGN §3): base64url of the last row's (createdAt, id). New jobs
+// Opaque list cursors (docs/api.md, "Listing jobs"): base64url of the last row's (createdAt, id). New jobs
 // are newer than any cursor, so paging stays stable while jobs arrive.
 import { base64url, fromBase64url } from "../lib/crypto.ts";
 

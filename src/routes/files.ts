@@ -8,7 +8,7 @@ export const filesRoutes = new Hono<{ Bindings: Env }>().get("/:token/:name?", a
   const check = await verifyLink(c.env.FILES_SIGNING_SECRET, c.req.param("token"), Math.floor(Date.now() / 1000));
   if (!check.ok) {
     const message = check.reason === "expired" ? "this download link has expired; fetch the job again for a fresh link" : "this download link is not valid";
-    throw new AppError(403, "forbidden", message);
+    throw new AppError("forbidden", message);
   }
   const range = c.req.header("range");
   let object: R2ObjectBody | R2Object | null;
@@ -18,7 +18,7 @@ export const filesRoutes = new Hono<{ Bindings: Env }>().get("/:token/:name?", a
     const head = await c.env.OUTPUTS.head(check.key);
     return c.body(null, 416, head ? { "content-range": `bytes */${head.size}` } : {});
   }
-  if (!object || !("body" in object)) throw new AppError(404, "not_found", "this output no longer exists (outputs are kept for a limited time)");
+  if (!object || !("body" in object)) throw new AppError("not_found", "this output no longer exists (outputs are kept for a limited time)");
 
   const headers = new Headers();
   object.writeHttpMetadata(headers);

@@ -1,19 +1,17 @@
-// Idempotency-Key on POST /v1/jobs (DESIGN §3): the same key and body within 24 h
+// Idempotency-Key on POST /v1/jobs (docs/api.md): the same key and body within 24 h
 // replays the first response; another body → 422; while the first is in flight → 409.
 // Keys are scoped per organization and mode. Only successful responses are kept (as
 // Stripe does): a request that failed validation or hit a limit can be retried as is.
-import { and, eq, isNotNull, lt } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { database } from "../db/client.ts";
+import { IDEMPOTENCY_TTL_MS } from "../db/idempotency.ts";
 import { idempotencyKeys } from "../db/schema.ts";
 import { AppError, invalidInput } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
-
 export const idempotency = () =>
-  createMiddleware<{ Bindings: Env; Variables: AuthVariables }>(async function idempotency(c, next) {
+  createMiddleware<{ Bindings: Env }>(async function idempotency(c, next) {
     const key = c.req.header("idempotency-key");
     if (key === undefined) return next();
     if (key.length < 1 || key.length > 255) throw invalidInput("Idempotency-Key must be 1 to 255 characters", [{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }]);
@@ -35,7 +33,7 @@ export const idempotency = () =>
       const first = (await db.select().from(idempotencyKeys).where(where))[0];
       if (!first) throw keyInUse();
       if (first.requestHash !== requestHash) {
-        throw new AppError(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request body; use a new key for a new request");
+        throw new AppError("idempotency_key_reused", "this Idempotency-Key was used with a different request body; use a new key for a new request");
       }
       if (first.responseStatus === null || first.responseBody === null) throw keyInUse();
       return new Response(first.responseBody, {
@@ -60,14 +58,7 @@ export const idempotency = () =>
   });
 
 function keyInUse(): AppError {
-  return new AppError(409, "idempotency_key_in_use", "a request with this Idempotency-Key is in progress; retry shortly", {
+  return new AppError("idempotency_key_in_use", "a request with this Idempotency-Key is in progress; retry shortly", {
     headers: { "retry-after": "1" },
   });
-}
-
-/** Removes keys past the TTL (cron). */
-export async function deleteExpiredIdempotencyKeys(d1: D1Database, now: number): Promise<void> {
-  await database(d1)
-    .delete(idempotencyKeys)
-    .where(and(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS), isNotNull(idempotencyKeys.createdAt)));
 }

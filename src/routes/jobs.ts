@@ -1,7 +1,6 @@
 // /v1/jobs: create (either dialect), retrieve, list, cancel, delete.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
 import { listJobsQuery, nestQuery, queryPath } from "../contract/list-jobs.ts";
 import { canonicalJobType, httpJobType } from "../contract/names.ts";
@@ -9,6 +8,7 @@ import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import { deleteJobRow, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
 import { takeUpload } from "../files/uploads.ts";
+import { toHttpJob, viewOptions } from "../jobs/view.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
@@ -16,20 +16,16 @@ import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 import { deleteOutputs } from "../ops/retention.ts";
-import { cancelRunningJob } from "../runner/cancel.ts";
+import { finishJob } from "../runner/finish.ts";
 import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
-import { toHttpJob } from "./job-view.ts";
 import { refuseIssues } from "./validation.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-type AppEnv = { Bindings: Env; Variables: AuthVariables & { createJob: CreateJobRequest } };
-
-export function viewOptions(c: { env: Env; req: { url: string } }) {
-  return { secret: c.env.FILES_SIGNING_SECRET, origin: new URL(c.req.url).origin, now: Date.now() };
-}
+/** `createJob`: the validated request, from the parsing step to the handler. */
+type AppEnv = { Bindings: Env; Variables: { createJob: CreateJobRequest } };
 
 export const jobsRoutes = new Hono<AppEnv>()
   .post(
@@ -37,7 +33,7 @@ export const jobsRoutes = new Hono<AppEnv>()
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
-        throw new AppError(413, "payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
+        throw new AppError("payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
       },
     }),
     async (c, next) => {
@@ -153,7 +149,7 @@ export const jobsRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     const row = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
     if (!row) throw notFound("job");
-    if (!(await cancelRunningJob(c.env, id))) {
+    if (!(await finishJob(c.env, id, { status: "cancelled" }))) {
       const now = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
       return c.json({ success: false, jobId: id, status: now!.status });
     }
@@ -166,7 +162,7 @@ export const jobsRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     const row = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
     if (!row) throw notFound("job");
-    if (row.status === "queued" || row.status === "processing") await cancelRunningJob(c.env, id);
+    if (row.status === "queued" || row.status === "processing") await finishJob(c.env, id, { status: "cancelled" });
     // Outputs first: should the row delete fail, a retry still finds the job to delete.
     await deleteOutputs(c.env.OUTPUTS, id);
     await deleteJobRow(db, id);

@@ -55,7 +55,7 @@ export const uploadContentRoutes = new Hono<{ Bindings: Env }>().put("/:id/conte
   const id = c.req.param("id");
   const check = await verifyUploadTarget(c.env.FILES_SIGNING_SECRET, c.req.query("token") ?? "", Math.floor(Date.now() / 1000));
   if (!check.ok || check.key !== uploadKey(id)) {
-    throw new AppError(403, "forbidden", check.ok || check.reason !== "expired" ? "this upload URL is not valid" : "this upload URL has expired; create a new upload");
+    throw new AppError("forbidden", check.ok || check.reason !== "expired" ? "this upload URL is not valid" : "this upload URL has expired; create a new upload");
   }
   const db = database(c.env.DB);
   const row = await findUpload(db, id);

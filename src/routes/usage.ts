@@ -1,11 +1,11 @@
 // GET /v1/usage: this organization's plan, limits and current use, for the key's mode.
 import { Hono } from "hono";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
-import { PLAN_LIMITS, QUOTA_WINDOW_MS } from "../limits/plans.ts";
+import { TUNABLES } from "../lib/tunables.ts";
+import { PLAN_LIMITS } from "../limits/plans.ts";
 import { READ_RATE } from "../limits/read-rate.ts";
 
-export const usageRoutes = new Hono<{ Bindings: Env; Variables: AuthVariables }>().get("/", async (c) => {
+export const usageRoutes = new Hono<{ Bindings: Env }>().get("/", async (c) => {
   const org = c.get("org");
   const mode = c.get("mode");
   const usage = await limiterFor(c.env, org.id, mode).usage();
@@ -16,7 +16,7 @@ export const usageRoutes = new Hono<{ Bindings: Env; Variables: AuthVariables }>
     billable: mode === "live",
     limits: { concurrentJobs: limits.concurrentJobs, jobsPerHour: limits.jobsPerHour, readsPerMinute: READ_RATE.limit },
     window: {
-      seconds: QUOTA_WINDOW_MS / 1000,
+      seconds: TUNABLES.limiter.quotaWindowMs / 1000,
       jobs: usage.jobsInWindow,
       remaining: Math.max(0, limits.jobsPerHour - usage.jobsInWindow),
       oldestLeavesInS: usage.windowResetsInS,

@@ -1,7 +1,6 @@
 // /v1/jobs/:id/webhooks: a job's webhook deliveries with every attempt, and redelivery.
 // Scoped like the job itself: another organization's or mode's job is a 404.
 import { Hono } from "hono";
-import type { AuthVariables } from "../auth/api-key.ts";
 import { database } from "../db/client.ts";
 import { findOrgJob } from "../db/jobs.ts";
 import { iso } from "../lib/crypto.ts";
@@ -11,7 +10,7 @@ import { deliveriesOfJob, type Attempt, type Delivery } from "../webhooks/store.
 
 const FINISHED = ["completed", "failed", "cancelled"];
 
-export const webhooksRoutes = new Hono<{ Bindings: Env; Variables: AuthVariables }>()
+export const webhooksRoutes = new Hono<{ Bindings: Env }>()
   .get("/:id/webhooks", async (c) => {
     const db = database(c.env.DB);
     const job = await findOrgJob(db, c.get("org").id, c.get("mode"), c.req.param("id"));

@@ -1,36 +1,29 @@
 // JobRunner: one Durable Object per job. It starts an attempt on a processor, then polls
 // it from alarms (no invocation waits for the whole job), copies outputs to R2 and
 // finalizes the row. A processor that vanishes (unreachable, or answers 404 for the
-// attempt) costs one attempt; after MAX_ATTEMPTS the job fails `processing_interrupted`.
-// Always: an attempt's processor job is cancelled or deleted when the runner lets go of it.
+// attempt) costs one attempt; after TUNABLES.job.maxAttempts the job fails
+// `processing_interrupted`. It ends a job only through finishJob. Always: an attempt's
+// processor job is cancelled or deleted when the runner lets go of it.
 import { DurableObject } from "cloudflare:workers";
-import type { JobErrorCode } from "../contract/job.ts";
 import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
-import { database, type Db } from "../db/client.ts";
-import { completeJob, failJob, findJob, renewLease, startAttempt } from "../db/jobs.ts";
+import { parseStoredResult } from "../contract/stored-result.ts";
 import { uploadRefId } from "../contract/uploads.ts";
+import { database, type Db } from "../db/client.ts";
+import { findJob, renewLease, startAttempt } from "../db/jobs.ts";
 import { outputKey } from "../files/signing.ts";
 import { uploadInputLink } from "../files/uploads.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
-import { SLOT_RENEW_MS } from "../limits/plans.ts";
 import { configureLogging, log } from "../lib/log.ts";
-import { jobFinished } from "./finished.ts";
+import { TUNABLES } from "../lib/tunables.ts";
+import { finishJob, type Outcome } from "./finish.ts";
 import { processorFetch } from "./transport.ts";
 
-export const MAX_ATTEMPTS = 3;
-/** Consecutive failed polls before the processor counts as lost. */
-export const MAX_POLL_FAILURES = 5;
-/** Poll delays: quick at first, so short jobs finish without waiting, then slower. */
-const FIRST_POLL_MS = 100;
-const FAST_POLL_MS = 250;
-const SLOW_POLL_MS = 2000;
-/** Polls at the first rate (about 1 s), then the fast rate up to about 10 s. */
-const FIRST_POLLS = 10;
-const FAST_POLLS = 40;
-const RETRY_DELAY_MS = 2000;
+const { maxAttempts } = TUNABLES.job;
+const { firstPollDelayMs, firstPolls, fastPollDelayMs, fastPolls, slowPollDelayMs, failedPollDelayMs, maxPollFailures } = TUNABLES.runner;
 
-interface Attempt {
+/** What the runner keeps in its storage while an attempt runs. */
+export interface Attempt {
   jobId: string;
   orgId: string;
   mode: string;
@@ -128,16 +121,16 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   async #schedule(current: Attempt): Promise<void> {
-    if (current.failures >= MAX_POLL_FAILURES) return this.#lost(current, "the processor stopped answering");
+    if (current.failures >= maxPollFailures) return this.#lost(current, "the processor stopped answering");
     await this.ctx.storage.put("attempt", current);
     const delay =
       current.failures > 0
-        ? RETRY_DELAY_MS
-        : current.polls < FIRST_POLLS
-          ? FIRST_POLL_MS
-          : current.polls < FAST_POLLS
-            ? FAST_POLL_MS
-            : SLOW_POLL_MS;
+        ? failedPollDelayMs
+        : current.polls < firstPolls
+          ? firstPollDelayMs
+          : current.polls < fastPolls
+            ? fastPollDelayMs
+            : slowPollDelayMs;
     await this.ctx.storage.setAlarm(Date.now() + delay);
   }
 
@@ -152,14 +145,13 @@ export class JobRunner extends DurableObject<Env> {
     if (response.status === 404) return this.#lost(current, "the processor lost the job (it restarted or was replaced)");
     if (!response.ok) return this.#schedule({ ...current, failures: current.failures + 1 });
     const state = (await response.json()) as ProcessorJobState;
-    const db = this.#db();
     const next = { ...current, polls: current.polls + 1, failures: 0 };
 
     switch (state.state) {
       case "running": {
         const now = Date.now();
-        if (!(await renewLease(db, current.jobId, current.attempt, state.progress, now))) return this.#letGo(current, "cancel");
-        if (now - current.renewedAt >= SLOT_RENEW_MS) {
+        if (!(await renewLease(this.#db(), current.jobId, current.attempt, state.progress, now))) return this.#letGo(current, "cancel");
+        if (now - current.renewedAt >= TUNABLES.limiter.slotRenewMs) {
           const held = await limiterFor(this.env, current.orgId, current.mode).renew(current.jobId);
           if (!held) log("warn", "concurrency slot lease was lost while the job ran", { job: current.jobId });
           next.renewedAt = now;
@@ -169,16 +161,25 @@ export class JobRunner extends DurableObject<Env> {
       case "completed":
         return this.#collect(current, state.result, state.outputs);
       case "failed":
-        await failJob(db, current.jobId, current.attempt, state.error, Date.now());
-        return this.#letGo(current, "delete", true);
+        await this.#finish(current, { status: "failed", attempt: current.attempt, error: state.error });
+        return;
       case "cancelled":
         // Cancelled on the processor without our asking (it is shutting down): try again.
         return this.#lost(current, "the processor stopped the job while shutting down");
     }
   }
 
-  /** Copies every output to R2, then completes the row. */
-  async #collect(current: Attempt, result: Record<string, unknown>, outputs: ProcessorOutput[]): Promise<void> {
+  /** Checks the result against its type's schema, copies every output to R2, then completes the row. */
+  async #collect(current: Attempt, result: unknown, outputs: ProcessorOutput[]): Promise<void> {
+    const job = await findJob(this.#db(), current.jobId);
+    if (!job) return this.#letGo(current, "delete");
+    const checked = parseStoredResult(job.type as JobType, result);
+    if (!checked.ok) {
+      log("error", "processor result does not fit its type", { job: current.jobId, attempt: current.attempt, type: job.type, issues: checked.issues });
+      const message = `processing produced a ${job.type} result that does not fit its schema; this is a fault on our side, it has been logged`;
+      await this.#finish(current, { status: "failed", attempt: current.attempt, error: { code: "invalid_result", message } });
+      return;
+    }
     const call = processorFetch(this.env, current.pid);
     try {
       for (const output of outputs) {
@@ -199,35 +200,51 @@ export class JobRunner extends DurableObject<Env> {
       log("warn", "collecting outputs failed", { job: current.jobId, attempt: current.attempt, error: String(error) });
       return this.#schedule({ ...current, failures: current.failures + 1 });
     }
-    const completed = await completeJob(this.#db(), current.jobId, current.attempt, result, Date.now());
-    if (!completed) {
+    if (!(await this.#finish(current, { status: "completed", attempt: current.attempt, result: checked.value }))) {
       // Cancelled while we copied: the outputs belong to no one.
       await this.env.OUTPUTS.delete(outputs.map((o) => outputKey(current.jobId, o.name)));
     }
-    await this.#letGo(current, "delete", completed);
   }
 
   /** The processor lost this attempt: start the next one, or fail the job after the last. */
   async #lost(current: Attempt, reason: string): Promise<void> {
     log("warn", "processor lost the attempt", { job: current.jobId, attempt: current.attempt, reason });
-    await this.#release(current, "delete");
-    await this.ctx.storage.deleteAll();
-    if (current.attempt < MAX_ATTEMPTS) {
+    if (current.attempt < maxAttempts) {
+      await this.#release(current, "delete");
+      await this.ctx.storage.deleteAll();
       await this.#beginAttempt(current.jobId, current.attempt);
       return;
     }
-    const error: { code: JobErrorCode; message: string } = {
-      code: "processing_interrupted",
-      message: `processing was interrupted ${MAX_ATTEMPTS} times (${reason}); the job was not completed. Retry it by creating it again.`,
-    };
-    if (await failJob(this.#db(), current.jobId, current.attempt, error, Date.now())) await jobFinished(this.env, current.jobId);
+    await this.#finish(current, {
+      status: "failed",
+      attempt: current.attempt,
+      error: {
+        code: "processing_interrupted",
+        message: `processing was interrupted ${maxAttempts} times (${reason}); the job was not completed. Retry it by creating it again.`,
+      },
+    });
   }
 
-  async #letGo(current: Attempt, how: "cancel" | "delete", finished = false): Promise<void> {
+  /**
+   * Ends the job with this attempt's outcome; the runner lets go of the attempt either way
+   * (first of the follow-ups when it ended the job, at once when someone else had).
+   */
+  async #finish(current: Attempt, outcome: Outcome): Promise<boolean> {
+    const letGo = () => this.#letGo(current, "delete");
+    if (await finishJob(this.env, current.jobId, outcome, { stop: letGo })) return true;
+    await letGo();
+    return false;
+  }
+
+  /**
+   * Stops polling and releases the processor's attempt, then forgets it. In that order: a
+   * `cancel` that arrives meanwhile still finds the attempt and returns only once it is
+   * released.
+   */
+  async #letGo(current: Attempt, how: "cancel" | "delete"): Promise<void> {
     await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
     await this.#release(current, how);
-    if (finished) await jobFinished(this.env, current.jobId);
+    await this.ctx.storage.deleteAll();
   }
 
   /** Best effort: a processor that is gone has nothing left to release. */

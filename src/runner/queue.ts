@@ -5,11 +5,12 @@
 // job so that nothing stays queued forever.
 import { eq } from "drizzle-orm";
 import { database } from "../db/client.ts";
-import { failJob, findJob } from "../db/jobs.ts";
+import { findJob } from "../db/jobs.ts";
 import { organizations } from "../db/schema.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { log } from "../lib/log.ts";
-import { jobFinished } from "./finished.ts";
+import { TUNABLES } from "../lib/tunables.ts";
+import { finishJob } from "./finish.ts";
 
 export interface JobMessage {
   jobId: string;
@@ -32,23 +33,19 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env): Pr
         message.ack();
       } catch (error) {
         log("warn", "could not start job; will retry", { job: message.body.jobId, attempt: message.attempts, error: String(error) });
-        message.retry({ delaySeconds: Math.min(60, 2 ** message.attempts) });
+        message.retry({ delaySeconds: Math.min(TUNABLES.jobsQueue.maxRetryDelayS, 2 ** message.attempts) });
       }
     }),
   );
 }
 
 export async function consumeDeadJobs(batch: MessageBatch<JobMessage>, env: Env): Promise<void> {
-  const db = database(env.DB);
   for (const message of batch.messages) {
-    const failed = await failJob(
-      db,
-      message.body.jobId,
-      null,
-      { code: "processing_interrupted", message: "the job could not be started after repeated attempts; create it again" },
-      Date.now(),
-    );
-    if (failed) await jobFinished(env, message.body.jobId);
+    await finishJob(env, message.body.jobId, {
+      status: "failed",
+      attempt: null,
+      error: { code: "processing_interrupted", message: "the job could not be started after repeated attempts; create it again" },
+    });
     message.ack();
   }
 }

@@ -7,9 +7,10 @@ import { eq } from "drizzle-orm";
 import { toSdkJob } from "../contract/dialects.ts";
 import { database, type Db } from "../db/client.ts";
 import { jobs, organizations } from "../db/schema.ts";
+import { toHttpJob } from "../jobs/view.ts";
 import { log } from "../lib/log.ts";
-import { toHttpJob } from "../routes/job-view.ts";
-import { MAX_ATTEMPTS, retryDelaySeconds } from "./backoff.ts";
+import { TUNABLES } from "../lib/tunables.ts";
+import { retryDelaySeconds } from "./backoff.ts";
 import { deliver, type AttemptResult } from "./deliver.ts";
 import type { WebhookMessage } from "./schedule.ts";
 import { signingSecrets } from "./secrets.ts";
@@ -53,7 +54,7 @@ async function attempt(env: Env, message: Message<WebhookMessage>, options: Cons
   const delivery = await findDelivery(db, message.body.deliveryId);
   if (!delivery || delivery.status !== "pending") return message.ack();
   const now = Date.now();
-  if (delivery.attempts >= MAX_ATTEMPTS) {
+  if (delivery.attempts >= TUNABLES.webhooks.maxAttempts) {
     // The queue kept the message longer than our schedule: stop here.
     await giveUp(db, delivery.id, now);
     return message.ack();
@@ -99,7 +100,7 @@ async function attempt(env: Env, message: Message<WebhookMessage>, options: Cons
 
   if (result.kind !== "failed") return message.ack();
   // After the last attempt the queue has no retries left and moves the message to the
-  // dead-letter queue (wrangler.toml: max_retries = MAX_ATTEMPTS - 1), whose consumer gives up.
+  // dead-letter queue (wrangler.toml: max_retries = TUNABLES.webhooks.maxAttempts - 1), whose consumer gives up.
   message.retry(delay === undefined ? {} : { delaySeconds: delay });
 }
 

@@ -1,11 +1,12 @@
 // One HTTP attempt at a webhook: a POST that does not follow redirects and gives up after
-// 15 s. It reports what happened and never throws; what to do next is the caller's call.
-// Real deliveries ignore the receiver's answer; a test delivery from the dashboard asks to
-// see its headers and the first bytes of its body (`peekBytes`).
+// TUNABLES.webhooks.attemptTimeoutMs (15 s). It reports what happened and never throws;
+// what to do next is the caller's call. Real deliveries ignore the receiver's answer; a
+// test delivery from the dashboard asks to see its headers and the first bytes of its
+// body (`peekBytes`).
+import { TUNABLES } from "../lib/tunables.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 import type { SignedHeaders } from "./sign.ts";
 
-export const TIMEOUT_MS = 15_000;
 export const USER_AGENT = "media-jobs-webhooks/1";
 
 /** What the receiver answered, when the caller asked to see it. */
@@ -33,14 +34,14 @@ export interface DeliverOptions {
 }
 
 export async function deliver(url: string, body: string, signed: SignedHeaders, options: DeliverOptions): Promise<AttemptResult> {
-  // Checked again at each attempt, as at job creation (DESIGN §8). A Worker's fetch() does
-  // not expose the address it connects to, so this judges the URL as written: IP
-  // literals, local names, ports. A public name whose DNS now points at a private address
+  // Checked again at each attempt, as at job creation (docs/security.md: URL rules). A
+  // Worker's fetch() does not expose the address it connects to, so this judges the URL as
+  // written: IP literals, local names, ports. A public name whose DNS now points at a private address
   // passes; that case is left to Cloudflare's outbound network (docs/webhooks.md).
   const verdict = checkPublicUrl(url, { allowPrivate: options.allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });
   if (!verdict.ok) return { kind: "rejected", statusCode: null, error: `refused: ${verdict.reason}`, latencyMs: 0 };
 
-  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? TUNABLES.webhooks.attemptTimeoutMs;
   const started = Date.now();
   try {
     const response = await fetch(url, {

@@ -8,6 +8,7 @@ import { findJob } from "../db/jobs.ts";
 import type { JobRow } from "../db/schema.ts";
 import { newId } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { deleteDelivery, insertDelivery, type Delivery } from "./store.ts";
 
 export interface WebhookMessage {
@@ -53,14 +54,12 @@ async function schedule(env: Env, job: JobRow, trigger: Delivery["trigger"], now
   return row;
 }
 
-/** How long a delivery may wait for its first attempt before the sweep sends it again. */
-const STALLED_AFTER_MS = 10 * 60_000;
-const SWEEP_BATCH = 100;
+const { stalledAfterMs, missingLookbackMs, sweepBatchSize } = TUNABLES.webhooks;
 
 /**
  * The cron's safety net for a Worker that stopped half-way: a finished job with a
  * webhookUrl but no final delivery gets one, and a delivery whose message never arrived
- * (no attempt after 10 minutes) is sent again. The consumer claims attempts, so a message
+ * (no attempt after stalledAfterMs, 10 minutes) is sent again. The consumer claims attempts, so a message
  * that was only late is not delivered twice.
  */
 export async function sweepDeliveries(env: Env, now: number): Promise<void> {
@@ -69,14 +68,14 @@ export async function sweepDeliveries(env: Env, now: number): Promise<void> {
      WHERE j.webhook_url IS NOT NULL AND j.status IN ('completed', 'failed', 'cancelled')
        AND j.completed_at BETWEEN ? AND ? AND d.id IS NULL LIMIT ?`,
   )
-    .bind(now - 24 * 3_600_000, now - STALLED_AFTER_MS, SWEEP_BATCH)
+    .bind(now - missingLookbackMs, now - stalledAfterMs, sweepBatchSize)
     .all<{ id: string }>();
   for (const { id } of missing.results) await scheduleFinalDelivery(env, id, now);
 
   const stalled = await env.DB.prepare(
     `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0 AND created_at < ? LIMIT ?`,
   )
-    .bind(now - STALLED_AFTER_MS, SWEEP_BATCH)
+    .bind(now - stalledAfterMs, sweepBatchSize)
     .all<{ id: string }>();
   for (const { id } of stalled.results) {
     log("warn", "webhook delivery had no attempt; sending it again", { delivery: id });

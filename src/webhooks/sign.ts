@@ -1,16 +1,12 @@
-// Signs a webhook body under both schemes of DESIGN §6, with every secret that is valid
-// right now (two during an organization's rotation, space-separated as Standard Webhooks
-// does):
-//   x-service-timestamp / x-service-signature: "sha256=" + hex HMAC-SHA256 over
-//     "<unix ms>.<body>", keyed with the UTF-8 bytes of the whole secret, exactly as the
-//     SDK's signWebhook and verifyWebhook (src/client/webhooks.ts) do; the tests check the
-//     two agree byte for byte. (The SDK module itself cannot be imported here: it reads
-//     `globalThis.crypto`, which the Workers types declare as a global const, so it does
-//     not type-check under tsconfig.worker.json.)
+// Signs a webhook body under both schemes of docs/webhooks.md, with every secret that is
+// valid right now (two during an organization's rotation, space-separated as Standard
+// Webhooks does):
+//   x-service-timestamp / x-service-signature: the service's own format, written once in
+//     contract/webhook-signature.ts, which the client library's verifyWebhook also uses.
 //   webhook-id / webhook-timestamp / webhook-signature: Standard Webhooks
 //     (https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md),
 //     "v1," + base64 HMAC-SHA256 over "<id>.<seconds>.<body>". Key: see standardWebhooksKey.
-import { hmacSha256, toHex } from "../lib/crypto.ts";
+import { serviceSignature, signatureTimestamp } from "../contract/webhook-signature.ts";
 
 const encoder = new TextEncoder();
 const PREFIX = "whsec_";
@@ -40,8 +36,9 @@ export function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> {
 /** Signs `body` for delivery `id` at `nowMs` with each secret, current first. */
 export async function signDelivery(body: string, id: string, secrets: readonly string[], nowMs: number): Promise<SignedHeaders> {
   const seconds = Math.floor(nowMs / 1000);
-  const timestamp = String(Math.trunc(nowMs));
-  const service = await Promise.all(secrets.map(async (secret) => `sha256=${toHex(await hmacSha256(secret, `${timestamp}.${body}`))}`));
+  const timestamp = signatureTimestamp(nowMs);
+  const bytes = encoder.encode(body);
+  const service = await Promise.all(secrets.map((secret) => serviceSignature(crypto.subtle, secret, timestamp, bytes)));
   const standard = await Promise.all(secrets.map((secret) => standardSignature(standardWebhooksKey(secret), `${id}.${seconds}.${body}`)));
   return {
     "x-service-timestamp": timestamp,

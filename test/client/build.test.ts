@@ -1,140 +1,129 @@
-// The published build: `tsc -p tsconfig.client.json` emits ESM and .d.ts whose runtime
-// import graph is relative .js files only (no zod, no packages), which loads and works
-// on its own, and whose declarations type-check in a consumer project.
+// The published package, as a user gets it: `npm pack` in packages/client gives a tarball
+// that installs into an empty app with the machine's own Node (not the repository's Node
+// 24) and no other package; `import` and `require` both load it and work; its types
+// check in a consumer with no zod installed, for import and for require.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as source from "../../src/client/index.ts";
+import { tscErrors } from "./tsc.ts";
 
 const root = resolve(import.meta.dirname, "../..");
-const tsc = join(root, "node_modules/.bin/tsc");
-let out: string;
+const pkg = join(root, "packages/client");
+let work: string;
+let app: string;
+let packed: { filename: string; size: number; files: { path: string }[] };
+
+/** The machine's Node (Debian's /usr/bin/node), not the one npm scripts run. */
+function systemNode(): string {
+  const candidates = ["/usr/local/bin/node", "/usr/bin/node", ...execFileSync("which", ["-a", "node"], { encoding: "utf8" }).split("\n")];
+  const found = candidates.find((path) => path && !path.includes("node_modules") && existsSync(path));
+  if (!found) throw new Error("no system node found; the package must be tried with a Node other than the repository's");
+  return found;
+}
+const node = systemNode();
+const npmCli = "/usr/lib/node_modules/npm/bin/npm-cli.js";
+
+function run(command: string, args: string[], cwd: string): string {
+  // The system Node first on PATH, so npm and its scripts do not pick up the repository's.
+  const env = { ...process.env, PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}`, npm_config_update_notifier: "false" };
+  return execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** A small program that uses the package: maps a job from a fake fetch and round-trips a webhook signature. */
+const program = (load: string) => `${load}
+const fetch = async () => Response.json({ id: "job_1", type: "compress-pdf", status: "queued", priority: 5, progress: null, createdAt: "2026-01-01T00:00:00.000Z" });
+(async () => {
+  const job = await new sdk.MediaJobsClient({ apiKey: "k", fetch }).getJob("job_1");
+  const body = JSON.stringify(job);
+  const headers = await sdk.signWebhook(body, "whsec_test", 1000);
+  const verified = await sdk.verifyWebhook(body, headers, "whsec_test", { now: 1000 });
+  console.log(JSON.stringify({ node: process.version, exports: Object.keys(sdk).filter((k) => k !== "default").sort(), job, same: JSON.stringify(verified) === body }));
+})();
+`;
 
 beforeAll(() => {
-  out = mkdtempSync(join(tmpdir(), "media-jobs-client-"));
-  execFileSync(tsc, ["-p", join(root, "tsconfig.client.json"), "--outDir", out], { cwd: root, stdio: "pipe" });
-});
+  work = mkdtempSync(join(tmpdir(), "media-jobs-client-pack-"));
+  execFileSync(process.execPath, [join(pkg, "scripts/build.ts")], { cwd: pkg, stdio: "pipe" });
+  // The build ran just above (with this Node); prepack would run it again.
+  [packed] = JSON.parse(run(process.execPath, [npmCli, "pack", "--json", "--ignore-scripts", "--pack-destination", work], pkg));
+  app = join(work, "app");
+  execFileSync("mkdir", [app]);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true }));
+  run(node, [npmCli, "install", "--offline", "--no-audit", "--no-fund", join(work, packed.filename)], app);
+}, 120_000);
 
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Every module specifier a JS file imports or re-exports, static or dynamic (comments aside: JSDoc examples import the package). */
-function specifiers(source: string): string[] {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-  const found = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((m) => m[1]!);
-  return [...new Set(found)];
-}
-
-/** The files index.js loads at runtime, following imports from it. */
-function runtimeGraph(entry: string): { files: string[]; bad: string[] } {
-  const files: string[] = [];
-  const bad: string[] = [];
-  const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.shift()!;
-    if (files.includes(file)) continue;
-    files.push(file);
-    for (const spec of specifiers(readFileSync(file, "utf8"))) {
-      const target = resolve(dirname(file), spec);
-      if (!/^\.\.?\//.test(spec) || !spec.endsWith(".js") || !existsSync(target)) {
-        bad.push(`${relative(out, file)} imports "${spec}"`);
-      } else queue.push(target);
-    }
-  }
-  return { files: files.map((f) => relative(out, f)).sort(), bad };
-}
-
-describe("the built client", () => {
-  it("emits dist/client/index.js and index.d.ts", () => {
-    expect(existsSync(join(out, "client/index.js"))).toBe(true);
-    expect(existsSync(join(out, "client/index.d.ts"))).toBe(true);
+describe("the packed @media-jobs/client", () => {
+  it(`is tried with the machine's Node, ${process.version === execFileSync(node, ["--version"], { encoding: "utf8" }).trim() ? "(the same as the repository's)" : "not the repository's"}`, () => {
+    expect(Number(execFileSync(node, ["--version"], { encoding: "utf8" }).slice(1).split(".")[0])).toBeGreaterThanOrEqual(18);
   });
 
-  it("loads only relative .js files at runtime: the client and the two zod-free contract modules", () => {
-    const { files, bad } = runtimeGraph(join(out, "client/index.js"));
-    expect(bad).toEqual([]);
-    expect(files.filter((f) => f.startsWith("contract/"))).toEqual(["contract/dialects.js", "contract/names.js"]);
-    for (const file of files) expect(readFileSync(join(out, file), "utf8")).not.toMatch(/\bzod\b/);
+  it("ships only its bundles, declarations and package.json, and no dependencies", () => {
+    const paths = packed.files.map((f) => f.path).sort();
+    expect(paths).toContain("dist/index.mjs");
+    expect(paths).toContain("dist/index.cjs");
+    expect(paths).toContain("dist/types/client/index.d.ts");
+    expect(paths).toContain("dist/types/client/index.d.cts");
+    expect(paths.filter((p) => !/^(dist\/|package\.json$|README\.md$)/.test(p))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(app, "node_modules/@media-jobs/client/package.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: "@media-jobs/client", engines: { node: ">=18" } });
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(manifest.peerDependencies ?? {}).toEqual({});
+    // Tens of kilobytes, not the service's 50 MB.
+    expect(packed.size).toBeLessThan(100_000);
   });
 
-  it("works when imported: maps a job from a fake fetch and round-trips a webhook signature", async () => {
-    const sdk = (await import(pathToFileURL(join(out, "client/index.js")).href)) as typeof import("../../src/client/index.ts");
-    expect(Object.keys(sdk).sort()).toEqual(
-      [
-        "ApiError",
-        "ConnectionError",
-        "DEFAULT_BASE_URL",
-        "JobList",
-        "MediaJobsClient",
-        "MediaJobsError",
-        "SIGNATURE_HEADER",
-        "TIMESTAMP_HEADER",
-        "TimeoutError",
-        "WebhookVerificationError",
-        "signWebhook",
-        "verifyWebhook",
-      ].sort(),
+  it("installs no other package", () => {
+    const installed = readdirSync(join(app, "node_modules")).filter((name) => !name.startsWith("."));
+    expect(installed).toEqual(["@media-jobs"]);
+    expect(readdirSync(join(app, "node_modules/@media-jobs"))).toEqual(["client"]);
+  });
+
+  it.each([
+    ["import", "main.mjs", `import * as sdk from "@media-jobs/client";`],
+    ["require", "main.cjs", `const sdk = require("@media-jobs/client");`],
+  ])("works through %s", (_how, file, load) => {
+    writeFileSync(join(app, file), program(load));
+    const out = JSON.parse(run(node, [file], app));
+    expect(out.node).toBe(execFileSync(node, ["--version"], { encoding: "utf8" }).trim());
+    expect(out.exports).toEqual(Object.keys(source).sort());
+    expect(out.job).toMatchObject({ id: "job_1", type: "compressPdf", status: "pending", error: null, errorCode: null });
+    expect(out.same).toBe(true);
+  });
+
+  it("its declarations stand alone (no zod installed) and type-check for import and for require", () => {
+    const usage = `
+export async function run(): Promise<number> {
+  const client = new MediaJobsClient({ apiKey: "k" });
+  const job: SdkJob = await client.getJob("job_1");
+  if (job.type === "compressImage" && job.status === "completed") return job.width + job.compressionRatio;
+  // @ts-expect-error progress is a number or null
+  const wrong: string = job.progress;
+  void wrong;
+  await client.enqueueJob({ type: "compressVideo", params: { url: "https://e.com/v.mp4", codec: "vp9" } });
+  // @ts-expect-error quality of an image is 1–100
+  await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", quality: "high" } });
+  const usage: Usage = await client.getUsage();
+  const deliveries: WebhookDelivery[] = await client.listWebhookDeliveries("job_1");
+  try { await client.redeliverWebhook("job_1"); } catch (e) { if (e instanceof ApiError && e.code === "invalid_input") return e.status; }
+  return usage.window.remaining + deliveries.length;
+}
+`;
+    const names = `MediaJobsClient, ApiError, type SdkJob, type Usage, type WebhookDelivery`;
+    writeFileSync(join(app, "esm.mts"), `import { ${names} } from "@media-jobs/client";\n${usage}`);
+    writeFileSync(join(app, "cjs.cts"), `import { ${names} } from "@media-jobs/client";\n${usage}`);
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { target: "es2022", lib: ["es2023", "dom"], types: [], module: "node16", moduleResolution: "node16", strict: true, noEmit: true },
+        files: ["esm.mts", "cjs.cts"],
+      }),
     );
-    const fetch = async () =>
-      Response.json({ id: "job_1", type: "compress-pdf", status: "queued", priority: 5, progress: null, createdAt: "2026-01-01T00:00:00.000Z" });
-    const job = await new sdk.MediaJobsClient({ apiKey: "k", fetch }).getJob("job_1");
-    expect(job).toMatchObject({ type: "compressPdf", status: "pending", error: null });
-
-    const body = JSON.stringify(job);
-    const headers = await sdk.signWebhook(body, "whsec_test", 1_000);
-    await expect(sdk.verifyWebhook(body, headers, "whsec_test", { now: 1_000 })).resolves.toEqual(job);
-  });
-
-  it("its declarations type-check in a consumer project (node16 ESM resolution)", () => {
-    const consumer = mkdtempSync(join(tmpdir(), "media-jobs-consumer-"));
-    try {
-      writeFileSync(join(consumer, "package.json"), JSON.stringify({ type: "module" }));
-      writeFileSync(
-        join(consumer, "main.ts"),
-        [
-          `import { MediaJobsClient, ApiError, type SdkJob } from ${JSON.stringify(join(out, "client/index.js"))};`,
-          `const client = new MediaJobsClient({ apiKey: "k" });`,
-          `export async function run(): Promise<number> {`,
-          `  const job: SdkJob = await client.getJob("job_1");`,
-          `  if (job.type === "compressImage" && job.status === "completed") return job.width + job.compressionRatio;`,
-          `  // @ts-expect-error progress is a number or null`,
-          `  const wrong: string = job.progress;`,
-          `  void wrong;`,
-          `  await client.enqueueJob({ type: "compressVideo", params: { url: "https://e.com/v.mp4", codec: "vp9" } });`,
-          `  try { await client.cancelJob("job_1"); } catch (e) { if (e instanceof ApiError) return e.status; }`,
-          `  return 0;`,
-          `}`,
-        ].join("\n"),
-      );
-      writeFileSync(
-        join(consumer, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: {
-            target: "es2022",
-            lib: ["es2023", "dom"],
-            types: [],
-            module: "node16",
-            moduleResolution: "node16",
-            strict: true,
-            noEmit: true,
-            // The declarations name zod's types (the contract's schemas); a consumer gets zod
-            // with the package, here we point at the repo's copy.
-            paths: { zod: [join(root, "node_modules/zod/index.d.cts")] },
-          },
-          files: ["main.ts"],
-        }),
-      );
-      let output = "";
-      try {
-        execFileSync(tsc, ["-p", join(consumer, "tsconfig.json")], { cwd: consumer, encoding: "utf8", stdio: "pipe" });
-      } catch (error) {
-        const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-        output = `${stdout ?? ""}${stderr ?? ""}` || String(error);
-      }
-      expect(output).toBe("");
-    } finally {
-      rmSync(consumer, { recursive: true, force: true });
-    }
+    expect(existsSync(join(app, "node_modules/zod"))).toBe(false);
+    expect(tscErrors(join(app, "tsconfig.json"))).toBe("");
   });
 });

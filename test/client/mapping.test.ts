@@ -1,7 +1,7 @@
 // The client speaks the HTTP dialect on the wire and answers in the SDK dialect: every
 // type, every status, results at the root, errors as message plus code.
 import { describe, expect, it } from "vitest";
-import { MediaJobsClient } from "../../src/client/index.ts";
+import { MediaJobsClient, type Usage, type WebhookDelivery } from "../../src/client/index.ts";
 import { jobTypes, JOB_TYPES } from "../../src/contract/registry.ts";
 import { cancelledJob, completedJob, failedJob, HTTP_NAMES, processingJob, queuedJob, RESULTS } from "./fixtures.ts";
 import { fakeFetch, json } from "./fake-fetch.ts";
@@ -189,4 +189,57 @@ describe("listJobs", () => {
 
 it("maps every HTTP type name", () => {
   expect(Object.keys(HTTP_NAMES).sort()).toEqual([...JOB_TYPES].sort());
+});
+
+describe("usage and webhook deliveries", () => {
+  const delivery = {
+    id: "msg_Vq3kQ0aB7xYz9TuvW1rS2dEf",
+    jobId: "job_1",
+    trigger: "final",
+    url: "https://example.com/hook",
+    status: "failed",
+    attemptCount: 2,
+    createdAt: "2026-01-01T00:00:09.000Z",
+    lastAttemptAt: "2026-01-01T00:00:14.000Z",
+    nextAttemptAt: null,
+    completedAt: "2026-01-01T00:00:14.000Z",
+    attempts: [
+      { attempt: 2, at: "2026-01-01T00:00:14.000Z", statusCode: 500, error: null, latencyMs: 31 },
+      { attempt: 1, at: "2026-01-01T00:00:09.000Z", statusCode: null, error: "connection refused", latencyMs: 4 },
+    ],
+  } satisfies WebhookDelivery;
+
+  it("getUsage reads GET /v1/usage as it is", async () => {
+    const usage = {
+      plan: "pro",
+      mode: "test",
+      billable: false,
+      limits: { concurrentJobs: 10, jobsPerHour: 1000, readsPerMinute: 300 },
+      window: { seconds: 3600, jobs: 3, remaining: 997, oldestLeavesInS: 3400 },
+      processing: 1,
+      queued: 2,
+    } satisfies Usage;
+    const fetch = fakeFetch(json(200, usage));
+    expect(await clientWith(fetch).getUsage()).toEqual(usage);
+    expect(fetch.calls[0]).toMatchObject({ method: "GET", url: `${BASE}/usage` });
+  });
+
+  it("listWebhookDeliveries returns a job's deliveries with their attempts", async () => {
+    const fetch = fakeFetch(json(200, { data: [delivery] }));
+    expect(await clientWith(fetch).listWebhookDeliveries("job_1")).toEqual([delivery]);
+    expect(fetch.calls[0]).toMatchObject({ method: "GET", url: `${BASE}/jobs/job_1/webhooks` });
+  });
+
+  it("redeliverWebhook posts to the redeliver route and returns the new delivery", async () => {
+    const fresh = { ...delivery, id: "msg_new", trigger: "redeliver", status: "pending", attemptCount: 0, lastAttemptAt: null, nextAttemptAt: "2026-01-01T01:00:00.000Z", completedAt: null, attempts: [] } satisfies WebhookDelivery;
+    const fetch = fakeFetch(json(202, fresh));
+    expect(await clientWith(fetch).redeliverWebhook("job_1")).toEqual(fresh);
+    expect(fetch.calls[0]).toMatchObject({ method: "POST", url: `${BASE}/jobs/job_1/webhooks/redeliver` });
+  });
+
+  it("a redelivery the service refuses is an invalid_input ApiError naming the field", async () => {
+    const details = [{ path: "webhookUrl", message: "not set when the job was created" }];
+    const fetch = fakeFetch(json(400, { error: { code: "invalid_input", message: "the job has no webhookUrl to deliver to", details } }));
+    await expect(clientWith(fetch).redeliverWebhook("job_1")).rejects.toMatchObject({ status: 400, code: "invalid_input", details });
+  });
 });

@@ -180,3 +180,67 @@ describe("timeouts and aborts", () => {
     expect(fetch.calls).toHaveLength(1);
   });
 });
+
+describe("pacing by the RateLimit headers", () => {
+  /** A client whose clock moves only when it sleeps. */
+  function paced(fetch: FakeFetch) {
+    let now = 1_000_000;
+    const delays: number[] = [];
+    const sleep = async (ms: number) => {
+      delays.push(ms);
+      now += ms;
+    };
+    return { client: new MediaJobsClient({ apiKey: "k", fetch, sleep, now: () => now }), delays };
+  }
+  const job = (headers: Record<string, string> = {}) => json(200, queuedJob("compressImage"), headers);
+
+  it("after a read that says none remain, the next read waits for the reset instead of taking a 429", async () => {
+    const fetch = fakeFetch(job({ ratelimit: '"reads";r=0;t=12', "ratelimit-policy": '"reads";q=300;w=60' }), job(), job());
+    const { client, delays } = paced(fetch);
+    await client.getJob("job_1");
+    expect(delays).toEqual([]);
+    await client.getJob("job_1");
+    expect(delays).toEqual([12_000]);
+    await client.getJob("job_1");
+    expect(delays).toEqual([12_000]);
+  });
+
+  it("reads the older RateLimit-Remaining and RateLimit-Reset fields too, and the longest of several policies", async () => {
+    const fetch = fakeFetch(job({ "ratelimit-remaining": "0", "ratelimit-reset": "3" }), job({ ratelimit: '"burst";r=0;t=2, "reads";r=0;t=9, "day";r=5;t=80' }), job());
+    const { client, delays } = paced(fetch);
+    await client.getJob("job_1");
+    await client.getJob("job_1");
+    await client.getJob("job_1");
+    expect(delays).toEqual([3000, 9000]);
+  });
+
+  it("does not hold other kinds of request: a spent read budget leaves creates alone", async () => {
+    const fetch = fakeFetch(job({ ratelimit: '"reads";r=0;t=30' }), created());
+    const { client, delays } = paced(fetch);
+    await client.getJob("job_1");
+    await client.enqueueJob(input);
+    expect(delays).toEqual([]);
+  });
+
+  it("does not sit out an hourly quota before a create: the request goes, and its 429 says when to come back", async () => {
+    const spent = { ratelimit: '"jobs-per-hour";r=0;t=3599', "ratelimit-policy": '"jobs-per-hour";q=100;w=3600' };
+    const refused = apiError(429, "rate_limit_exceeded", "the free plan allows 100 jobs per hour", {}, { ...spent, "retry-after": "3599" });
+    const fetch = fakeFetch(json(201, { id: "job_a", type: "compress-image", status: "queued", createdAt: "2026-01-01T00:00:00.000Z", priority: 5 }, spent), refused);
+    const { client, delays } = paced(fetch);
+    await client.enqueueJob(input);
+    expect(await caught(client.enqueueJob(input))).toMatchObject({ status: 429, code: "rate_limit_exceeded", retryAfter: 3599 });
+    expect(delays).toEqual([]);
+    expect(fetch.calls).toHaveLength(2);
+  });
+
+  it("a caller's abort cuts a pacing wait short", async () => {
+    const fetch = fakeFetch(job({ ratelimit: '"reads";r=0;t=30' }));
+    const client = new MediaJobsClient({ apiKey: "k", fetch });
+    await client.getJob("job_1");
+    const controller = new AbortController();
+    const pending = client.getJob("job_1", { signal: controller.signal });
+    controller.abort(new Error("enough"));
+    expect(await caught(pending)).toMatchObject({ message: "enough" });
+    expect(fetch.calls).toHaveLength(1);
+  });
+});

@@ -1,10 +1,10 @@
 // Runs the type-level tests (types.test-d.ts) under tsc, so `vitest run` fails when an expected
 // type error disappears or narrowing stops compiling.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, it } from "vitest";
+import { tscErrors } from "./tsc.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -21,14 +21,7 @@ it("the type-level tests compile: narrowing works and wrong accesses are errors"
         files: [join(root, "test/client/types.test-d.ts")],
       }),
     );
-    let output = "";
-    try {
-      execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", config], { cwd: root, encoding: "utf8", stdio: "pipe" });
-    } catch (error) {
-      const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-      output = `${stdout ?? ""}${stderr ?? ""}` || String(error);
-    }
-    expect(output).toBe("");
+    expect(tscErrors(config)).toBe("");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

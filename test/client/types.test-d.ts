@@ -1,17 +1,42 @@
-// Type-level tests, checked by `tsc --noEmit -p .` (and by type-check.test.ts): jobs are
-// discriminated by type then status, params are typed per type, and wrong accesses fail.
-// Nothing here runs.
+// Type-level tests, checked by `tsc --noEmit -p .` (and by type-check.test.ts): the
+// client's plain types are the contract's zod types, both ways; jobs are discriminated by
+// type then status, params are typed per type, and wrong accesses fail. Nothing here runs.
 import {
   MediaJobsClient,
   verifyWebhook,
+  type ApiError,
+  type ApiErrorCode,
   type CompletedJob,
   type EnqueueJobInput,
+  type JobErrorCode,
   type JobOf,
+  type JobParamsInput,
+  type JobResult,
+  type JobType,
   type SdkJob,
+  type SdkJobStatus,
 } from "../../src/client/index.ts";
+import type { SdkJob as ContractSdkJob, SdkJobStatus as ContractSdkJobStatus } from "../../src/contract/dialects.ts";
+import type { JobErrorCode as ContractJobErrorCode } from "../../src/contract/job.ts";
+import type { JobParamsInput as ContractJobParamsInput, JobResult as ContractJobResult } from "../../src/contract/registry.ts";
+import type { ApiErrorCode as ServiceApiErrorCode } from "../../src/lib/errors.ts";
 
 type Equal<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
 function assertType<T extends true>(): T | void {}
+/** Each assignable to the other: what the contract says, the client's published types say. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+export function inStepWithTheContract(): void {
+  assertType<Same<SdkJob, ContractSdkJob>>();
+  assertType<Same<SdkJobStatus, ContractSdkJobStatus>>();
+  assertType<Same<JobErrorCode, ContractJobErrorCode>>();
+  assertType<{ [T in JobType]: Same<JobParamsInput<T>, ContractJobParamsInput<T>> }[JobType]>();
+  assertType<{ [T in JobType]: Same<JobResult<T>, ContractJobResult<T>> }[JobType]>();
+  assertType<{ [T in JobType]: Same<JobOf<T>, Extract<ContractSdkJob, { type: T }>> }[JobType]>();
+  // Every code the service sends, plus the two the client makes up for answers that are not the service's.
+  assertType<Same<ApiErrorCode, ServiceApiErrorCode | "invalid_response" | `http_${number}`>>();
+  assertType<Same<ApiError["code"], ApiErrorCode>>();
+}
 
 export async function narrowing(client: MediaJobsClient): Promise<void> {
   const job = await client.getJob("job_1");
@@ -102,4 +127,29 @@ export async function listingAndWebhooks(client: MediaJobsClient, raw: string, h
   const payload = await verifyWebhook(raw, headers, "whsec_x");
   assertType<Equal<typeof payload, SdkJob>>();
   await verifyWebhook(raw, { "x-service-timestamp": "1", "x-service-signature": ["sha256=a", "sha256=b"] }, ["a", "b"]);
+}
+
+export function errorCodes(error: ApiError): string {
+  // A switch over the codes is checked: a typo does not compile, and what is left after
+  // the service's codes and invalid_response is http_<status>.
+  // @ts-expect-error not an error code of the service
+  if (error.code === "rate_limited") return "never";
+  const code: ApiErrorCode = error.code;
+  switch (code) {
+    case "invalid_input":
+    case "unauthorized":
+    case "forbidden":
+    case "not_found":
+    case "idempotency_key_in_use":
+    case "idempotency_key_reused":
+    case "payload_too_large":
+    case "rate_limit_exceeded":
+    case "internal_error":
+    case "invalid_response":
+      return code;
+    default: {
+      assertType<Equal<typeof code, `http_${number}`>>();
+      return code;
+    }
+  }
 }

@@ -11,7 +11,7 @@ const NOW = 1_767_225_600_000;
 const payload = toSdkJob(completedJob("compressImage", "job_hook"));
 const body = JSON.stringify(payload);
 
-/** The signature as DESIGN §6 defines it, computed independently of the library. */
+/** The signature as docs/webhooks.md defines it, computed independently of the library. */
 function nodeSign(raw: string | Buffer, secret = SECRET, timestamp = NOW): string {
   return `sha256=${createHmac("sha256", secret).update(`${timestamp}.`).update(raw).digest("hex")}`;
 }
@@ -31,7 +31,7 @@ async function rejection(promise: Promise<unknown>): Promise<WebhookVerification
 }
 
 describe("verifyWebhook accepts", () => {
-  it("a raw string body signed per DESIGN §6, returning the SDK-dialect job", async () => {
+  it("a raw string body signed as docs/webhooks.md says, returning the SDK-dialect job", async () => {
     const job = await verifyWebhook(body, headers(), SECRET, { now: NOW });
     expect(job).toEqual(payload);
     if (job.type === "compressImage" && job.status === "completed") expect(job.width).toBe(1600);

@@ -1,6 +1,6 @@
 // The client library against the whole local service (wrangler dev + the real processor),
-// as an application would use it: enqueue and wait with progress, cancel, list, and a
-// real webhook delivery verified with verifyWebhook.
+// as an application would use it: enqueue and wait with progress, cancel, list, usage, and
+// a real webhook delivery verified with verifyWebhook, its delivery log and a redelivery.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
@@ -98,5 +98,33 @@ describe("the client library against the running service", () => {
     const payload = await verifyWebhook(delivery.body, delivery.headers as Record<string, string>, secret);
     expect(payload).toMatchObject({ id: job.id, type: "compressImage", status: "completed", error: null });
     await expect(verifyWebhook(delivery.body, delivery.headers as Record<string, string>, "whsec_wrong")).rejects.toThrow();
+
+    // The delivery log, then a redelivery that arrives as a new delivery of the same job.
+    const [final] = await client.listWebhookDeliveries(job.id);
+    expect(final).toMatchObject({ jobId: job.id, trigger: "final", status: "succeeded", url: `${localUrl}/hook`, attemptCount: 1 });
+    expect(final!.attempts).toMatchObject([{ attempt: 1, statusCode: 200, error: null }]);
+    const again = await client.redeliverWebhook(job.id);
+    expect(again).toMatchObject({ jobId: job.id, trigger: "redeliver", status: "pending", attempts: [] });
+    expect(again.id).not.toBe(final!.id);
+    const until = Date.now() + 30_000;
+    while (received.filter((r) => r.body.includes(job.id)).length < 2) {
+      if (Date.now() > until) throw new Error("the redelivery never arrived");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const redelivered = received.filter((r) => r.body.includes(job.id))[1]!;
+    expect(redelivered.headers["webhook-id"]).toBe(again.id);
+    expect(await verifyWebhook(redelivered.body, redelivered.headers as Record<string, string>, secret)).toMatchObject({ id: job.id, status: "completed" });
+  });
+
+  it("reads usage: the plan, its limits and the jobs created this hour", async () => {
+    const usage = await client.getUsage();
+    expect(usage).toMatchObject({ plan: "pro", mode: "live", billable: true, limits: { jobsPerHour: 1000, readsPerMinute: 300 } });
+    expect(usage.window.jobs).toBeGreaterThanOrEqual(3);
+    expect(usage.window.remaining).toBe(usage.limits.jobsPerHour - usage.window.jobs);
+  });
+
+  it("a redelivery the service refuses is an ApiError naming the field", async () => {
+    const { jobId } = await client.enqueueJob({ type: "compressImage", params: { url: `${service.mediaUrl}/image?w=64&h=64` } });
+    await expect(client.redeliverWebhook(jobId)).rejects.toMatchObject({ status: 400, code: "invalid_input", details: [{ path: "webhookUrl" }] });
   });
 });

@@ -2,7 +2,9 @@
 // simulation of slot assignment under random arrivals, priorities and durations.
 import { describe, expect, it } from "vitest";
 import { byPriority, checkQuota, planDispatch, type Slot, type Waiting } from "../../src/limits/admission.ts";
-import { QUOTA_WINDOW_MS } from "../../src/limits/plans.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
+
+const QUOTA_WINDOW_MS = TUNABLES.limiter.quotaWindowMs;
 
 describe("checkQuota", () => {
   it("admits up to the limit within a sliding hour, then refuses until the oldest leaves", () => {

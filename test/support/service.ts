@@ -25,15 +25,24 @@ export interface Service {
   processorUrl: string;
   /** Origin of the media server: GET /image?w=&h=&format=jpeg|png. */
   mediaUrl: string;
+  /** wrangler's --persist-to directory (D1 and R2 state); removed by stop(). */
+  statePath: string;
   stop(): Promise<void>;
 }
 
 export interface ServiceOptions {
   /** How long to wait for wrangler dev to answer (ms). */
   startTimeout?: number;
+  /** A processor the caller runs (and may kill), instead of one started in this process. */
+  processor?: { url: string; token: string };
+  /** wrangler's --log-level; warn unless set. */
+  logLevel?: "debug" | "info" | "log" | "warn" | "error";
+  /** Receives wrangler's output as it comes (the last 20,000 characters are kept anyway). */
+  onOutput?: (text: string) => void;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const { port } = server.address() as AddressInfo;
@@ -104,10 +113,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     cleanups.push(() => new Promise<void>((done) => media.close(() => done())));
     const mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
 
-    const processorToken = randomBytes(16).toString("hex");
-    const processor = await startProcessor({ HOST: "127.0.0.1", PORT: "0", PROCESSOR_TOKEN: processorToken, ALLOW_PRIVATE_NETWORK_INPUTS: "true", LOG_LEVEL: "warn" });
-    cleanups.push(() => processor.close());
-    const processorUrl = `http://127.0.0.1:${processor.port}`;
+    let { url: processorUrl, token: processorToken } = options.processor ?? { url: "", token: randomBytes(16).toString("hex") };
+    if (!options.processor) {
+      const processor = await startProcessor({ HOST: "127.0.0.1", PORT: "0", PROCESSOR_TOKEN: processorToken, ALLOW_PRIVATE_NETWORK_INPUTS: "true", LOG_LEVEL: "warn" });
+      cleanups.push(() => processor.close());
+      processorUrl = `http://127.0.0.1:${processor.port}`;
+    }
 
     const quiet = { CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
     await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], quiet);
@@ -130,13 +141,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       "--inspector-port", String(inspectorPort),
       "--persist-to", state,
       "--show-interactive-dev-session=false",
-      "--log-level", "warn",
+      "--log-level", options.logLevel ?? "warn",
       ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ];
     // detached: its own process group, so stop() reaches workerd as well.
     const wrangler = spawn(process.execPath, [wranglerJs, ...args], { cwd: root, env: { ...process.env, ...quiet }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
-    const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
+    const keep = (d: Buffer) => {
+      output = (output + d.toString()).slice(-20_000);
+      options.onOutput?.(d.toString());
+    };
     wrangler.stdout!.on("data", keep);
     wrangler.stderr!.on("data", keep);
     cleanups.push(() => stopChild(wrangler));
@@ -150,7 +164,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (Date.now() > deadline) throw new Error(`wrangler dev did not answer on ${baseUrl} in time:\n${output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    return { baseUrl, adminToken, processorUrl, mediaUrl, stop };
+    return { baseUrl, adminToken, processorUrl, mediaUrl, statePath: state, stop };
   } catch (error) {
     await stop();
     throw error;

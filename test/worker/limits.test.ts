@@ -3,7 +3,7 @@
 // runner's slot, usage and plan changes.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SLOT_LEASE_MS } from "../../src/limits/plans.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
 import { call, media, newKey, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
 
 const limiter = (orgId: string, mode = "live") => testEnv.ORG_LIMITER.getByName(`${orgId}:${mode}`);
@@ -125,7 +125,7 @@ describe("concurrency", () => {
       await state.storage.deleteAlarm();
       await state.storage.deleteAll();
     });
-    const later = Date.now() + SLOT_LEASE_MS + 1_000;
+    const later = Date.now() + TUNABLES.limiter.slotLeaseMs + 1_000;
     await limiter(orgId).renew(b.json.id, later); // b's runner is alive and renews as usual
     await limiter(orgId).dispatch(later);
     await waitFor(async () => ((await processorState(`${waiting.json.id}.1`))?.state === "running" ? true : undefined), "the waiting job to start");

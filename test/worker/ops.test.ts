@@ -1,13 +1,17 @@
 // Operations: retention and the stuck-job sweeper on real rows and R2 objects with an
 // injected clock, health, and request ids.
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app.ts";
 import { database } from "../../src/db/client.ts";
-import { LEASE_MS } from "../../src/db/jobs.ts";
-import { applyRetention, DEFAULT_RETENTION, retentionConfig } from "../../src/ops/retention.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
+import { DEFAULT_RETENTION } from "../../src/limits/retention.ts";
+import { applyRetention, retentionConfig } from "../../src/ops/retention.ts";
+import { finishJob } from "../../src/runner/finish.ts";
+import type { Attempt } from "../../src/runner/job-runner.ts";
 import { sweep } from "../../src/runner/sweeper.ts";
 import { sweepDeliveries } from "../../src/webhooks/schedule.ts";
-import { call, newKey, testEnv } from "./helpers.ts";
+import { call, media, newKey, processorState, testEnv } from "./helpers.ts";
 
 const DAY = 86_400_000;
 
@@ -45,6 +49,12 @@ describe("retention", () => {
     expect(await testEnv.DB.prepare("SELECT 1 FROM webhook_deliveries WHERE id = 'msg_retention'").first()).toBeNull();
   });
 
+  it("keeps a finished job's row (and its deliveries) until its webhook retry schedule has ended", () => {
+    const { retryDelaysS, retryJitterRatio, maxAttempts, attemptTimeoutMs } = TUNABLES.webhooks;
+    const scheduleMs = retryDelaysS.reduce((sum, s) => sum + s * 1000 * (1 + retryJitterRatio), 0) + maxAttempts * attemptTimeoutMs;
+    for (const { jobsDays } of Object.values(DEFAULT_RETENTION)) expect(scheduleMs).toBeLessThan(jobsDays * DAY);
+  });
+
   it("keeps outputs longer for a plan configured so", async () => {
     const { orgId } = await newKey({ plan: "enterprise" });
     const now = 1_900_000_000_000;
@@ -55,17 +65,54 @@ describe("retention", () => {
 });
 
 describe("the stuck-job sweeper", () => {
-  it("pokes a job whose lease just ran out, and fails one stuck past a second lease", async () => {
+  const period = TUNABLES.sweep.cronPeriodMs;
+  const lease = (id: string) => testEnv.DB.prepare("SELECT lease_expires_at AS at FROM jobs WHERE id = ?").bind(id).first<{ at: number | null }>();
+
+  it("sweeping once per cron period, pokes every stuck job at the first sweep that sees it and fails it at the next", async () => {
+    const { orgId } = await newKey();
+    // The cron's scheduled times, as production passes them: s0, s0 + period, s0 + 2 periods.
+    const s0 = Math.floor(Date.now() / period) * period + 100 * period;
+    // Runners that stop renewing at moments spread over one period after s0 (none has state, so a poke revives nothing).
+    const offsets = [0, 1, 1_000, 60_000, period / 2, period - 1];
+    const ids = offsets.map((_, i) => `job_sweep_cron_${String(i).padStart(12, "0")}`);
+    for (const [i, id] of ids.entries()) {
+      await insertJob(orgId, id, { status: "processing", createdAt: s0 - period, attempt: 1, lease: s0 + offsets[i]! });
+    }
+
+    await sweep(testEnv, s0);
+    for (const id of ids) expect(await row(id)).toMatchObject({ status: "processing" });
+    // Each lease expired at most one period ago: each job is poked, none is failed.
+    await sweep(testEnv, s0 + period);
+    for (const id of ids) expect(await row(id), id).toMatchObject({ status: "processing" });
+    // Still expired a period later: each is failed.
+    await sweep(testEnv, s0 + 2 * period);
+    for (const id of ids) expect(await row(id), id).toMatchObject({ status: "failed", error_code: "processing_interrupted" });
+  });
+
+  it("a poke makes a runner whose alarm was lost poll again, which renews the lease", async () => {
     const { orgId } = await newKey();
     const now = Date.now();
-    await insertJob(orgId, "job_sweep_recent_lease_0000", { status: "processing", createdAt: now - 60_000, attempt: 1, lease: now - 1000 });
-    await insertJob(orgId, "job_sweep_stuck_0000000000", { status: "processing", createdAt: now - 600_000, attempt: 1, lease: now - 2 * LEASE_MS });
+    const id = `job_sweep_revived_${now.toString(36)}`;
+    const pid = `${id}.1`;
+    await insertJob(orgId, id, { status: "processing", createdAt: now - 10 * 60_000, attempt: 1, lease: now - 1_000 });
+    // The attempt runs on the processor, and the runner holds it, but no alarm will fire.
+    const started = await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ id: pid, type: "compressImage", params: { url: media("/stall") } }),
+    });
+    expect(started.ok).toBe(true);
+    const attempt: Attempt = { jobId: id, orgId, mode: "live", renewedAt: now, attempt: 1, pid, polls: 50, failures: 0 };
+    const runner = testEnv.JOB_RUNNER.getByName(id);
+    await runInDurableObject(runner, (_instance, state) => state.storage.put("attempt", attempt));
+
     await sweep(testEnv, now);
-    expect(await row("job_sweep_recent_lease_0000")).toMatchObject({ status: "processing" });
-    expect(await row("job_sweep_stuck_0000000000")).toMatchObject({ status: "failed", error_code: "processing_interrupted" });
-    // The next sweep, a lease later, finds the first one still stuck.
-    await sweep(testEnv, now + 2 * LEASE_MS);
-    expect(await row("job_sweep_recent_lease_0000")).toMatchObject({ status: "failed", error_code: "processing_interrupted" });
+    expect(await row(id)).toMatchObject({ status: "processing" });
+    expect((await lease(id))!.at).toBeGreaterThan(now);
+    expect(await runInDurableObject(runner, (_instance, state) => state.storage.getAlarm())).not.toBeNull();
+
+    expect(await finishJob(testEnv, id, { status: "cancelled" })).toBe(true);
+    expect(await processorState(pid)).toBeUndefined();
   });
 });
 

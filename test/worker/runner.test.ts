@@ -3,8 +3,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
-import { MAX_ATTEMPTS } from "../../src/runner/job-runner.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
 import { call, media, newKey, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
+
+const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
 async function row(id: string) {
   return testEnv.DB.prepare("SELECT status, attempt FROM jobs WHERE id = ?").bind(id).first<{ status: string; attempt: number }>();

@@ -1,4 +1,4 @@
-// Webhook delivery (DESIGN §6, issue 6): signed so that both the SDK and any Standard
+// Webhook delivery (docs/webhooks.md): signed so that both the SDK and any Standard
 // Webhooks library verify it, retried on the schedule through the queue's own delays,
 // logged attempt by attempt, and scheduled once per finished job. Retries are driven
 // here with createMessageBatch, so no test waits through a backoff.
@@ -9,14 +9,16 @@ import { toSdkJob } from "../../src/contract/dialects.ts";
 import { database } from "../../src/db/client.ts";
 import worker from "../../src/index.ts";
 import { newId } from "../../src/lib/crypto.ts";
-import { jobFinished } from "../../src/runner/finished.ts";
-import { MAX_ATTEMPTS, RETRY_DELAYS_S } from "../../src/webhooks/backoff.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
+import { finishJob } from "../../src/runner/finish.ts";
 import { consumeWebhooks } from "../../src/webhooks/consumer.ts";
 import { deliver } from "../../src/webhooks/deliver.ts";
-import type { WebhookMessage } from "../../src/webhooks/schedule.ts";
+import { scheduleFinalDelivery, type WebhookMessage } from "../../src/webhooks/schedule.ts";
 import { signDelivery } from "../../src/webhooks/sign.ts";
 import { insertDelivery } from "../../src/webhooks/store.ts";
 import { call, media, newKey, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+
+const { maxAttempts: MAX_ATTEMPTS, retryDelaysS: RETRY_DELAYS_S } = TUNABLES.webhooks;
 
 // src/client/webhooks.ts reads `globalThis.crypto`, which the Workers types declare as a
 // global const rather than a property of globalThis, so tsconfig.worker.json cannot
@@ -273,9 +275,12 @@ describe("webhook delivery", () => {
 
   it("schedules one delivery when a job is finalized twice", async () => {
     const { orgId } = await newKey();
-    const { job, tag } = await finishedJob(orgId, "/ok", { status: "cancelled" });
-    await Promise.all([jobFinished(testEnv, job.id), jobFinished(testEnv, job.id)]);
-    await jobFinished(testEnv, job.id);
+    const { job, tag } = await finishedJob(orgId, "/ok", { status: "queued" });
+    // Two cancels at once: one ends the job and schedules its delivery, the other does nothing.
+    const ended = await Promise.all([finishJob(testEnv, job.id, { status: "cancelled" }), finishJob(testEnv, job.id, { status: "cancelled" })]);
+    expect(ended.sort()).toEqual([false, true]);
+    // The cron's repair of a half-finished job schedules no second one either.
+    expect(await scheduleFinalDelivery(testEnv, job.id)).toBeUndefined();
     const { results } = await testEnv.DB.prepare("SELECT id, trigger FROM webhook_deliveries WHERE job_id = ?").bind(job.id).all<{ id: string; trigger: string }>();
     expect(results).toEqual([{ id: expect.stringMatching(/^msg_/), trigger: "final" }]);
     // The real queue carries it to the receiver.

@@ -7,6 +7,7 @@ import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { identifyImage, imageFailure, type OutputImageFormat } from "../tools/image.ts";
 import type { ProcessorContext } from "./types.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
 type Params = JobParams<"compressImage">;
 
@@ -53,7 +54,7 @@ export function encoderOptions(format: OutputImageFormat, quality: number) {
   }
 }
 
-export async function compressImage(params: Params, ctx: ProcessorContext): Promise<Record<string, unknown>> {
+export async function compressImage(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressImage">> {
   const { input, signal, config } = ctx;
   const source = await identifyImage(input.path, config.MAX_INPUT_PIXELS);
   ctx.setProgress(10);

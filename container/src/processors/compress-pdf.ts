@@ -9,6 +9,7 @@ import { JobFailure, throwIfAborted } from "../errors.ts";
 import { GS_BASE_ARGS, ghostscriptFailure, pdfPageCount, runGhostscript } from "../tools/ghostscript.ts";
 import { scrubPdfMetadata } from "../tools/pdf-metadata.ts";
 import type { ProcessorContext } from "./types.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import { ratio } from "./compress-image.ts";
 
 type Params = JobParams<"compressPdf">;
@@ -45,7 +46,7 @@ export function buildArgs(params: Pick<Params, "quality" | "removeMetadata">, pa
   ];
 }
 
-export async function compressPdf(params: Params, ctx: ProcessorContext): Promise<Record<string, unknown>> {
+export async function compressPdf(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressPdf">> {
   const { input, signal, config } = ctx;
   await identifyPdf(input.path);
   const gs = { signal, timeoutMs: config.JOB_TIMEOUT_MS };

@@ -9,6 +9,7 @@ import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
 import { ratio } from "./compress-image.ts";
 import type { ProcessorContext } from "./types.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
 type Params = JobParams<"compressVideo">;
 type Codec = Params["codec"];
@@ -99,7 +100,7 @@ function videoCodecArgs(params: Params): string[] {
   }
 }
 
-export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<Record<string, unknown>> {
+export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const { signal } = ctx;
   const probe = await probeInput(ctx, { video: true });
   ctx.setProgress(8);

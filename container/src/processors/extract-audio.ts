@@ -9,6 +9,7 @@ import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
 import { round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
 export const MP3_KBPS: Record<QualityPreset, number> = { low: 128, medium: 192, high: 320 };
 
@@ -66,7 +67,7 @@ export async function encodeMp3(
   };
 }
 
-export async function extractAudio(params: JobParams<"extractAudio">, ctx: ProcessorContext): Promise<Record<string, unknown>> {
+export async function extractAudio(params: JobParams<"extractAudio">, ctx: ProcessorContext): Promise<StoredResult<"extractAudio">> {
   const probe = await probeInput(ctx, { audio: true });
   ctx.setProgress(8);
   const mp3 = await encodeMp3(params.quality, probe, "audio.mp3", ctx, (f) => ctx.setProgress(10 + f * 85));

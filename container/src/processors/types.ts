@@ -2,6 +2,7 @@
 // once, gives each processor a private work directory, and collects the outputs it
 // registers; a processor's result holds output names where the API will put signed URLs.
 import type { JobParams, JobType } from "../../../src/contract/registry.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import type { Config } from "../config.ts";
 
 export interface ProcessorContext {
@@ -15,4 +16,5 @@ export interface ProcessorContext {
   addOutput(name: string, contentType: string): string;
 }
 
-export type Processor<T extends JobType> = (params: JobParams<T>, ctx: ProcessorContext) => Promise<Record<string, unknown>>;
+/** Resolves to the type's result with output names as its `url`s; the runner checks it against the schema. */
+export type Processor<T extends JobType> = (params: JobParams<T>, ctx: ProcessorContext) => Promise<StoredResult<T>>;

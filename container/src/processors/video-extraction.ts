@@ -11,6 +11,7 @@ import { checkBox, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFra
 import { round3 } from "./compress-video.ts";
 import { buildArgs as buildAudioArgs, encodeMp3, type Mp3Output } from "./extract-audio.ts";
 import type { ProcessorContext } from "./types.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
 type Params = JobParams<"videoExtraction">;
 type Frames = Exclude<Params["frames"], false>;
@@ -62,7 +63,7 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths): { au
   return { audio, frames: paths.frames.map((f) => grabArgs(paths.input, probe, f.time, box, f.output)) };
 }
 
-export async function videoExtraction(params: Params, ctx: ProcessorContext): Promise<Record<string, unknown>> {
+export async function videoExtraction(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoExtraction">> {
   const probe = await probeInput(ctx, { video: true });
   const frames = params.frames;
   if (frames !== false) checkBox(frameBox(probe.video!, frames.width, frames.height), ctx.config);

@@ -9,6 +9,7 @@ import { probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { checkBox, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame, representativeFrameTime } from "../tools/frames.ts";
 import { round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
 type Params = JobParams<"videoThumbnail">;
 
@@ -28,7 +29,7 @@ export function requestedFrameTime(seconds: number, probe: MediaProbe): number {
   return frameTimeAt(seconds, probe);
 }
 
-export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<Record<string, unknown>> {
+export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoThumbnail">> {
   const probe = await probeInput(ctx, { video: true });
   checkBox(frameBox(probe.video!, params.width, params.height), ctx.config);
   ctx.setProgress(10);

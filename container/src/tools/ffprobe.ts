@@ -1,6 +1,7 @@
 // What a media input holds, read by ffprobe from a local file; and, when it holds nothing
 // we can use, the failure to report in words the user can act on. Media is identified by
-// its bytes (DESIGN §8): only local files, and only the container formats listed here.
+// its bytes (docs/security.md): only local files, and only the container formats listed
+// here.
 import { open } from "node:fs/promises";
 import type { Config } from "../config.ts";
 import { JobFailure } from "../errors.ts";

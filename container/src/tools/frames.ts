@@ -26,7 +26,7 @@ export interface FrameBox {
   height: number;
 }
 
-/** DESIGN §5: no size keeps the source's; one side keeps the aspect; both cover the box, cropped. */
+/** Frame size (docs/job-types.md, videoExtraction): no size keeps the source's; one side keeps the aspect; both cover the box, cropped. */
 export function frameBox(source: { width: number; height: number }, width?: number, height?: number): FrameBox {
   const sw = source.width;
   const sh = source.height;

@@ -6,7 +6,6 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie } from "hono/cookie";
-import type { RequestIdVariables } from "hono/request-id";
 import { z } from "zod";
 import { newPasswordProblem } from "../../auth/password.ts";
 import {
@@ -23,25 +22,23 @@ import {
   SIGN_IN_CSRF_COOKIE,
   signIn,
   signInCsrfToken,
-  type DashboardVariables,
 } from "../../auth/session.ts";
 import { mediaUrl } from "../../contract/common.ts";
 import { JOB_STATUSES } from "../../contract/job.ts";
 import { canonicalJobType } from "../../contract/names.ts";
 import { database } from "../../db/client.ts";
-import { cancelJob } from "../../db/jobs.ts";
+import { listJobs } from "../../db/jobs.ts";
 import { createApiKey } from "../../db/orgs.ts";
+import { toHttpJob, viewOptions } from "../../jobs/view.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import { AppError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import { PLAN_LIMITS } from "../../limits/plans.ts";
-import { jobFinished } from "../../runner/finished.ts";
+import { finishJob } from "../../runner/finish.ts";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
 import { rotateWebhookSecret } from "../../webhooks/secrets.ts";
 import { sendTestWebhook } from "../../webhooks/test-event.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
-import { toHttpJob } from "../job-view.ts";
-import { viewOptions } from "../jobs.ts";
 import { AccountPage } from "./account.tsx";
 import { errorPage } from "./error.tsx";
 import { JobPage } from "./job.tsx";
@@ -53,7 +50,6 @@ import {
   findOrgKey,
   jobStates,
   latestWebhookUrl,
-  listOrgJobs,
   revokeOrgKey,
   usageSummary,
 } from "./queries.ts";
@@ -61,7 +57,8 @@ import { lockedMessage, SignInPage, WRONG_CREDENTIALS } from "./sign-in.tsx";
 import { UsagePage } from "./usage.tsx";
 import { RotateSecretPage, WebhooksPage } from "./webhooks.tsx";
 
-type DashboardEnv = { Bindings: Env; Variables: DashboardVariables & RequestIdVariables & { nonce: string } };
+/** `nonce`: the page's CSP nonce, set for every dashboard request below. */
+type DashboardEnv = { Bindings: Env; Variables: { nonce: string } };
 type Ctx = Context<DashboardEnv>;
 
 const PAGE_SIZE = 25;
@@ -102,7 +99,7 @@ dashboardRoutes.use(
   bodyLimit({
     maxSize: MAX_FORM_BYTES,
     onError: () => {
-      throw new AppError(413, "payload_too_large", "The form is too large.");
+      throw new AppError("payload_too_large", "The form is too large.");
     },
   }),
 );
@@ -177,7 +174,7 @@ dashboardRoutes.post("/keys", async (c) => {
 
 dashboardRoutes.get("/keys/:id/revoke", async (c) => {
   const apiKey = await findOrgKey(database(c.env.DB), c.get("org").id, c.req.param("id"));
-  if (!apiKey) throw new AppError(404, "not_found", "There is no such key in this organization.");
+  if (!apiKey) throw new AppError("not_found", "There is no such key in this organization.");
   if (apiKey.revokedAt) return c.redirect("/dashboard/keys", 303);
   return c.html(<RevokeKeyPage nonce={c.get("nonce")} viewer={viewer(c)} apiKey={apiKey} />);
 });
@@ -186,7 +183,7 @@ dashboardRoutes.post("/keys/:id/revoke", async (c) => {
   const id = c.req.param("id");
   const db = database(c.env.DB);
   if (!(await revokeOrgKey(db, c.get("org").id, id, Date.now())) && !(await findOrgKey(db, c.get("org").id, id))) {
-    throw new AppError(404, "not_found", "There is no such key in this organization.");
+    throw new AppError("not_found", "There is no such key in this organization.");
   }
   return c.redirect(`/dashboard/keys?revoked=${encodeURIComponent(id)}`, 303);
 });
@@ -236,8 +233,8 @@ dashboardRoutes.get("/jobs", async (c) => {
   const query = jobsQuery.parse(c.req.query());
   const type = query.type ? canonicalJobType(query.type) : undefined;
   const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-  if (query.cursor && !before) throw new AppError(400, "invalid_input", "That page link is not valid. Start again from the newest jobs.");
-  const rows = await listOrgJobs(database(c.env.DB), {
+  if (query.cursor && !before) throw new AppError("invalid_input", "That page link is not valid. Start again from the newest jobs.");
+  const rows = await listJobs(database(c.env.DB), {
     orgId: c.get("org").id,
     mode: query.mode,
     status: query.status,
@@ -269,7 +266,7 @@ dashboardRoutes.get(LIVE_PATH.slice("/dashboard".length), async (c) => {
 dashboardRoutes.get("/jobs/:id", async (c) => {
   const db = database(c.env.DB);
   const row = await findJobOfOrg(db, c.get("org").id, c.req.param("id"));
-  if (!row) throw new AppError(404, "not_found", "There is no such job in this organization.");
+  if (!row) throw new AppError("not_found", "There is no such job in this organization.");
   const [view, deliveries] = await Promise.all([toHttpJob(row, viewOptions(c)), deliveriesOfJob(db, row.id)]);
   const refused = c.req.query("cancel-refused");
   return c.html(
@@ -289,11 +286,8 @@ dashboardRoutes.post("/jobs/:id/cancel", async (c) => {
   const db = database(c.env.DB);
   const id = c.req.param("id");
   const row = await findJobOfOrg(db, c.get("org").id, id);
-  if (!row) throw new AppError(404, "not_found", "There is no such job in this organization.");
-  if (!(await cancelJob(db, id, Date.now()))) return c.redirect(`/dashboard/jobs/${id}?cancel-refused`, 303);
-  // As POST /v1/jobs/:id/cancel does: stop the processor's work, then the end-of-job steps.
-  await c.env.JOB_RUNNER.getByName(id).cancel();
-  await jobFinished(c.env, id);
+  if (!row) throw new AppError("not_found", "There is no such job in this organization.");
+  if (!(await finishJob(c.env, id, { status: "cancelled" }))) return c.redirect(`/dashboard/jobs/${id}?cancel-refused`, 303);
   return c.redirect(`/dashboard/jobs/${id}?cancelled`, 303);
 });
 
@@ -327,7 +321,7 @@ dashboardRoutes.get("/usage", async (c) => {
 });
 
 dashboardRoutes.all("*", () => {
-  throw new AppError(404, "not_found", "There is no such page.");
+  throw new AppError("not_found", "There is no such page.");
 });
 
 dashboardRoutes.onError((error, c) => {

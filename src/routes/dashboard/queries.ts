@@ -1,38 +1,11 @@
-// The dashboard's own queries: filtered job pages, the state of running jobs, hourly
-// usage, and keys looked up and revoked within one organization (every query is scoped
-// to the signed-in member's org).
-import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+// The dashboard's own queries: the state of running jobs, hourly usage, and keys looked up
+// and revoked within one organization (every query is scoped to the signed-in member's
+// org). Job pages use db/jobs.ts's listJobs, as the API does.
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { JobStatus } from "../../contract/job.ts";
-import type { JobType } from "../../contract/names.ts";
 import type { Db } from "../../db/client.ts";
 import { listApiKeys } from "../../db/orgs.ts";
 import { apiKeys, jobs, type JobRow, type Mode } from "../../db/schema.ts";
-
-export interface JobFilter {
-  orgId: string;
-  mode?: Mode;
-  status?: JobStatus;
-  type?: JobType;
-  limit: number;
-  before?: { createdAt: number; id: string };
-}
-
-/** Newest first, one extra row so the caller knows whether there is a next page. */
-export async function listOrgJobs(db: Db, f: JobFilter): Promise<JobRow[]> {
-  const where: SQL[] = [eq(jobs.orgId, f.orgId)];
-  if (f.mode) where.push(eq(jobs.mode, f.mode));
-  if (f.status) where.push(eq(jobs.status, f.status));
-  if (f.type) where.push(eq(jobs.type, f.type));
-  if (f.before) {
-    where.push(or(lt(jobs.createdAt, f.before.createdAt), and(eq(jobs.createdAt, f.before.createdAt), lt(jobs.id, f.before.id)))!);
-  }
-  return db
-    .select()
-    .from(jobs)
-    .where(and(...where))
-    .orderBy(desc(jobs.createdAt), desc(jobs.id))
-    .limit(f.limit + 1);
-}
 
 export async function findJobOfOrg(db: Db, orgId: string, id: string): Promise<JobRow | undefined> {
   return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId))))[0];

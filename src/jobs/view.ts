@@ -1,4 +1,5 @@
-// A job row as the HTTP API shows it (DESIGN §4), with freshly signed result links.
+// A job row as the HTTP API shows it (docs/api.md), with freshly signed result links.
+// Used by the API routes, the dashboard and the webhook consumer alike.
 import type { HttpJob, JobErrorCode } from "../contract/job.ts";
 import { httpJobType, type JobType } from "../contract/names.ts";
 import type { JobRow } from "../db/schema.ts";
@@ -9,6 +10,11 @@ export interface ViewOptions {
   secret: string;
   origin: string;
   now: number;
+}
+
+/** Links signed for a request: its own origin, valid from now. */
+export function viewOptions(c: { env: Env; req: { url: string } }): ViewOptions {
+  return { secret: c.env.FILES_SIGNING_SECRET, origin: new URL(c.req.url).origin, now: Date.now() };
 }
 
 export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<HttpJob> {

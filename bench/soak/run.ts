@@ -1,0 +1,327 @@
+// `npm run soak`: issue 16's soak. Starts the service as `npm run dev` does, but with the
+// processor as a child process that is killed (-9) and started again mid-run; a media
+// server; and a webhook receiver that checks signatures and answers 503 for a while. It
+// creates organizations on mixed plans, submits jobs of mixed types with webhooks,
+// samples each organization's `processing` jobs in D1 every 250 ms, waits for every job
+// and webhook (with deadlines), then checks ends, webhooks, orphans and latency
+// (analyse.ts). Prints the report; a full run also writes docs/reliability.md.
+// Exits 1 when a check fails.
+//
+//   npm run soak                       500 jobs, 20 organizations, 2 kills, receiver down 20 s
+//   npm run soak -- --short            60 jobs, 4 organizations, 1 kill, receiver down 4 s
+//   options: --jobs N --orgs N --damaged-share F (jobs from EXTRA_SOURCES in sources.ts)
+//            --no-write (do not touch docs/reliability.md)
+import { randomBytes } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { PLAN_LIMITS } from "../../src/limits/plans.ts";
+import { startService, type Service } from "../../test/support/service.ts";
+import { makeSoakInputs, MEDIA_DIR, startMediaServer, type MediaServer } from "../media.ts";
+import { log, Org, pool, sleep } from "../support.ts";
+import { analyse, type Kill, type Observed, type Submitted } from "./analyse.ts";
+import { startChildProcessor, type ChildProcessor } from "./processor.ts";
+import { startReceiver, type Receiver } from "./receiver.ts";
+import { printReport, writeReliabilityDoc } from "./report.ts";
+import { sourceFor, type SourceContext } from "./sources.ts";
+import { openLocalState, type LocalState } from "./state.ts";
+
+type Plan = keyof typeof PLAN_LIMITS;
+
+/** Everything the run's shape depends on; the short form is the CI one. */
+export const SOAK = {
+  full: { jobs: 500, orgs: 20, kills: 2, outageMs: 20_000 },
+  short: { jobs: 60, orgs: 4, kills: 1, outageMs: 4_000 },
+  /** Organizations' plans, in turn. */
+  plans: ["free", "pro", "free", "enterprise", "pro"] as Plan[],
+  sampleMs: 250,
+  listReadMs: 400,
+  createConcurrency: 8,
+  /** Kills happen when these shares of the jobs have ended; the outage starts at outageAt. */
+  killAt: [0.25, 0.6],
+  outageAt: 0.4,
+  processorDownMs: 2_000,
+  jobsDeadlineMs: 20 * 60_000,
+  /** A delivery that failed twice waits 5 min for its third attempt (src/webhooks/backoff.ts). */
+  webhooksDeadlineMs: 8 * 60_000,
+} as const;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      short: { type: "boolean", default: false },
+      jobs: { type: "string" },
+      orgs: { type: "string" },
+      "damaged-share": { type: "string", default: "0" },
+      "no-write": { type: "boolean", default: false },
+    },
+  });
+  const base = values.short ? SOAK.short : SOAK.full;
+  const int = (v: string | undefined, fallback: number, name: string) => {
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number, got "${v}"`);
+    return n;
+  };
+  const extraShare = Number(values["damaged-share"]);
+  if (!(extraShare >= 0 && extraShare <= 1)) throw new Error(`--damaged-share must be between 0 and 1, got "${values["damaged-share"]}"`);
+  return {
+    short: values.short,
+    write: !values.short && !values["no-write"],
+    shape: { ...base, jobs: int(values.jobs, base.jobs, "jobs"), orgs: int(values.orgs, base.orgs, "orgs"), extraShare },
+  };
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  const { shape } = opts;
+  const cleanups: (() => Promise<unknown>)[] = [];
+  // Ctrl-C still stops wrangler, workerd and the processor, which run in their own process groups.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, async () => {
+      log(`${signal}: stopping`);
+      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+      process.exit(130);
+    });
+  }
+  try {
+    const inputs = await makeSoakInputs();
+    const media: MediaServer = await startMediaServer();
+    cleanups.push(() => media.close());
+    const processor: ChildProcessor = await startChildProcessor();
+    cleanups.push(() => processor.stop());
+    const queueBatches: Observed["queueBatches"] = [];
+    let pendingOutput = "";
+    log("starting wrangler dev");
+    const service: Service = await startService({
+      processor: { url: processor.url, token: processor.token },
+      logLevel: "info",
+      onOutput: (text) => {
+        const lines = (pendingOutput + text).split("\n");
+        pendingOutput = lines.pop()!;
+        for (const line of lines) {
+          // "QUEUE media-jobs-webhooks 10/10 (123ms)": one consumer batch, as Miniflare logs it.
+          const m = /QUEUE (\S+) (\d+)\/(\d+)(?: \((\d+)ms\))?/.exec(line.replace(/\x1b\[[0-9;]*m/g, ""));
+          if (m) queueBatches.push({ at: Date.now(), queue: m[1]!, acked: Number(m[2]), total: Number(m[3]), ms: Number(m[4] ?? 0) });
+        }
+      },
+    });
+    cleanups.push(() => service.stop());
+    const state = await openLocalState(service.statePath);
+
+    // Organizations, each with two keys (reads are limited per key) and its webhook secret.
+    const orgs: Org[] = [];
+    const secrets = new Map<string, string>();
+    for (let i = 0; i < shape.orgs; i++) {
+      const slug = `soak-${String(i + 1).padStart(2, "0")}`;
+      orgs.push(await Org.create(service, slug, SOAK.plans[i % SOAK.plans.length]!, 2));
+      secrets.set(slug, `soak-secret-${slug}-${randomBytes(12).toString("hex")}`);
+    }
+    const plans: Observed["plans"] = new Map();
+    for (const row of await state.organizations()) {
+      if (secrets.has(row.slug)) plans.set(row.id, { slug: row.slug, plan: row.plan, limit: PLAN_LIMITS[row.plan as Plan].concurrentJobs });
+    }
+    const receiver: Receiver = await startReceiver(secrets);
+    cleanups.push(() => receiver.close());
+
+    const observed: Observed = {
+      shape,
+      plans,
+      submitted: [],
+      maxProcessing: new Map(),
+      excess: [],
+      unheld: [],
+      slotsUnreadable: 0,
+      samples: 0,
+      processorRunning: [],
+      processingTotal: [],
+      listReads: [],
+      kills: [],
+      outage: undefined,
+      jobs: [],
+      deliveries: [],
+      attempts: [],
+      objectKeys: [],
+      receipts: receiver.receipts,
+      processorAttempts: processor.attempts,
+      processorLeftovers: [],
+      queueBatches,
+      startedAt: Date.now(),
+      endedAt: 0,
+      timedOut: [],
+    };
+
+    log(`${shape.jobs} jobs from ${shape.orgs} organizations; ${shape.kills} processor kill(s); receiver down ${shape.outageMs / 1000} s`);
+    let running = true;
+    let processingNow = 0;
+    let endedCount = 0;
+    const background = [
+      sampler(state, observed, processor, () => running, (n) => (processingNow = n)),
+      listReader(orgs, observed, () => running, () => processingNow),
+      (async () => {
+        // The soak's state directory holds only the soak's jobs.
+        while (running && endedCount < shape.jobs) {
+          endedCount = await state.endedCount();
+          await sleep(500);
+        }
+      })(),
+    ];
+    const chaos = chaosMonkey(state, observed, processor, receiver, shape, () => running, () => endedCount);
+
+    const ctx: SourceContext = { inputs, url: (file) => media.url(file), missingUrl: media.url("no-such-file.jpg") };
+    await pool(shape.jobs, SOAK.createConcurrency, SOAK.jobsDeadlineMs, async (n) => {
+      const org = orgs[n % orgs.length]!;
+      const source = sourceFor(n, shape.extraShare);
+      const body = { type: source.type, input: source.input(ctx), options: source.options ?? {}, webhookUrl: receiver.url(org.slug), webhookSecret: secrets.get(org.slug) };
+      const processingAtCreate = processingNow;
+      const started = performance.now();
+      const response = await fetch(`${service.baseUrl}/v1/jobs`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${org.key()}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const createMs = performance.now() - started;
+      const answer = (await response.json().catch(() => ({}))) as { id?: string };
+      observed.submitted.push({ n, org: org.slug, source: source.name, expect: source.expect, id: response.status === 201 ? answer.id : undefined, status: response.status, createMs, processingAtCreate });
+    });
+    log(`created ${observed.submitted.filter((s) => s.id).length} jobs; waiting for them to end`);
+
+    const ids = new Set(observed.submitted.flatMap((s) => (s.id ? [s.id] : [])));
+    const jobsDeadline = Date.now() + SOAK.jobsDeadlineMs;
+    let lastLog = 0;
+    for (;;) {
+      const rows = (await state.jobs()).filter((j) => ids.has(j.id));
+      const endedCount = rows.filter((j) => j.completed_at !== null).length;
+      if (Date.now() - lastLog > 15_000) {
+        log(`  ${endedCount}/${ids.size} ended, ${processingNow} processing, ${receiver.receipts.length} webhook requests`);
+        lastLog = Date.now();
+      }
+      if (endedCount >= ids.size) break;
+      if (Date.now() > jobsDeadline) {
+        observed.timedOut.push(`${ids.size - endedCount} jobs had not ended after ${SOAK.jobsDeadlineMs / 60_000} min`);
+        break;
+      }
+      await sleep(500);
+    }
+    // Kills and the outage not reached yet (jobs ended faster than expected) happen now.
+    endedCount = ids.size;
+    await chaos;
+    running = false;
+    await Promise.all(background);
+
+    log("waiting for every webhook");
+    const webhooksDeadline = Date.now() + SOAK.webhooksDeadlineMs;
+    for (;;) {
+      const deliveries = await state.deliveries();
+      const pending = deliveries.filter((d) => d.status === "pending").length;
+      const missing = [...ids].filter((id) => !deliveries.some((d) => d.job_id === id)).length;
+      if (pending === 0 && missing === 0) break;
+      if (Date.now() > webhooksDeadline) {
+        observed.timedOut.push(`${pending} deliveries pending and ${missing} jobs without one after ${SOAK.webhooksDeadlineMs / 60_000} min`);
+        break;
+      }
+      if (Date.now() - lastLog > 15_000) {
+        log(`  ${pending} deliveries pending, ${missing} jobs without one`);
+        lastLog = Date.now();
+      }
+      await sleep(1_000);
+    }
+    // A late duplicate would arrive about now: give it a moment before judging.
+    await sleep(3_000);
+    observed.endedAt = Date.now();
+    observed.jobs = await state.jobs();
+    observed.deliveries = await state.deliveries();
+    observed.attempts = await state.deliveryAttempts();
+    observed.objectKeys = await state.objectKeys();
+    observed.processorLeftovers = await processor.leftovers();
+
+    const { figures, checks } = analyse(observed);
+    await writeFile(join(MEDIA_DIR, `soak-${opts.short ? "short" : "full"}.json`), JSON.stringify({ shape, figures, checks, queueBatches: observed.queueBatches, kills: observed.kills, outage: observed.outage }, null, 2));
+    printReport(shape, figures, checks, observed);
+    if (opts.write) await writeReliabilityDoc(shape, figures, checks, observed);
+    return checks.every((c) => c.pass) ? 0 : 1;
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((e) => log(`clean-up failed: ${e}`));
+  }
+}
+
+/** Every SOAK.sampleMs: each organization's `processing` jobs in D1, and the processor's running count. */
+async function sampler(state: LocalState, o: Observed, processor: ChildProcessor, running: () => boolean, setNow: (n: number) => void) {
+  while (running()) {
+    // The limiters' slots are read before and after D1, so that a job starting or ending
+    // between two reads is seen holding its slot in one of them.
+    const before = { at: Date.now(), slots: await state.slots() };
+    const at = Date.now();
+    const byOrg = await state.processingByOrg();
+    const after = { at: Date.now(), slots: await state.slots() };
+    const readable = before.slots !== undefined && after.slots !== undefined;
+    const holds = (id: string) => [before, after].some((read) => (read.slots?.get(id) ?? 0) > read.at);
+    let total = 0;
+    for (const [org, ids] of byOrg) {
+      const plan = o.plans.get(org);
+      if (!plan) continue;
+      total += ids.length;
+      o.maxProcessing.set(org, Math.max(o.maxProcessing.get(org) ?? 0, ids.length));
+      if (ids.length > plan.limit) o.excess.push({ at, org, count: ids.length, limit: plan.limit });
+      if (readable) for (const job of ids.filter((id) => !holds(id))) o.unheld.push({ at, org, job });
+    }
+    if (total > 0 && !readable) o.slotsUnreadable++;
+    o.samples++;
+    setNow(total);
+    const inProcessor = await processor.running();
+    if (total > 0 || o.submitted.length < o.shape.jobs) {
+      o.processingTotal.push(total);
+      if (inProcessor !== undefined) o.processorRunning.push(inProcessor);
+    }
+    await sleep(Math.max(0, SOAK.sampleMs - (Date.now() - at)));
+  }
+}
+
+/** Lists an organization's jobs every SOAK.listReadMs, in turn, timing each read. */
+async function listReader(orgs: Org[], o: Observed, running: () => boolean, processingNow: () => number) {
+  for (let i = 0; running(); i++) {
+    const org = orgs[i % orgs.length]!;
+    const processing = processingNow();
+    const started = performance.now();
+    const response = await fetch(`${org.baseUrl}/v1/jobs?limit=50`, { headers: { authorization: `Bearer ${org.key()}` } });
+    await response.arrayBuffer();
+    o.listReads.push({ ms: performance.now() - started, status: response.status, processing });
+    await sleep(SOAK.listReadMs);
+  }
+}
+
+/** Kills the processor at SOAK.killAt shares of ended jobs, and takes the receiver down at SOAK.outageAt. */
+async function chaosMonkey(state: LocalState, o: Observed, processor: ChildProcessor, receiver: Receiver, shape: Observed["shape"], running: () => boolean, ended: () => number) {
+  const kills = SOAK.killAt.slice(0, shape.kills);
+  let outageDone = shape.outageMs === 0;
+  while (running() && (kills.length > 0 || !outageDone)) {
+    const share = ended() / shape.jobs;
+    if (!outageDone && share >= SOAK.outageAt) {
+      o.outage = receiver.failFor(shape.outageMs);
+      outageDone = true;
+      log(`  webhook receiver answers 503 for ${shape.outageMs / 1000} s`);
+    }
+    if (kills.length > 0 && share >= kills[0]!) {
+      kills.shift();
+      // Jobs that start while the processor is down must not lose an attempt: their start
+      // is to be retried until the processor has it. Only these lose their work.
+      const inFlight = [...(await state.processingByOrg()).values()].flat();
+      const at = Date.now();
+      await processor.kill();
+      await sleep(SOAK.processorDownMs);
+      await processor.start();
+      const kill: Kill = { at, downMs: Date.now() - at, inFlight };
+      o.kills.push(kill);
+      log(`  processor killed (-9) with ${kill.inFlight.length} jobs in flight; back after ${(kill.downMs / 1000).toFixed(1)} s`);
+    }
+    await sleep(200);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,2254 @@
+// Generated from the OpenAPI document (src/contract/openapi.ts) by
+// packages/client/scripts/generate-types.ts with openapi-typescript. Do not edit; run
+// `npm run generate -w @media-jobs/client` after changing the contract.
+export interface paths {
+    "/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List jobs, newest first */
+        get: operations["listJobs"];
+        put?: never;
+        /**
+         * Create a job
+         * @description Accepts either dialect (HTTP `{type, input, options?}` or client-library `{type, params}`) and either spelling of `type`; returns at once. Counts against the plan's hourly quota. At most 64 KiB.
+         */
+        post: operations["createJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a job
+         * @description Every `url` in `result` is freshly signed on each call and valid for one hour.
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a job, its webhook deliveries and its outputs
+         * @description A queued or processing job is cancelled first (as by `/cancel`), then deleted. Afterwards the job answers 404 and its download links stop working.
+         */
+        delete: operations["deleteJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or processing job
+         * @description On a finished job nothing changes and the answer is `{success: false, jobId, status}`.
+         */
+        post: operations["cancelJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A job's webhook deliveries, with every attempt */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/webhooks/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished job's webhook again
+         * @description A new delivery (new `webhook-id`, same retry schedule) to the job's `webhookUrl`. 400 when the job has no `webhookUrl` or has not finished.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a direct upload
+         * @description Declares a file and returns where to PUT its bytes: a presigned R2 URL in production, or this Worker's own signed route when R2 credentials are not configured. Use the upload as a job's input with `upload:upl_…`. Unused uploads are removed 24 h after creation or their last use by a job.
+         */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an upload
+         * @description `status` turns `uploaded` once R2 holds exactly the declared size.
+         */
+        get: operations["getUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Send an upload's bytes (the Worker's own upload target)
+         * @description The `target.url` of an upload when R2 credentials are not configured; no API key, the `token` is the authority. `Content-Length` must equal the declared size; the body is streamed into R2.
+         */
+        put: operations["putUploadContent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This organization's plan, limits and current use, for the key's mode */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{token}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an output (signed link)
+         * @description The links in job results; no API key. Supports `Range` (RFC 9110 §14).
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reachability of D1, R2, the queues and the processor, with the version */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    jobFinished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job ended (completed, failed or cancelled)
+         * @description POSTed to the job's `webhookUrl` with the job in the client-library dialect. Any 2xx within 15 s is success; 410 stops the delivery; anything else is retried with backoff (about 0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then dead-lettered. Verify a signature over the raw body before trusting it (docs/webhooks.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description When this attempt was signed, Unix milliseconds.
+                     * @example 1767225600123
+                     */
+                    "x-service-timestamp": string;
+                    /**
+                     * @description `sha256=` + hex HMAC-SHA256(secret, `<x-service-timestamp>.<raw body>`); two space-separated values during a secret rotation.
+                     * @example sha256=5d1c…
+                     */
+                    "x-service-signature": string;
+                    /**
+                     * @description Standard Webhooks: the delivery's id (`msg_…`), the same on every retry.
+                     * @example msg_Vq3kQ0aB7xYz9TuvW1rS2dEf
+                     */
+                    "webhook-id": string;
+                    /**
+                     * @description Standard Webhooks: the same instant, Unix seconds.
+                     * @example 1767225600
+                     */
+                    "webhook-timestamp": string;
+                    /**
+                     * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`.
+                     * @example v1,K5oZ…
+                     */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SdkJob"];
+                };
+            };
+            responses: {
+                /** @description Gone: stop this delivery without retrying. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received; the delivery succeeded. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        CompressVideoParams: {
+            url: string;
+            /**
+             * @description Default: `"medium"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            maxWidth?: number;
+            maxHeight?: number;
+            targetBitrate?: string;
+            /**
+             * @description Default: `"h264"`.
+             * @enum {string}
+             */
+            codec?: "h264" | "h265" | "vp9";
+            /** @description Default: `false`. */
+            stripAudio?: boolean;
+            /** @enum {string} */
+            format?: "mp4" | "webm";
+        };
+        CompressImageParams: {
+            url: string;
+            /** @description Default: `80`. */
+            quality?: number;
+            maxWidth?: number;
+            maxHeight?: number;
+            /** @enum {string} */
+            format?: "jpg" | "png" | "webp" | "avif";
+            /** @description Default: `false`. */
+            stripMetadata?: boolean;
+        };
+        CompressPdfParams: {
+            url: string;
+            /**
+             * @description Default: `"medium"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            /** @description Default: `false`. */
+            removeMetadata?: boolean;
+        };
+        VideoThumbnailParams: {
+            url: string;
+            /** @description Default: `"auto"`. */
+            timestamp?: number | "auto";
+            width?: number;
+            height?: number;
+            /**
+             * @description Default: `"jpg"`.
+             * @enum {string}
+             */
+            format?: "jpg" | "png" | "webp";
+            /** @description Default: `85`. */
+            quality?: number;
+        };
+        ExtractAudioParams: {
+            url: string;
+            /**
+             * @description Default: `"medium"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+        };
+        VideoExtractionParams: {
+            url: string;
+            /** @description Default: `{"quality":"medium"}`. */
+            audio?: false | {
+                /**
+                 * @description Default: `"medium"`.
+                 * @enum {string}
+                 */
+                quality?: "low" | "medium" | "high";
+            };
+            /** @description Default: `false`. */
+            frames?: false | ({
+                /** @constant */
+                mode: "count";
+                count: number;
+                /**
+                 * @description Default: `"jpg"`.
+                 * @enum {string}
+                 */
+                format?: "jpg" | "png" | "webp";
+                /** @description Default: `85`. */
+                quality?: number;
+                width?: number;
+                height?: number;
+                /** @description Default: `false`. */
+                skipBlackFrames?: boolean;
+            } | {
+                /** @constant */
+                mode: "percentage";
+                values: number[];
+                /**
+                 * @description Default: `"jpg"`.
+                 * @enum {string}
+                 */
+                format?: "jpg" | "png" | "webp";
+                /** @description Default: `85`. */
+                quality?: number;
+                width?: number;
+                height?: number;
+                /** @description Default: `false`. */
+                skipBlackFrames?: boolean;
+            } | {
+                /** @constant */
+                mode: "interval";
+                every: number;
+                /**
+                 * @description Default: `"jpg"`.
+                 * @enum {string}
+                 */
+                format?: "jpg" | "png" | "webp";
+                /** @description Default: `85`. */
+                quality?: number;
+                width?: number;
+                height?: number;
+                /** @description Default: `false`. */
+                skipBlackFrames?: boolean;
+            } | {
+                /** @constant */
+                mode: "timestamps";
+                values: number[];
+                /**
+                 * @description Default: `"jpg"`.
+                 * @enum {string}
+                 */
+                format?: "jpg" | "png" | "webp";
+                /** @description Default: `85`. */
+                quality?: number;
+                width?: number;
+                height?: number;
+                /** @description Default: `false`. */
+                skipBlackFrames?: boolean;
+            });
+        };
+        CreateUploadRequest: {
+            /** @description The file's name, kept for your reference. */
+            filename: string;
+            /**
+             * @description The media type of the bytes; a job only takes an upload whose type fits it.
+             * @enum {string}
+             */
+            contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif" | "image/avif" | "image/tiff" | "video/mp4" | "video/quicktime" | "video/webm" | "video/x-matroska" | "video/mpeg" | "video/x-msvideo" | "video/ogg" | "application/pdf";
+            /** @description The exact size in bytes; the upload must send exactly this many. */
+            size: number;
+        };
+        /** @description The HTTP dialect's `options` of a compress-video job: its params other than `url`. */
+        CompressVideoOptions: {
+            /**
+             * @description Default: `"medium"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            maxWidth?: number;
+            maxHeight?: number;
+            targetBitrate?: string;
+            /**
+             * @description Default: `"h264"`.
+             * @enum {string}
+             */
+            codec?: "h264" | "h265" | "vp9";
+            /** @description Default: `false`. */
+            stripAudio?: boolean;
+            /** @enum {string} */
+            format?: "mp4" | "webm";
+        };
+        /** @description Creates a compress-video job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateCompressVideoRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-video" | "compressVideo";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["CompressVideoOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a compressVideo job (client-library dialect): every param, `url` included, in `params`. */
+        CreateCompressVideoSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-video" | "compressVideo";
+            params: components["schemas"]["CompressVideoParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The HTTP dialect's `options` of a compress-image job: its params other than `url`. */
+        CompressImageOptions: {
+            /** @description Default: `80`. */
+            quality?: number;
+            maxWidth?: number;
+            maxHeight?: number;
+            /** @enum {string} */
+            format?: "jpg" | "png" | "webp" | "avif";
+            /** @description Default: `false`. */
+            stripMetadata?: boolean;
+        };
+        /** @description Creates a compress-image job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateCompressImageRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-image" | "compressImage";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["CompressImageOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a compressImage job (client-library dialect): every param, `url` included, in `params`. */
+        CreateCompressImageSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-image" | "compressImage";
+            params: components["schemas"]["CompressImageParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The HTTP dialect's `options` of a compress-pdf job: its params other than `url`. */
+        CompressPdfOptions: {
+            /**
+             * @description Default: `"medium"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            /** @description Default: `false`. */
+            removeMetadata?: boolean;
+        };
+        /** @description Creates a compress-pdf job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateCompressPdfRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-pdf" | "compressPdf";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["CompressPdfOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a compressPdf job (client-library dialect): every param, `url` included, in `params`. */
+        CreateCompressPdfSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-pdf" | "compressPdf";
+            params: components["schemas"]["CompressPdfParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The HTTP dialect's `options` of a video-thumbnail job: its params other than `url`. */
+        VideoThumbnailOptions: {
+            /** @description Default: `"auto"`. */
+            timestamp?: number | "auto";
+            width?: number;
+            height?: number;
+            /**
+             * @description Default: `"jpg"`.
+             * @enum {string}
+             */
+            format?: "jpg" | "png" | "webp";
+            /** @description Default: `85`. */
+            quality?: number;
+        };
+        /** @description Creates a video-thumbnail job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoThumbnailRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-thumbnail" | "videoThumbnail";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoThumbnailOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a videoThumbnail job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoThumbnailSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-thumbnail" | "videoThumbnail";
+            params: components["schemas"]["VideoThumbnailParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The HTTP dialect's `options` of a extract-audio job: its params other than `url`. */
+        ExtractAudioOptions: {
+            /**
+             * @description Default: `"medium"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+        };
+        /** @description Creates a extract-audio job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateExtractAudioRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "extract-audio" | "extractAudio";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["ExtractAudioOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a extractAudio job (client-library dialect): every param, `url` included, in `params`. */
+        CreateExtractAudioSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "extract-audio" | "extractAudio";
+            params: components["schemas"]["ExtractAudioParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The HTTP dialect's `options` of a video-extraction job: its params other than `url`. */
+        VideoExtractionOptions: {
+            /** @description Default: `{"quality":"medium"}`. */
+            audio?: false | {
+                /**
+                 * @description Default: `"medium"`.
+                 * @enum {string}
+                 */
+                quality?: "low" | "medium" | "high";
+            };
+            /** @description Default: `false`. */
+            frames?: false | ({
+                /** @constant */
+                mode: "count";
+                count: number;
+                /**
+                 * @description Default: `"jpg"`.
+                 * @enum {string}
+                 */
+                format?: "jpg" | "png" | "webp";
+                /** @description Default: `85`. */
+                quality?: number;
+                width?: number;
+                height?: number;
+                /** @description Default: `false`. */
+                skipBlackFrames?: boolean;
+            } | {
+                /** @constant */
+                mode: "percentage";
+                values: number[];
+                /**
+                 * @description Default: `"jpg"`.
+                 * @enum {string}
+                 */
+                format?: "jpg" | "png" | "webp";
+                /** @description Default: `85`. */
+                quality?: number;
+                width?: number;
+                height?: number;
+                /** @description Default: `false`. */
+                skipBlackFrames?: boolean;
+            } | {
+                /** @constant */
+                mode: "interval";
+                every: number;
+                /**
+                 * @description Default: `"jpg"`.
+                 * @enum {string}
+                 */
+                format?: "jpg" | "png" | "webp";
+                /** @description Default: `85`. */
+                quality?: number;
+                width?: number;
+                height?: number;
+                /** @description Default: `false`. */
+                skipBlackFrames?: boolean;
+            } | {
+                /** @constant */
+                mode: "timestamps";
+                values: number[];
+                /**
+                 * @description Default: `"jpg"`.
+                 * @enum {string}
+                 */
+                format?: "jpg" | "png" | "webp";
+                /** @description Default: `85`. */
+                quality?: number;
+                width?: number;
+                height?: number;
+                /** @description Default: `false`. */
+                skipBlackFrames?: boolean;
+            });
+        };
+        /** @description Creates a video-extraction job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoExtractionRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-extraction" | "videoExtraction";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoExtractionOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a videoExtraction job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoExtractionSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-extraction" | "videoExtraction";
+            params: components["schemas"]["VideoExtractionParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
+        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"];
+        CompressVideoResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            duration: number;
+            /** @enum {string} */
+            format: "mp4" | "webm";
+            /** @enum {string} */
+            codec: "h264" | "h265" | "vp9";
+            bitrate: string;
+            compressionRatio: number;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                duration: number;
+            };
+        };
+        CompressVideoJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "compress-video";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["CompressVideoResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        CompressImageResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            /** @enum {string} */
+            format: "jpg" | "png" | "webp" | "avif";
+            compressionRatio: number;
+            keptOriginal: boolean;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                format: string;
+            };
+        };
+        CompressImageJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "compress-image";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["CompressImageResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        CompressPdfResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            /** @constant */
+            format: "pdf";
+            compressionRatio: number;
+            pages: number;
+            keptOriginal: boolean;
+            source: {
+                size: number;
+                pages: number;
+            };
+        };
+        CompressPdfJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "compress-pdf";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["CompressPdfResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        VideoThumbnailResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            /** @enum {string} */
+            format: "jpg" | "png" | "webp";
+            timestamp: number;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                duration: number;
+            };
+        };
+        VideoThumbnailJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-thumbnail";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoThumbnailResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        ExtractAudioResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            duration: number;
+            /** @constant */
+            format: "mp3";
+            bitrate: string;
+            source: {
+                size: number;
+                duration: number;
+                audioBitrate: number | null;
+                audioCodec: string;
+            };
+        };
+        ExtractAudioJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "extract-audio";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["ExtractAudioResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        VideoExtractionResult: {
+            audio: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                duration: number;
+                /** @constant */
+                format: "mp3";
+                bitrate: string;
+            } | null;
+            frames: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                width: number;
+                height: number;
+                /** @enum {string} */
+                format: "jpg" | "png" | "webp";
+                timestamp: number;
+            }[];
+            source: {
+                size: number;
+                duration: number;
+                width: number;
+                height: number;
+                format: string;
+                hasAudio: boolean;
+            };
+        };
+        VideoExtractionJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-extraction";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoExtractionResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        CompressVideoCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "compressVideo";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            duration: number;
+            /** @enum {string} */
+            format: "mp4" | "webm";
+            /** @enum {string} */
+            codec: "h264" | "h265" | "vp9";
+            bitrate: string;
+            compressionRatio: number;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                duration: number;
+            };
+        };
+        CompressImageCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "compressImage";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            /** @enum {string} */
+            format: "jpg" | "png" | "webp" | "avif";
+            compressionRatio: number;
+            keptOriginal: boolean;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                format: string;
+            };
+        };
+        CompressPdfCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "compressPdf";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            /** @constant */
+            format: "pdf";
+            compressionRatio: number;
+            pages: number;
+            keptOriginal: boolean;
+            source: {
+                size: number;
+                pages: number;
+            };
+        };
+        VideoThumbnailCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoThumbnail";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            /** @enum {string} */
+            format: "jpg" | "png" | "webp";
+            timestamp: number;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                duration: number;
+            };
+        };
+        ExtractAudioCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "extractAudio";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            duration: number;
+            /** @constant */
+            format: "mp3";
+            bitrate: string;
+            source: {
+                size: number;
+                duration: number;
+                audioBitrate: number | null;
+                audioCodec: string;
+            };
+        };
+        VideoExtractionCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoExtraction";
+            /** @constant */
+            status: "completed";
+            audio: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                duration: number;
+                /** @constant */
+                format: "mp3";
+                bitrate: string;
+            } | null;
+            frames: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                width: number;
+                height: number;
+                /** @enum {string} */
+                format: "jpg" | "png" | "webp";
+                timestamp: number;
+            }[];
+            source: {
+                size: number;
+                duration: number;
+                width: number;
+                height: number;
+                format: string;
+                hasAudio: boolean;
+            };
+        };
+        UnfinishedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @enum {string} */
+            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction";
+            /** @enum {string} */
+            status: "pending" | "processing" | "failed" | "cancelled";
+        };
+        /** @description A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it. */
+        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
+        /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
+        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"];
+        JobFailure: {
+            /** @enum {string} */
+            code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed";
+            message: string;
+        };
+        CreatedJob: {
+            id: string;
+            /** @enum {string} */
+            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction";
+            priority: number;
+            createdAt: string;
+            /** @constant */
+            status: "queued";
+        };
+        JobList: {
+            data: components["schemas"]["Job"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        CancelResult: {
+            /** @constant */
+            success: true;
+            jobId: string;
+        } | {
+            /** @constant */
+            success: false;
+            jobId: string;
+            /**
+             * @description The job had already finished in this state.
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+        };
+        DeletedJob: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        Upload: {
+            /** @description `upl_…`; use it as a job's input: `upload:upl_…`. */
+            id: string;
+            /**
+             * @description `pending` until the bytes arrive, then `uploaded`.
+             * @enum {string}
+             */
+            status: "pending" | "uploaded";
+            filename: string;
+            contentType: string;
+            size: number;
+            createdAt: string;
+            uploadedAt?: string;
+            /** @description When the upload is removed unless a job uses it (each job that does moves this 24 h on). */
+            expiresAt: string;
+        };
+        CreatedUpload: {
+            /** @description `upl_…`; use it as a job's input: `upload:upl_…`. */
+            id: string;
+            /**
+             * @description `pending` until the bytes arrive, then `uploaded`.
+             * @enum {string}
+             */
+            status: "pending" | "uploaded";
+            filename: string;
+            contentType: string;
+            size: number;
+            createdAt: string;
+            uploadedAt?: string;
+            /** @description When the upload is removed unless a job uses it (each job that does moves this 24 h on). */
+            expiresAt: string;
+            /** @description Where to PUT the bytes. */
+            target: {
+                /** @constant */
+                method: "PUT";
+                /** @description Send the bytes here; no API key (the URL is signed). */
+                url: string;
+                /** @description Send exactly these headers with the PUT. */
+                headers: {
+                    [key: string]: string;
+                };
+                /** @description The URL stops working at this time. */
+                expiresAt: string;
+            };
+        };
+        Usage: {
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise";
+            /**
+             * @description The key's mode; limits and counts are per mode.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description False for test keys. */
+            billable: boolean;
+            limits: {
+                concurrentJobs: number;
+                jobsPerHour: number;
+                readsPerMinute: number;
+            };
+            window: {
+                /** @description Length of the sliding quota window. */
+                seconds: number;
+                /** @description Jobs created in the window. */
+                jobs: number;
+                remaining: number;
+                /** @description Seconds until the oldest counted job leaves the window; null when the window is empty. */
+                oldestLeavesInS: number | null;
+            };
+            processing: number;
+            queued: number;
+        };
+        WebhookDelivery: {
+            /** @description `msg_…`, sent as `webhook-id`; the same on every retry. */
+            id: string;
+            jobId: string;
+            /** @enum {string} */
+            trigger: "final" | "redeliver";
+            url: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attemptCount: number;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            lastAttemptAt: string | null;
+            /** @description When the next attempt is due while pending. */
+            nextAttemptAt: string | null;
+            completedAt: string | null;
+            /** @description Newest first. */
+            attempts: {
+                attempt: number;
+                /** @description ISO 8601 UTC. */
+                at: string;
+                /** @description The receiver's status; null when there was no answer. */
+                statusCode: number | null;
+                error: string | null;
+                latencyMs: number;
+            }[];
+        };
+        WebhookDeliveryList: {
+            /** @description Newest first. */
+            data: components["schemas"]["WebhookDelivery"][];
+        };
+        FieldIssue: {
+            /** @description The field as the request named it, such as `options.quality` or `params.url`. */
+            path: string;
+            message: string;
+        };
+        RateLimitDetails: {
+            /** @description Requests or jobs allowed per window. */
+            limit: number;
+            /** @description The window in seconds. */
+            window: number;
+            /** @description Seconds until a retry can succeed. */
+            retryAfter: number;
+        };
+        Error: {
+            /** @description Codes: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 413 `payload_too_large`, 422 `idempotency_key_reused`, 429 `rate_limit_exceeded`, 500 `internal_error`. */
+            error: {
+                /** @enum {string} */
+                code: "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description Field problems (400) or the limit that was hit (429). */
+                details?: components["schemas"]["FieldIssue"][] | components["schemas"]["RateLimitDetails"];
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        Health: {
+            ok: boolean;
+            version: string;
+            /** @description d1, r2, processor and queues, each with `ok`, and `ms` and `error` when probed. */
+            checks: {
+                [key: string]: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+    };
+    responses: {
+        /** @description `invalid_input`: malformed JSON, an unknown or wrong field, a bad URL or an out-of-range value; `details` lists each problem with its field path. */
+        InvalidInput: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "invalid_input",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "invalid_input";
+                    };
+                };
+            };
+        };
+        /** @description `unauthorized`: a missing, malformed, unknown or revoked API key. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "unauthorized",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+        /** @description `forbidden`: a download link that is tampered with, malformed or expired. */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "forbidden",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "forbidden";
+                    };
+                };
+            };
+        };
+        /** @description `not_found`: no such job for this organization and mode, or no such route. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "not_found";
+                    };
+                };
+            };
+        };
+        /** @description `idempotency_key_in_use`: a request with the same Idempotency-Key is still running. */
+        IdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "idempotency_key_in_use",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+        };
+        /** @description `payload_too_large`: a request body over 64 KiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "payload_too_large",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+        };
+        /** @description `idempotency_key_reused`: the Idempotency-Key was used with another body in the last 24 h. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "idempotency_key_reused",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+        };
+        /** @description `rate_limit_exceeded`: the plan's hourly job quota, or the read rate, is used up; see Retry-After. */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limit_exceeded",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "rate_limit_exceeded";
+                    };
+                };
+            };
+        };
+        /** @description `internal_error`: anything unexpected; logged with the request id. */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "internal_error",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @constant */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description The request's id: yours if you sent `x-request-id`, otherwise generated. */
+        "X-Request-Id": string;
+        /** @description IETF httpapi RateLimit header fields: the policy, its quota `q` and window `w` in seconds, such as `"jobs-per-hour";q=100;w=3600`. */
+        "RateLimit-Policy": string;
+        /** @description The policy's state: remaining `r` and seconds `t` until more, such as `"jobs-per-hour";r=99;t=3599`. */
+        RateLimit: string;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description Jobs per page. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
+                status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
+                /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction";
+                /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
+                created?: {
+                    /** @description Created at or after this time, Unix seconds. */
+                    gte?: number;
+                    /** @description Created before this time, Unix seconds. */
+                    lt?: number;
+                };
+                /** @description Only jobs whose metadata has each of these exact key–value pairs, as `metadata[order]=ord_123`. */
+                metadata?: {
+                    [key: string]: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of jobs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobList"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 characters. The same key and body within 24 h replays the first response (with `Idempotent-Replayed: true`); another body is 422, a request still running is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "compress-image",
+                 *       "input": "https://example.com/a.jpg",
+                 *       "options": {
+                 *         "quality": 70,
+                 *         "format": "webp"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateJobRequest"];
+            };
+        };
+        responses: {
+            /** @description Created and queued. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `/v1/jobs/{id}`. */
+                    Location?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the replay of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedJob"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled, or already finished. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filename": "photo.jpg",
+                 *       "contentType": "image/jpeg",
+                 *       "size": 2483921
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; PUT the bytes to `target`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `/v1/uploads/{id}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedUpload"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The upload's id (`upl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putUploadContent: {
+        parameters: {
+            query: {
+                /** @description The signed claim in `target.url`. */
+                token: string;
+            };
+            header: {
+                /** @description The declared size. */
+                "Content-Length": number;
+            };
+            path: {
+                /** @description The upload's id (`upl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Stored; the upload is `uploaded`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                Range?: string;
+            };
+            path: {
+                /** @description The signed claim of the output and its expiry. */
+                token: string;
+                /** @description The output's file name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description The output's media type. */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The requested range. */
+            206: {
+                headers: {
+                    /** @description The output's media type. */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The range is outside the file. */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every check passed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description At least one check failed. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+}

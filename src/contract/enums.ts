@@ -1,0 +1,14 @@
+// The closed sets of words the API shows and the database stores. Declared here, below
+// both: db/schema.ts types its columns with them and the OpenAPI document lists them.
+// Job statuses and failure codes live with the job (job.ts).
+
+export const PLANS = ["free", "pro", "enterprise"] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** An API key's mode: test jobs are not billed; limits and counts are per mode. */
+export const MODES = ["live", "test"] as const;
+export type Mode = (typeof MODES)[number];
+
+/** `final` is a job's one final-state notification; `redeliver` is asked for later. */
+export const WEBHOOK_TRIGGERS = ["final", "redeliver"] as const;
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;

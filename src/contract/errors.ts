@@ -1,0 +1,21 @@
+// The API's error codes and the HTTP status each one answers with: one table, read by the
+// server's AppError (which takes its status from here), the OpenAPI document and the
+// client library's ApiError. Imports nothing, so the shipped client can load it.
+
+/** Every public error code, its HTTP status and when it is answered. */
+export const API_ERRORS = {
+  invalid_input: { status: 400, when: "malformed JSON, an unknown or wrong field, a bad URL or an out-of-range value; `details` lists each problem with its field path" },
+  unauthorized: { status: 401, when: "a missing, malformed, unknown or revoked API key" },
+  forbidden: { status: 403, when: "a download link that is tampered with, malformed or expired" },
+  not_found: { status: 404, when: "no such job for this organization and mode, or no such route" },
+  idempotency_key_in_use: { status: 409, when: "a request with the same Idempotency-Key is still running" },
+  payload_too_large: { status: 413, when: "a request body over 64 KiB" },
+  idempotency_key_reused: { status: 422, when: "the Idempotency-Key was used with another body in the last 24 h" },
+  rate_limit_exceeded: { status: 429, when: "the plan's hourly job quota, or the read rate, is used up; see Retry-After" },
+  internal_error: { status: 500, when: "anything unexpected; logged with the request id" },
+} as const satisfies Record<string, { status: number; when: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+export type ApiErrorStatus = (typeof API_ERRORS)[ApiErrorCode]["status"];
+
+export const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];

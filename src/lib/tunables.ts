@@ -1,0 +1,105 @@
+// Every timing, retry count and batch size of the Worker, in one object, units in the
+// names (Ms, S, Ratio; bare counts otherwise). The relations between them (a lease against
+// the polls that renew it, the sweep window against the cron period, a retry schedule
+// against its deadline) and the copies wrangler.toml must hold (cron period, queue
+// max_retries, read rate) are checked by test/lib/tunables.test.ts; docs/architecture.md
+// says what each one governs. Plan quotas are in src/limits/plans.ts, the processor's own
+// limits in container/src/config.ts.
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** Base delay before webhook attempt n + 1, in seconds, indexed by n - 1. */
+const WEBHOOK_RETRY_DELAYS_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
+
+export const TUNABLES = {
+  job: {
+    /** How long a runner's hold on a processing job lasts; every poll of a running attempt renews it. */
+    leaseMs: MINUTE_MS,
+    /** Attempts a job gets when its processor is lost (restarted, replaced); then processing_interrupted. */
+    maxAttempts: 3,
+  },
+
+  runner: {
+    /** Poll delays: quick at first so short jobs finish without waiting, then slower. */
+    firstPollDelayMs: 100,
+    /** Polls at the first delay (about 1 s)... */
+    firstPolls: 10,
+    fastPollDelayMs: 250,
+    /** ...then at the fast delay until this many polls in all (about 10 s), then slow. */
+    fastPolls: 40,
+    slowPollDelayMs: 2_000,
+    /** Delay after a poll that failed (processor unreachable, 5xx, output copy failed). */
+    failedPollDelayMs: 2_000,
+    /** Consecutive failed polls before the processor counts as lost (the attempt ends). */
+    maxPollFailures: 5,
+  },
+
+  processorContainer: {
+    /** A container idle this long has no job left (its job is polled every few seconds) and stops. */
+    sleepAfterS: 10 * 60,
+  },
+
+  sweep: {
+    /** The cron trigger's period: wrangler.toml `[triggers] crons`. */
+    cronPeriodMs: 5 * MINUTE_MS,
+    /**
+     * A job whose lease expired at most this long ago is poked (its runner polls again);
+     * one expired longer is failed. At least the cron period, so that every stuck job is
+     * poked by the first sweep that sees it and failed only by a later one.
+     */
+    pokeWindowMs: 5 * MINUTE_MS,
+    /** Stuck jobs handled per sweep; the rest wait for the next one. */
+    batchSize: 100,
+  },
+
+  jobsQueue: {
+    /** wrangler.toml: deliveries of a `jobs` message before it goes to the dead-letter queue. */
+    maxRetries: 5,
+    /** A failed message is retried after 2^attempts seconds, at most this long. */
+    maxRetryDelayS: 60,
+  },
+
+  limiter: {
+    /** The hourly quota's sliding window. */
+    quotaWindowMs: HOUR_MS,
+    /** A concurrency slot nobody renews returns to the pool after this long. */
+    slotLeaseMs: 2 * MINUTE_MS,
+    /** A running job's runner renews its slot this often (on the next poll after it). */
+    slotRenewMs: 20_000,
+    /** How long a finished job is remembered, so that a late duplicate queue message starts nothing. */
+    doneMemoryMs: 24 * HOUR_MS,
+    /** After a runner could not be reached to start a job, the limiter tries again this soon. */
+    startRetryMs: 2_000,
+  },
+
+  webhooks: {
+    retryDelaysS: WEBHOOK_RETRY_DELAYS_S,
+    /** The first attempt is immediate, then one per delay: 8 in all, over about 28 hours. wrangler.toml max_retries is this - 1. */
+    maxAttempts: WEBHOOK_RETRY_DELAYS_S.length + 1,
+    /** Each delay varies by this much either way, so receivers that failed together are not retried together. */
+    retryJitterRatio: 0.1,
+    /** Queues refuses a longer delay (Cloudflare Queues limits: 12 hours). */
+    maxQueueDelayS: 12 * 3600,
+    /** One attempt gives up after this long without a response. */
+    attemptTimeoutMs: 15_000,
+    /** A delivery with no attempt after this long is sent again by the cron sweep. */
+    stalledAfterMs: 10 * MINUTE_MS,
+    /** The sweep gives a missing final delivery to jobs finished at most this long ago. */
+    missingLookbackMs: 24 * HOUR_MS,
+    /** Deliveries repaired per sweep. */
+    sweepBatchSize: 100,
+  },
+
+  readRate: {
+    /** GET requests per API key per period: wrangler.toml `[[ratelimits]] simple`. */
+    requests: 300,
+    /** The rate-limiting binding accepts 10 or 60 only. */
+    periodS: 60,
+  },
+
+  idempotency: {
+    /** An Idempotency-Key replays its first response for this long, then is free again. */
+    keyTtlMs: 24 * HOUR_MS,
+  },
+} as const;

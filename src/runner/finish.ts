@@ -1,0 +1,55 @@
+// The one way a job ends (docs/architecture.md: the job's life). Whoever ends a job (a
+// cancel from the API or the dashboard, the runner, the sweeper, the dead-letter consumer)
+// calls finishJob: the guarded update that moves the row to its final state, then, only if
+// that update took effect, everything that must follow it. So the follow-ups run once per
+// job, by the caller that won; each is also idempotent, so a retry after a crash is harmless.
+import type { JobError } from "../contract/job.ts";
+import { database } from "../db/client.ts";
+import { cancelJob, completeJob, failJob, findJob } from "../db/jobs.ts";
+import { limiterFor } from "../limits/org-limiter.ts";
+import { log } from "../lib/log.ts";
+import { scheduleFinalDelivery } from "../webhooks/schedule.ts";
+
+export type Outcome =
+  /** The processor finished attempt `attempt` and its outputs are in R2. */
+  | { status: "completed"; attempt: number; result: unknown }
+  /** Fails the job processing at `attempt`, or still queued when `attempt` is null. */
+  | { status: "failed"; attempt: number | null; error: JobError }
+  /** Stops a queued or processing job. */
+  | { status: "cancelled" };
+
+export interface FinishOptions {
+  /**
+   * Stops the job's runner and its processor work. By default the runner is asked to
+   * cancel; the runner itself, when it is the caller, passes its own way of letting go.
+   */
+  stop?: () => Promise<void>;
+  now?: number;
+}
+
+/**
+ * Moves the job to its final state if it may still go there, then stops its runner,
+ * frees its concurrency slot (the next waiting job starts at once) and schedules its
+ * final webhook. True if this call ended the job; false if the job had already left the
+ * state the outcome starts from (ended by someone else, or on another attempt).
+ */
+export async function finishJob(env: Env, jobId: string, outcome: Outcome, options: FinishOptions = {}): Promise<boolean> {
+  const db = database(env.DB);
+  const now = options.now ?? Date.now();
+  const acted =
+    outcome.status === "completed"
+      ? await completeJob(db, jobId, outcome.attempt, outcome.result, now)
+      : outcome.status === "failed"
+        ? await failJob(db, jobId, outcome.attempt, outcome.error, now)
+        : await cancelJob(db, jobId, now);
+  if (!acted) return false;
+
+  await (options.stop ?? (() => env.JOB_RUNNER.getByName(jobId).cancel()))();
+  const job = await findJob(db, jobId);
+  if (!job) return true;
+  log("info", "job finished", { job: jobId, status: job.status, ...(job.errorCode ? { error: job.errorCode } : {}) });
+  await limiterFor(env, job.orgId, job.mode).release(jobId);
+  // The one `final` delivery, when the job has a webhookUrl (unique per job, so a retry adds none).
+  await scheduleFinalDelivery(env, jobId);
+  return true;
+}

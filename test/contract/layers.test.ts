@@ -1,0 +1,94 @@
+// The shape of the code (STYLE.md, "The shape of the code"): imports point down only.
+// Each file of src/ sits in a layer; it may import its own layer and the layers below,
+// never one above. contract/ imports only zod; the client library only itself and
+// contract/; the processor only src/contract/ and src/net/ of the Worker's code.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+
+/** Lowest first. A file may import from its own rank or a lower one. */
+const RANKS: [layer: string, rank: number][] = [
+  ["contract", 0],
+  ["lib", 1],
+  ["db", 2],
+  ["auth", 3],
+  ["files", 3],
+  ["net", 3],
+  ["jobs", 4],
+  ["runner", 5],
+  ["limits", 5],
+  ["webhooks", 5],
+  ["ops", 5],
+  ["routes", 6],
+  ["app.ts", 7],
+  ["index.ts", 8],
+];
+
+function files(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts"))
+    .map((e) => relative(root, join(e.parentPath, e.name)));
+}
+
+/** Every module specifier a file imports or re-exports, statically or dynamically, types included. */
+export function importsOf(code: string): string[] {
+  const withoutComments = code.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  return [...withoutComments.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((m) => m[1]!);
+}
+
+/** `src/routes/jobs.ts` → `routes`; `src/app.ts` → `app.ts`. */
+function layerOf(path: string): string {
+  return path.split("/")[1]!;
+}
+
+function rankOf(layer: string): number {
+  const found = RANKS.find(([name]) => name === layer);
+  if (!found) throw new Error(`src/${layer} is in no layer; add it to RANKS in test/contract/layers.test.ts`);
+  return found[1];
+}
+
+/** Imports of the files under `dir` that `allowed(source layer, target path)` refuses. */
+function violations(dir: string, allowed: (from: string, spec: string, target: string | undefined) => boolean): string[] {
+  const bad: string[] = [];
+  for (const file of files(dir)) {
+    for (const spec of importsOf(readFileSync(join(root, file), "utf8"))) {
+      const target = spec.startsWith(".") ? relative(root, resolve(root, dirname(file), spec)) : undefined;
+      if (!allowed(file, spec, target)) bad.push(`${file} imports "${spec}"`);
+    }
+  }
+  return bad;
+}
+
+describe("imports point down only", () => {
+  it("no file of the Worker imports from a layer above its own", () => {
+    const bad = violations("src", (file, _spec, target) => {
+      if (!target?.startsWith("src/") || file.startsWith("src/client/")) return true;
+      return rankOf(layerOf(target)) <= rankOf(layerOf(file));
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it("contract/ imports only zod and itself", () => {
+    const bad = violations("src/contract", (_file, spec, target) => spec === "zod" || (target?.startsWith("src/contract/") ?? false));
+    expect(bad).toEqual([]);
+  });
+
+  it("the client library imports only itself and contract/", () => {
+    const bad = violations("src/client", (_file, _spec, target) => target !== undefined && /^src\/(client|contract)\//.test(target));
+    expect(bad).toEqual([]);
+  });
+
+  it("the processor imports only src/contract/ and src/net/ of the Worker's code", () => {
+    const bad = violations("container", (_file, _spec, target) => target === undefined || !target.startsWith("src/") || /^src\/(contract|net)\//.test(target));
+    expect(bad).toEqual([]);
+  });
+
+  it("catches an upward import", () => {
+    // The check itself: a db/ file naming routes/ is refused, contract/ naming db/ too.
+    expect(rankOf(layerOf("src/routes/jobs.ts"))).toBeGreaterThan(rankOf(layerOf("src/db/jobs.ts")));
+    expect(importsOf('import { a } from "../routes/x.ts";\nexport * from "./y.ts";\nconst z = await import("./z.ts");')).toEqual(["../routes/x.ts", "./y.ts", "./z.ts"]);
+    expect(importsOf('// import { a } from "../routes/x.ts";\nimport type { B } from "../db/schema.ts";')).toEqual(["../db/schema.ts"]);
+  });
+});

@@ -1,0 +1,88 @@
+// The tunables' relations, and the copies of them that wrangler.toml must hold (read with
+// wrangler's own config reader, as `wrangler deploy` reads it). A change to one number that
+// breaks a relation fails here, with the reason in the test's name.
+import { fileURLToPath } from "node:url";
+import { unstable_readConfig } from "wrangler";
+import { describe, expect, it } from "vitest";
+import { TUNABLES } from "../../src/lib/tunables.ts";
+
+const { job, runner, processorContainer, sweep, jobsQueue, limiter, webhooks, readRate } = TUNABLES;
+/** The parts of wrangler's Config read here (its own type comes from a package not installed on its own). */
+interface WranglerConfig {
+  triggers: { crons?: string[] };
+  queues: { consumers?: { queue: string; max_retries?: number; dead_letter_queue?: string }[] };
+  ratelimits?: { name: string; simple: { limit: number; period: number } }[];
+}
+const config: WranglerConfig = unstable_readConfig({ config: fileURLToPath(new URL("../../wrangler.toml", import.meta.url)) });
+const consumer = (queue: string) => config.queues.consumers?.find((c) => c.queue === queue);
+
+/** The period of a cron of the form `*\/N * * * *` (every N minutes), in ms. */
+function cronPeriodMs(cron: string): number {
+  const minutes = /^\*\/(\d+) \* \* \* \*$/.exec(cron)?.[1];
+  if (!minutes) throw new Error(`cron "${cron}" is not of the form */N * * * *; teach this test its period`);
+  return Number(minutes) * 60_000;
+}
+
+describe("wrangler.toml holds the tunables' values", () => {
+  it("runs the sweep cron once per sweep.cronPeriodMs", () => {
+    expect(config.triggers.crons).toHaveLength(1);
+    expect(cronPeriodMs(config.triggers.crons![0]!)).toBe(sweep.cronPeriodMs);
+  });
+
+  it("dead-letters a jobs message after jobsQueue.maxRetries", () => {
+    expect(consumer("media-jobs-jobs")).toMatchObject({ max_retries: jobsQueue.maxRetries, dead_letter_queue: "media-jobs-jobs-dlq" });
+    expect(consumer("media-jobs-jobs-dlq")).toBeDefined();
+  });
+
+  it("dead-letters a webhooks message after the last attempt: max_retries = webhooks.maxAttempts - 1", () => {
+    expect(consumer("media-jobs-webhooks")).toMatchObject({ max_retries: webhooks.maxAttempts - 1, dead_letter_queue: "media-jobs-webhooks-dlq" });
+    expect(consumer("media-jobs-webhooks-dlq")).toBeDefined();
+    expect(webhooks.retryDelaysS).toHaveLength(webhooks.maxAttempts - 1);
+  });
+
+  it("limits reads at readRate, with a period the rate-limiting binding accepts (10 or 60 s)", () => {
+    const binding = config.ratelimits?.find((r) => r.name === "READ_RATE_LIMITER");
+    expect(binding?.simple).toEqual({ limit: readRate.requests, period: readRate.periodS });
+    expect([10, 60]).toContain(readRate.periodS);
+  });
+});
+
+describe("the tunables' relations", () => {
+  it("the sweep pokes every stuck job before it can fail it: the poke window is at least the cron period", () => {
+    // The first sweep to find a lease expired finds it at most one period after it expired.
+    expect(sweep.pokeWindowMs).toBeGreaterThanOrEqual(sweep.cronPeriodMs);
+  });
+
+  it("a live runner renews its job's lease in time, and gives up on a silent processor before the lease runs out", () => {
+    const longestPollDelayMs = Math.max(runner.firstPollDelayMs, runner.fastPollDelayMs, runner.slowPollDelayMs);
+    // From the last renewing poll: one poll delay, then every failed poll until the attempt counts as lost.
+    const silentUntilLostMs = longestPollDelayMs + runner.maxPollFailures * runner.failedPollDelayMs;
+    expect(silentUntilLostMs).toBeLessThan(job.leaseMs);
+    expect(runner.firstPolls).toBeLessThan(runner.fastPolls);
+  });
+
+  it("a running job's concurrency slot is renewed before its lease runs out", () => {
+    // The runner renews on the first poll at least slotRenewMs after the last renewal.
+    expect(limiter.slotRenewMs + runner.slowPollDelayMs + runner.maxPollFailures * runner.failedPollDelayMs).toBeLessThan(limiter.slotLeaseMs);
+  });
+
+  it("a processor container does not go to sleep between two polls of its job", () => {
+    expect(processorContainer.sleepAfterS * 1000).toBeGreaterThan(runner.slowPollDelayMs + runner.maxPollFailures * runner.failedPollDelayMs);
+  });
+
+  it("the limiter still remembers a finished job when the queue's last redelivery of its message arrives", () => {
+    let redeliveriesMs = 0;
+    for (let attempt = 1; attempt <= jobsQueue.maxRetries; attempt++) redeliveriesMs += Math.min(jobsQueue.maxRetryDelayS, 2 ** attempt) * 1000;
+    expect(redeliveriesMs).toBeLessThan(limiter.doneMemoryMs);
+  });
+
+  it("every webhook retry delay, jittered up, is one the queue accepts", () => {
+    for (const delayS of webhooks.retryDelaysS) expect(delayS * (1 + webhooks.retryJitterRatio)).toBeLessThanOrEqual(webhooks.maxQueueDelayS);
+  });
+
+  it("the webhook sweep looks back over more than one cron period for a job whose final delivery is missing", () => {
+    // Jobs finished between lookback and stalledAfter ago are repaired; that span must not fall between two sweeps.
+    expect(webhooks.missingLookbackMs - webhooks.stalledAfterMs).toBeGreaterThan(sweep.cronPeriodMs);
+    expect(webhooks.stalledAfterMs).toBeGreaterThanOrEqual(sweep.cronPeriodMs);
+  });
+});

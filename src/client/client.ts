@@ -3,12 +3,13 @@
 import { toSdkJob, toSdkStatus } from "../contract/dialects.ts";
 import type { HttpJob, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
-import type { operations } from "./contract.gen.ts";
-import { MediaJobsError, TimeoutError } from "./errors.ts";
-import { createTransport, defaultSleep, type Transport } from "./http.ts";
+import { MediaJobsError } from "./errors.ts";
+import { createTransport, defaultSleep, jobPath, type Transport } from "./http.ts";
+import { checkBaseUrl, DEFAULT_BASE_URL, globalFetch, newIdempotencyKey } from "./config.ts";
 import { readEnv } from "./env.ts";
-import { JobList } from "./list.ts";
+import { fetchPage, JobList } from "./list.ts";
 import { TIMINGS } from "./timings.ts";
+import { waitForJob } from "./wait.ts";
 import { describeSource, putContent, type CreatedUpload, type CreateUploadInput, type Upload, type UploadFileOptions, type UploadSource } from "./uploads.ts";
 import type {
   CancelJobResult,
@@ -17,29 +18,17 @@ import type {
   EnqueueJobInput,
   FetchLike,
   JobOf,
-  JobPage,
   ListJobsOptions,
-  PageOptions,
   SdkJob,
-  SdkJobStatus,
   Usage,
   WaitOptions,
   WebhookDelivery,
 } from "./types.ts";
 import { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHeaders, type WebhookPayload } from "./webhooks.ts";
 
-/**
- * The base URL used when neither `baseUrl` nor `MEDIA_JOBS_BASE_URL` is set: where
- * `wrangler dev` serves the API.
- *
- * @example
- * ```ts
- * const local = new MediaJobsClient({ apiKey: "sk_test_…", baseUrl: DEFAULT_BASE_URL });
- * ```
- */
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1";
+export { DEFAULT_BASE_URL };
+
 const DEFAULT_MAX_RETRIES = 2;
-const FINAL_STATUSES: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);
 
 /**
  * Per-call options.
@@ -86,13 +75,7 @@ interface HttpCancelled {
   status?: JobStatus;
 }
 
-type ListJobsQuery = NonNullable<operations["listJobs"]["parameters"]["query"]>;
 
-interface HttpPage {
-  data: HttpJob[];
-  nextCursor: string | null;
-  hasMore: boolean;
-}
 
 /**
  * The media-jobs API client. Works wherever `fetch` does: Node 18+, Deno, Bun, browsers
@@ -337,33 +320,11 @@ export class MediaJobsClient {
    * ```
    */
   async waitForJob(jobId: string, options: WaitOptions = {}): Promise<SdkJob> {
-    const { timeout = TIMINGS.waitTimeoutMs, pollInterval = TIMINGS.pollIntervalMs, onProgress, signal } = options;
-    const path = jobPath(jobId);
-    const deadline = this.#now() + timeout;
-    let interval = pollInterval;
-    let last: SdkJob | undefined;
-    for (;;) {
-      const waitS = preferWaitSeconds(deadline - this.#now(), this.#timeout);
-      const answer = await this.#request<HttpJob>({
-        method: "GET",
-        path,
-        ...(waitS > 0 ? { headers: { Prefer: `wait=${waitS}` } } : {}),
-        signal,
-      });
-      const job = toSdkJob(answer.data);
-      const changed = last === undefined || job.status !== last.status || job.progress !== last.progress;
-      last = job;
-      onProgress?.(job);
-      if (FINAL_STATUSES.has(job.status)) return job;
-      const remaining = deadline - this.#now();
-      if (remaining <= 0) {
-        throw new TimeoutError(`Timeout: job ${jobId} is still ${job.status} after ${timeout} ms of waiting`, jobId, job);
-      }
-      // The server held the request until the job changed or its wait ran out: ask again now.
-      if (waitS > 0 && appliedWait(answer.headers)) continue;
-      interval = changed ? pollInterval : Math.min(interval * TIMINGS.pollBackoffFactor, Math.max(pollInterval, TIMINGS.maxPollIntervalMs));
-      await this.#sleep(Math.min(interval, remaining), signal);
-    }
+    return waitForJob(
+      { request: this.#request, now: this.#now, sleep: this.#sleep, attemptTimeoutMs: this.#timeout },
+      jobId,
+      options,
+    );
   }
 
   /**
@@ -395,7 +356,7 @@ export class MediaJobsClient {
    * ```
    */
   listJobs(options: ListJobsOptions = {}): JobList {
-    return new JobList((pageOptions) => this.#page(pageOptions), options);
+    return new JobList((pageOptions) => fetchPage(this.#request, pageOptions), options);
   }
 
   /**
@@ -416,93 +377,8 @@ export class MediaJobsClient {
     return verifyWebhook(rawBody, headers, secret, options);
   }
 
-  async #page(options: PageOptions): Promise<JobPage> {
-    // Every query parameter of GET /v1/jobs, by the contract's list: one the server adds
-    // is a compile error here until the client sends it.
-    const query = {
-      limit: options.limit,
-      status: options.status === "pending" ? "queued" : options.status,
-      cursor: options.cursor,
-      type: options.type,
-      created: options.created && { gte: unixSeconds(options.created.gte), lt: unixSeconds(options.created.lt) },
-      metadata: options.metadata,
-    } satisfies Record<keyof ListJobsQuery, unknown> & ListJobsQuery;
-    const { data: page } = await this.#request<HttpPage>({
-      method: "GET",
-      path: "/jobs",
-      query: flattenQuery(query),
-      signal: options.signal,
-    });
-    return { data: page.data.map(toSdkJob), nextCursor: page.nextCursor, hasMore: page.hasMore };
-  }
 }
 
-/** A Date or Unix seconds as Unix seconds. */
-function unixSeconds(value: Date | number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  return value instanceof Date ? Math.floor(value.getTime() / 1000) : value;
-}
 
-/** Nested query objects in bracket form: `{ created: { gte: 1 } }` → `created[gte]=1`. */
-function flattenQuery(query: Record<string, unknown>): Record<string, string | number | undefined> {
-  const flat: Record<string, string | number | undefined> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== null && typeof value === "object") {
-      for (const [inner, v] of Object.entries(value)) flat[`${key}[${inner}]`] = v as string | number | undefined;
-    } else flat[key] = value as string | number | undefined;
-  }
-  return flat;
-}
 
-function jobPath(jobId: string): string {
-  if (typeof jobId !== "string" || jobId === "") {
-    throw new MediaJobsError(`jobId must be a non-empty string, got ${JSON.stringify(jobId)}`);
-  }
-  return `/jobs/${encodeURIComponent(jobId)}`;
-}
 
-/** The `Prefer: wait` to ask for: within the time left and well within one attempt's timeout; 0 for none. */
-function preferWaitSeconds(remainingMs: number, attemptTimeoutMs: number): number {
-  const ms = Math.min(remainingMs, attemptTimeoutMs - TIMINGS.preferWaitMarginMs, TIMINGS.maxPreferWaitS * 1000);
-  return Math.max(0, Math.floor(ms / 1000));
-}
-
-/** Whether the server says it honoured `wait` (RFC 7240 `Preference-Applied`). */
-function appliedWait(headers: Headers): boolean {
-  return /(?:^|[\s,;])wait(?:=|\s*$|[\s,;])/i.test(headers.get("preference-applied") ?? "");
-}
-
-function checkBaseUrl(value: string): string {
-  const trimmed = value.replace(/\/+$/, "");
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw new MediaJobsError(`baseUrl must be an absolute URL such as ${DEFAULT_BASE_URL}, got "${value}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new MediaJobsError(`baseUrl must be http or https, got "${value}"`);
-  }
-  return trimmed;
-}
-
-function globalFetch(): FetchLike {
-  if (typeof globalThis.fetch !== "function") {
-    throw new MediaJobsError("No global fetch here: pass { fetch } to new MediaJobsClient()");
-  }
-  // Called through globalThis: some runtimes throw "Illegal invocation" for a detached fetch.
-  return (url, init) => globalThis.fetch(url, init);
-}
-
-/** A UUID v4; crypto.randomUUID where it exists, getRandomValues otherwise. */
-function newIdempotencyKey(): string {
-  const crypto = globalThis.crypto;
-  if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (typeof crypto?.getRandomValues === "function") crypto.getRandomValues(bytes);
-  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}

@@ -150,11 +150,11 @@ export class MediaJobsClient {
    * ```
    */
   async enqueueJob<T extends JobType>(input: EnqueueJobInput<T>, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
-    const { type, params, priority, webhookUrl, webhookSecret } = input;
+    const { type, params, priority, webhookUrl, webhookSecret, metadata } = input;
     const { data: created } = await this.#request<HttpCreated>({
       method: "POST",
       path: "/jobs",
-      body: { type, params, priority, webhookUrl, webhookSecret },
+      body: { type, params, priority, webhookUrl, webhookSecret, metadata },
       headers: { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() },
       signal: options.signal,
     });

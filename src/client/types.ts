@@ -192,6 +192,8 @@ export type EnqueueJobInput<T extends JobType = JobType> = {
     webhookUrl?: string;
     /** Signs this job's webhooks instead of the organization's secret (16–256 chars). */
     webhookSecret?: string;
+    /** Your own key–value strings, returned with the job and filterable in `listJobs` (docs/api.md). */
+    metadata?: Record<string, string>;
   };
 }[T];
 

@@ -30,6 +30,14 @@ describe("list filters", () => {
   });
 });
 
+describe("enqueueJob metadata", () => {
+  it("sends the metadata in the create body", async () => {
+    const fetch = fakeFetch(json(201, { id: "job_1", type: "compress-image", status: "queued", createdAt: "2026-01-01T00:00:00.000Z", priority: 5 }));
+    await client(fetch).enqueueJob({ type: "compressImage", params: { url: "upload:upl_1" }, metadata: { order: "ord_1" } });
+    expect(fetch.calls[0]!.body).toMatchObject({ type: "compressImage", params: { url: "upload:upl_1" }, metadata: { order: "ord_1" } });
+  });
+});
+
 describe("deleteJob", () => {
   it("sends DELETE /jobs/:id and returns the answer", async () => {
     const fetch = fakeFetch(json(200, { id: "job_1", deleted: true }));

@@ -26,6 +26,8 @@ export default defineConfig({
                 PROCESSOR_URL: inject("processorUrl"),
                 MEDIA_URL: inject("mediaUrl"),
                 WEBHOOK_RECEIVER_URL: inject("webhookReceiverUrl"),
+                // The processor reaches the Worker (upload links) through this relay (global-setup.ts).
+                PUBLIC_BASE_URL: inject("workerRelayUrl"),
                 PROCESSOR_TOKEN: "test-processor-token-0123456789",
                 FILES_SIGNING_SECRET: "test-files-signing-secret",
                 ADMIN_TOKEN: "test-admin-token",

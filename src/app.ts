@@ -15,6 +15,7 @@ import { filesRoutes } from "./routes/files.ts";
 import { jobsRoutes } from "./routes/jobs.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { webhooksRoutes } from "./routes/webhooks.ts";
+import { uploadContentRoutes, uploadsRoutes } from "./routes/uploads.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { readRateLimit } from "./limits/read-rate.ts";
 
@@ -30,10 +31,13 @@ app.use(requestLog());
 app.get("/", (c) => c.json({ name: "media-jobs", api: "/v1" }));
 app.route("/healthz", healthRoutes);
 app.route("/v1/files", filesRoutes);
-for (const path of ["/v1/jobs", "/v1/jobs/*", "/v1/usage"]) app.use(path, apiKeyAuth(), readRateLimit());
+// The upload's own PUT target is signed instead of keyed (/v1/uploads/:id/content).
+app.route("/v1/uploads", uploadContentRoutes);
+for (const path of ["/v1/jobs", "/v1/jobs/*", "/v1/usage", "/v1/uploads", "/v1/uploads/:id"]) app.use(path, apiKeyAuth(), readRateLimit());
 app.route("/v1/jobs", jobsRoutes);
 app.route("/v1/jobs", webhooksRoutes);
 app.route("/v1/usage", usageRoutes);
+app.route("/v1/uploads", uploadsRoutes);
 app.route("/", openApiRoutes);
 app.route("/admin", adminRoutes);
 app.route("/dashboard", dashboardRoutes);

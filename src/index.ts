@@ -2,6 +2,7 @@
 import { app } from "./app.ts";
 import { database } from "./db/client.ts";
 import { configureLogging, log } from "./lib/log.ts";
+import { cleanupUploads } from "./files/uploads.ts";
 import { applyRetention, retentionConfig } from "./ops/retention.ts";
 import { sweepDeliveries } from "./webhooks/schedule.ts";
 import { consumeDeadJobs, consumeJobs, type JobMessage } from "./runner/queue.ts";
@@ -41,6 +42,7 @@ export default {
         sweep(env, controller.scheduledTime),
         sweepDeliveries(env, controller.scheduledTime),
         applyRetention(database(env.DB), env.OUTPUTS, retentionConfig(env.RETENTION), controller.scheduledTime),
+        cleanupUploads(database(env.DB), env.OUTPUTS, controller.scheduledTime),
       ]),
     );
   },

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { JOB_TYPES } from "../../src/contract/registry.ts";
 import { jobTypes } from "../../src/contract/registry.ts";
+import { uploadRefId } from "../../src/contract/uploads.ts";
 import type { Config } from "./config.ts";
 import type { JobTable } from "./jobs.ts";
 import { processors } from "./processors/index.ts";
@@ -24,13 +25,17 @@ export function createApp(config: Config, jobs: JobTable) {
   );
 
   app.post("/jobs", async (c) => {
-    const body = (await c.req.json().catch(() => null)) as { id?: unknown; type?: unknown; params?: unknown } | null;
+    const body = (await c.req.json().catch(() => null)) as { id?: unknown; type?: unknown; params?: unknown; inputUrl?: unknown } | null;
     const type = typeof body?.type === "string" && Object.hasOwn(jobTypes, body.type) ? (body.type as keyof typeof jobTypes) : undefined;
     if (!body || typeof body.id !== "string" || !type) return c.json({ error: "body must be {id, type, params}" }, 400);
     // The Worker validated these already; checking again keeps the processor safe on its own.
     const params = jobTypes[type].params.safeParse(body.params);
     if (!params.success) return c.json({ error: "invalid params", issues: params.error.issues }, 400);
-    return c.json(jobs.start({ id: body.id, type, params: params.data }), 202);
+    // An upload's signed link comes with an `upload:` input, and only then.
+    const fromUpload = uploadRefId(params.data.url) !== undefined;
+    const inputUrl = typeof body.inputUrl === "string" && URL.canParse(body.inputUrl) ? body.inputUrl : undefined;
+    if (fromUpload !== (inputUrl !== undefined)) return c.json({ error: "inputUrl is required with an upload: input, and refused otherwise" }, 400);
+    return c.json(jobs.start({ id: body.id, type, params: params.data, ...(inputUrl ? { inputUrl } : {}) }), 202);
   });
 
   app.get("/jobs/:id", (c) => {

@@ -36,6 +36,12 @@ export interface FetchInputOptions {
   lookup?: typeof dnsLookup;
   /** Which addresses are public; replaceable in tests to treat a local server as public. */
   addressPolicy?: (address: string) => AddressVerdict;
+  /**
+   * The URL is the runner's signed link to an upload on the Worker's own origin
+   * (ProcessorJobRequest.inputUrl), not a user's: any address is allowed (locally the
+   * Worker is on loopback), but no redirect is followed, so it cannot lead anywhere else.
+   */
+  fromRunner?: boolean;
 }
 
 export interface FetchedInput {
@@ -61,10 +67,11 @@ function tooLarge(limit: number, size?: number): JobFailure {
 
 export async function fetchInput(rawUrl: string, destination: string, options: FetchInputOptions): Promise<FetchedInput> {
   const { limits, signal } = options;
-  const policy = limits.ALLOW_PRIVATE_NETWORK_INPUTS ? () => ({ allowed: true }) as const : (options.addressPolicy ?? classifyAddress);
+  const anyAddress = limits.ALLOW_PRIVATE_NETWORK_INPUTS || options.fromRunner === true;
+  const policy = anyAddress ? () => ({ allowed: true }) as const : (options.addressPolicy ?? classifyAddress);
   const lookup = guardedLookup(policy, options.lookup ?? dnsLookup);
   const total = AbortSignal.any([signal, AbortSignal.timeout(limits.INPUT_TOTAL_TIMEOUT_MS)]);
-  let url = checkedUrl(rawUrl, limits);
+  let url = options.fromRunner ? runnerUrl(rawUrl) : checkedUrl(rawUrl, limits);
   let hop: Hop = {};
   try {
     for (let redirects = 0; ; redirects++) {
@@ -73,6 +80,7 @@ export async function fetchInput(rawUrl: string, destination: string, options: F
       const status = response.statusCode ?? 0;
       if (REDIRECT_STATUSES.has(status) && response.headers.location) {
         response.destroy();
+        if (options.fromRunner) throw unreachable(`the upload link answered HTTP ${status} (a redirect), which is refused`);
         if (redirects >= MAX_REDIRECTS) throw unreachable(`the input URL redirected more than ${MAX_REDIRECTS} times`);
         url = checkedUrl(resolveLocation(response.headers.location, url), limits, "redirected to a URL that is refused");
         continue;
@@ -103,6 +111,14 @@ function checkedUrl(raw: string, limits: FetchLimits, context = "is refused"): U
   const verdict = checkPublicUrl(raw, { allowPrivate: limits.ALLOW_PRIVATE_NETWORK_INPUTS, allowedPorts: limits.ALLOWED_INPUT_PORTS });
   if (!verdict.ok) throw unreachable(`the input URL ${context}: ${verdict.reason}`);
   return new URL(raw);
+}
+
+function runnerUrl(raw: string): URL {
+  const url = URL.parse(raw);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
+    throw unreachable("the upload link is not a plain http(s) URL");
+  }
+  return url;
 }
 
 function resolveLocation(location: string, base: URL): string {

@@ -100,7 +100,9 @@ export class JobTable {
       const processor = processors[request.type];
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
       await mkdir(join(entry.dir, "out"), { recursive: true });
-      const input = await fetchInput(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
+      const input = request.inputUrl
+        ? await fetchInput(request.inputUrl, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: true })
+        : await fetchInput(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
       entry.progress = Math.max(entry.progress, 5);
       const result = await (processor as Processor<JobType>)(request.params, {
         input,

@@ -90,6 +90,7 @@ async function attempt(url: string, options: AttemptOptions = {}) {
         signal: options.signal ?? new AbortController().signal,
         lookup: options.lookup,
         addressPolicy: options.addressPolicy,
+        fromRunner: options.fromRunner,
         limits: { ...limits, ...options.limits },
       });
       return { ok: true as const, fetched, body: await readFile(destination) };
@@ -206,6 +207,17 @@ describe("fetchInput downloads", () => {
   it("reaches loopback on any port when private inputs are allowed (local development)", async () => {
     const outcome = await attempt(`http://127.0.0.1:${port}/ok.bin`, { limits: { ALLOW_PRIVATE_NETWORK_INPUTS: true } });
     expect(outcome.ok && outcome.body.toString()).toBe("hello");
+  });
+
+  it("reaches the runner's upload link on loopback with private inputs refused, but follows none of its redirects", async () => {
+    const outcome = await attempt(`http://127.0.0.1:${port}/ok.bin`, { fromRunner: true });
+    expect(outcome.ok && outcome.body.toString()).toBe("hello");
+    expect(failureOf(await attempt(`http://127.0.0.1:${port}/to-metadata`, { fromRunner: true }))).toEqual({
+      code: "input_unreachable",
+      message: "the upload link answered HTTP 302 (a redirect), which is refused",
+    });
+    // The same loopback URL from a user is refused.
+    expect(failureOf(await attempt(`http://127.0.0.1:${port}/ok.bin`)).code).toBe("input_unreachable");
   });
 
   const local = { limits: { ALLOW_PRIVATE_NETWORK_INPUTS: true } };

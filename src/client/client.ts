@@ -3,12 +3,14 @@
 import { toSdkJob, toSdkStatus } from "../contract/dialects.ts";
 import type { HttpJob, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
-import type { operations } from "./contract.gen.ts";
-import { MediaJobsError, TimeoutError } from "./errors.ts";
-import { createTransport, defaultSleep, type Transport } from "./http.ts";
+import { MediaJobsError } from "./errors.ts";
+import { createTransport, defaultSleep, jobPath, type Transport } from "./http.ts";
+import { checkBaseUrl, DEFAULT_BASE_URL, globalFetch, newIdempotencyKey } from "./config.ts";
 import { readEnv } from "./env.ts";
-import { JobList } from "./list.ts";
+import { fetchPage, JobList } from "./list.ts";
 import { TIMINGS } from "./timings.ts";
+import { waitForJob } from "./wait.ts";
+import { describeSource, putContent, type CreatedUpload, type CreateUploadInput, type Upload, type UploadFileOptions, type UploadSource } from "./uploads.ts";
 import type {
   CancelJobResult,
   ClientOptions,
@@ -16,29 +18,17 @@ import type {
   EnqueueJobInput,
   FetchLike,
   JobOf,
-  JobPage,
   ListJobsOptions,
-  PageOptions,
   SdkJob,
-  SdkJobStatus,
   Usage,
   WaitOptions,
   WebhookDelivery,
 } from "./types.ts";
 import { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHeaders, type WebhookPayload } from "./webhooks.ts";
 
-/**
- * The base URL used when neither `baseUrl` nor `MEDIA_JOBS_BASE_URL` is set: where
- * `wrangler dev` serves the API.
- *
- * @example
- * ```ts
- * const local = new MediaJobsClient({ apiKey: "sk_test_…", baseUrl: DEFAULT_BASE_URL });
- * ```
- */
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1";
+export { DEFAULT_BASE_URL };
+
 const DEFAULT_MAX_RETRIES = 2;
-const FINAL_STATUSES: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);
 
 /**
  * Per-call options.
@@ -85,13 +75,7 @@ interface HttpCancelled {
   status?: JobStatus;
 }
 
-type ListJobsQuery = NonNullable<operations["listJobs"]["parameters"]["query"]>;
 
-interface HttpPage {
-  data: HttpJob[];
-  nextCursor: string | null;
-  hasMore: boolean;
-}
 
 /**
  * The media-jobs API client. Works wherever `fetch` does: Node 18+, Deno, Bun, browsers
@@ -117,6 +101,7 @@ export class MediaJobsClient {
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
   readonly #timeout: number;
+  readonly #fetch: FetchLike;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? readEnv("MEDIA_JOBS_API_KEY");
@@ -137,12 +122,13 @@ export class MediaJobsClient {
     this.#sleep = options.sleep ?? defaultSleep;
     this.#now = options.now ?? Date.now;
     this.#timeout = timeout;
+    this.#fetch = options.fetch ?? globalFetch();
     this.#request = createTransport({
       apiKey,
       baseUrl: this.baseUrl,
       timeout,
       maxRetries,
-      fetch: options.fetch ?? globalFetch(),
+      fetch: this.#fetch,
       sleep: this.#sleep,
       random: Math.random,
       now: this.#now,
@@ -164,11 +150,11 @@ export class MediaJobsClient {
    * ```
    */
   async enqueueJob<T extends JobType>(input: EnqueueJobInput<T>, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
-    const { type, params, priority, webhookUrl, webhookSecret } = input;
+    const { type, params, priority, webhookUrl, webhookSecret, metadata } = input;
     const { data: created } = await this.#request<HttpCreated>({
       method: "POST",
       path: "/jobs",
-      body: { type, params, priority, webhookUrl, webhookSecret },
+      body: { type, params, priority, webhookUrl, webhookSecret, metadata },
       headers: { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() },
       signal: options.signal,
     });
@@ -212,6 +198,63 @@ export class MediaJobsClient {
       jobId: answer.jobId,
       ...(answer.status === undefined ? {} : { status: toSdkStatus(answer.status) }),
     };
+  }
+
+  /**
+   * Deletes a job, its webhook deliveries and its outputs, cancelling it first if it runs.
+   *
+   * @example
+   * ```ts
+   * await client.deleteJob(jobId); // { id: jobId, deleted: true }
+   * ```
+   */
+  async deleteJob(jobId: string, options: CallOptions = {}): Promise<{ id: string; deleted: true }> {
+    return (await this.#request<{ id: string; deleted: true }>({ method: "DELETE", path: jobPath(jobId), signal: options.signal })).data;
+  }
+
+  /**
+   * Starts a direct upload; PUT the bytes to `target.url` with `target.headers` (or use
+   * {@link MediaJobsClient.uploadFile}, which does both).
+   *
+   * @example
+   * ```ts
+   * const upload = await client.createUpload({ filename: "photo.jpg", contentType: "image/jpeg", size: 1038837 });
+   * ```
+   */
+  async createUpload(input: CreateUploadInput, options: CallOptions = {}): Promise<CreatedUpload> {
+    return (await this.#request<CreatedUpload>({ method: "POST", path: "/uploads", body: input, signal: options.signal })).data;
+  }
+
+  /**
+   * An upload: `pending` until its bytes arrive, then `uploaded`.
+   *
+   * @example
+   * ```ts
+   * const { status } = await client.getUpload("upl_…");
+   * ```
+   */
+  async getUpload(uploadId: string, options: CallOptions = {}): Promise<Upload> {
+    if (typeof uploadId !== "string" || uploadId === "") {
+      throw new MediaJobsError(`uploadId must be a non-empty string, got ${JSON.stringify(uploadId)}`);
+    }
+    return (await this.#request<Upload>({ method: "GET", path: `/uploads/${encodeURIComponent(uploadId)}`, signal: options.signal })).data;
+  }
+
+  /**
+   * Uploads a Blob/File, bytes or a stream (with `size`) and returns the upload; use
+   * `upload:${upload.id}` as a job's input.
+   *
+   * @example
+   * ```ts
+   * const upload = await client.uploadFile(bytes, { filename: "photo.jpg", contentType: "image/jpeg" });
+   * await client.enqueueJob({ type: "compressImage", params: { url: `upload:${upload.id}` } });
+   * ```
+   */
+  async uploadFile(source: UploadSource, options: UploadFileOptions = {}): Promise<Upload> {
+    const { input, body } = describeSource(source, options);
+    const created = await this.createUpload(input, { signal: options.signal });
+    await putContent(this.#fetch, created, body, options.signal);
+    return this.getUpload(created.id, { signal: options.signal });
   }
 
   /**
@@ -277,33 +320,11 @@ export class MediaJobsClient {
    * ```
    */
   async waitForJob(jobId: string, options: WaitOptions = {}): Promise<SdkJob> {
-    const { timeout = TIMINGS.waitTimeoutMs, pollInterval = TIMINGS.pollIntervalMs, onProgress, signal } = options;
-    const path = jobPath(jobId);
-    const deadline = this.#now() + timeout;
-    let interval = pollInterval;
-    let last: SdkJob | undefined;
-    for (;;) {
-      const waitS = preferWaitSeconds(deadline - this.#now(), this.#timeout);
-      const answer = await this.#request<HttpJob>({
-        method: "GET",
-        path,
-        ...(waitS > 0 ? { headers: { Prefer: `wait=${waitS}` } } : {}),
-        signal,
-      });
-      const job = toSdkJob(answer.data);
-      const changed = last === undefined || job.status !== last.status || job.progress !== last.progress;
-      last = job;
-      onProgress?.(job);
-      if (FINAL_STATUSES.has(job.status)) return job;
-      const remaining = deadline - this.#now();
-      if (remaining <= 0) {
-        throw new TimeoutError(`Timeout: job ${jobId} is still ${job.status} after ${timeout} ms of waiting`, jobId, job);
-      }
-      // The server held the request until the job changed or its wait ran out: ask again now.
-      if (waitS > 0 && appliedWait(answer.headers)) continue;
-      interval = changed ? pollInterval : Math.min(interval * TIMINGS.pollBackoffFactor, Math.max(pollInterval, TIMINGS.maxPollIntervalMs));
-      await this.#sleep(Math.min(interval, remaining), signal);
-    }
+    return waitForJob(
+      { request: this.#request, now: this.#now, sleep: this.#sleep, attemptTimeoutMs: this.#timeout },
+      jobId,
+      options,
+    );
   }
 
   /**
@@ -335,7 +356,7 @@ export class MediaJobsClient {
    * ```
    */
   listJobs(options: ListJobsOptions = {}): JobList {
-    return new JobList((pageOptions) => this.#page(pageOptions), options);
+    return new JobList((pageOptions) => fetchPage(this.#request, pageOptions), options);
   }
 
   /**
@@ -356,68 +377,8 @@ export class MediaJobsClient {
     return verifyWebhook(rawBody, headers, secret, options);
   }
 
-  async #page(options: PageOptions): Promise<JobPage> {
-    // Every query parameter of GET /v1/jobs, by the contract's list: one the server adds
-    // is a compile error here until the client sends it.
-    const query = {
-      limit: options.limit,
-      status: options.status === "pending" ? "queued" : options.status,
-      cursor: options.cursor,
-    } satisfies Record<keyof ListJobsQuery, unknown> & ListJobsQuery;
-    const { data: page } = await this.#request<HttpPage>({ method: "GET", path: "/jobs", query, signal: options.signal });
-    return { data: page.data.map(toSdkJob), nextCursor: page.nextCursor, hasMore: page.hasMore };
-  }
 }
 
-function jobPath(jobId: string): string {
-  if (typeof jobId !== "string" || jobId === "") {
-    throw new MediaJobsError(`jobId must be a non-empty string, got ${JSON.stringify(jobId)}`);
-  }
-  return `/jobs/${encodeURIComponent(jobId)}`;
-}
 
-/** The `Prefer: wait` to ask for: within the time left and well within one attempt's timeout; 0 for none. */
-function preferWaitSeconds(remainingMs: number, attemptTimeoutMs: number): number {
-  const ms = Math.min(remainingMs, attemptTimeoutMs - TIMINGS.preferWaitMarginMs, TIMINGS.maxPreferWaitS * 1000);
-  return Math.max(0, Math.floor(ms / 1000));
-}
 
-/** Whether the server says it honoured `wait` (RFC 7240 `Preference-Applied`). */
-function appliedWait(headers: Headers): boolean {
-  return /(?:^|[\s,;])wait(?:=|\s*$|[\s,;])/i.test(headers.get("preference-applied") ?? "");
-}
 
-function checkBaseUrl(value: string): string {
-  const trimmed = value.replace(/\/+$/, "");
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw new MediaJobsError(`baseUrl must be an absolute URL such as ${DEFAULT_BASE_URL}, got "${value}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new MediaJobsError(`baseUrl must be http or https, got "${value}"`);
-  }
-  return trimmed;
-}
-
-function globalFetch(): FetchLike {
-  if (typeof globalThis.fetch !== "function") {
-    throw new MediaJobsError("No global fetch here: pass { fetch } to new MediaJobsClient()");
-  }
-  // Called through globalThis: some runtimes throw "Illegal invocation" for a detached fetch.
-  return (url, init) => globalThis.fetch(url, init);
-}
-
-/** A UUID v4; crypto.randomUUID where it exists, getRandomValues otherwise. */
-function newIdempotencyKey(): string {
-  const crypto = globalThis.crypto;
-  if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (typeof crypto?.getRandomValues === "function") crypto.getRandomValues(bytes);
-  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}

@@ -37,7 +37,11 @@ export interface paths {
         get: operations["getJob"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a job, its webhook deliveries and its outputs
+         * @description A queued or processing job is cancelled first (as by `/cancel`), then deleted. Afterwards the job answers 404 and its download links stop working.
+         */
+        delete: operations["deleteJob"];
         options?: never;
         head?: never;
         patch?: never;
@@ -94,6 +98,66 @@ export interface paths {
          * @description A new delivery (new `webhook-id`, same retry schedule) to the job's `webhookUrl`. 400 when the job has no `webhookUrl` or has not finished.
          */
         post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a direct upload
+         * @description Declares a file and returns where to PUT its bytes: a presigned R2 URL in production, or this Worker's own signed route when R2 credentials are not configured. Use the upload as a job's input with `upload:upl_…`. Unused uploads are removed 24 h after creation or their last use by a job.
+         */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an upload
+         * @description `status` turns `uploaded` once R2 holds exactly the declared size.
+         */
+        get: operations["getUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Send an upload's bytes (the Worker's own upload target)
+         * @description The `target.url` of an upload when R2 credentials are not configured; no API key, the `token` is the authority. `Content-Length` must equal the declared size; the body is streamed into R2.
+         */
+        put: operations["putUploadContent"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -251,7 +315,6 @@ export interface webhooks {
 export interface components {
     schemas: {
         CompressVideoParams: {
-            /** Format: uri */
             url: string;
             /**
              * @description Default: `"medium"`.
@@ -272,7 +335,6 @@ export interface components {
             format?: "mp4" | "webm";
         };
         CompressImageParams: {
-            /** Format: uri */
             url: string;
             /** @description Default: `80`. */
             quality?: number;
@@ -284,7 +346,6 @@ export interface components {
             stripMetadata?: boolean;
         };
         CompressPdfParams: {
-            /** Format: uri */
             url: string;
             /**
              * @description Default: `"medium"`.
@@ -295,7 +356,6 @@ export interface components {
             removeMetadata?: boolean;
         };
         VideoThumbnailParams: {
-            /** Format: uri */
             url: string;
             /** @description Default: `"auto"`. */
             timestamp?: number | "auto";
@@ -310,7 +370,6 @@ export interface components {
             quality?: number;
         };
         ExtractAudioParams: {
-            /** Format: uri */
             url: string;
             /**
              * @description Default: `"medium"`.
@@ -319,7 +378,6 @@ export interface components {
             quality?: "low" | "medium" | "high";
         };
         VideoExtractionParams: {
-            /** Format: uri */
             url: string;
             /** @description Default: `{"quality":"medium"}`. */
             audio?: false | {
@@ -392,6 +450,17 @@ export interface components {
                 skipBlackFrames?: boolean;
             });
         };
+        CreateUploadRequest: {
+            /** @description The file's name, kept for your reference. */
+            filename: string;
+            /**
+             * @description The media type of the bytes; a job only takes an upload whose type fits it.
+             * @enum {string}
+             */
+            contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif" | "image/avif" | "image/tiff" | "video/mp4" | "video/quicktime" | "video/webm" | "video/x-matroska" | "video/mpeg" | "video/x-msvideo" | "video/ogg" | "application/pdf";
+            /** @description The exact size in bytes; the upload must send exactly this many. */
+            size: number;
+        };
         /** @description The HTTP dialect's `options` of a compress-video job: its params other than `url`. */
         CompressVideoOptions: {
             /**
@@ -419,10 +488,7 @@ export interface components {
              * @enum {string}
              */
             type: "compress-video" | "compressVideo";
-            /**
-             * Format: uri
-             * @description The http(s) URL of the media to process.
-             */
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
             input: string;
             options?: components["schemas"]["CompressVideoOptions"];
             /** @description 1–10, lower runs first within an organization. Default: `5`. */
@@ -434,6 +500,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description Creates a compressVideo job (client-library dialect): every param, `url` included, in `params`. */
         CreateCompressVideoSdkRequest: {
@@ -452,6 +522,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The HTTP dialect's `options` of a compress-image job: its params other than `url`. */
         CompressImageOptions: {
@@ -471,10 +545,7 @@ export interface components {
              * @enum {string}
              */
             type: "compress-image" | "compressImage";
-            /**
-             * Format: uri
-             * @description The http(s) URL of the media to process.
-             */
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
             input: string;
             options?: components["schemas"]["CompressImageOptions"];
             /** @description 1–10, lower runs first within an organization. Default: `5`. */
@@ -486,6 +557,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description Creates a compressImage job (client-library dialect): every param, `url` included, in `params`. */
         CreateCompressImageSdkRequest: {
@@ -504,6 +579,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The HTTP dialect's `options` of a compress-pdf job: its params other than `url`. */
         CompressPdfOptions: {
@@ -522,10 +601,7 @@ export interface components {
              * @enum {string}
              */
             type: "compress-pdf" | "compressPdf";
-            /**
-             * Format: uri
-             * @description The http(s) URL of the media to process.
-             */
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
             input: string;
             options?: components["schemas"]["CompressPdfOptions"];
             /** @description 1–10, lower runs first within an organization. Default: `5`. */
@@ -537,6 +613,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description Creates a compressPdf job (client-library dialect): every param, `url` included, in `params`. */
         CreateCompressPdfSdkRequest: {
@@ -555,6 +635,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The HTTP dialect's `options` of a video-thumbnail job: its params other than `url`. */
         VideoThumbnailOptions: {
@@ -577,10 +661,7 @@ export interface components {
              * @enum {string}
              */
             type: "video-thumbnail" | "videoThumbnail";
-            /**
-             * Format: uri
-             * @description The http(s) URL of the media to process.
-             */
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
             input: string;
             options?: components["schemas"]["VideoThumbnailOptions"];
             /** @description 1–10, lower runs first within an organization. Default: `5`. */
@@ -592,6 +673,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description Creates a videoThumbnail job (client-library dialect): every param, `url` included, in `params`. */
         CreateVideoThumbnailSdkRequest: {
@@ -610,6 +695,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The HTTP dialect's `options` of a extract-audio job: its params other than `url`. */
         ExtractAudioOptions: {
@@ -626,10 +715,7 @@ export interface components {
              * @enum {string}
              */
             type: "extract-audio" | "extractAudio";
-            /**
-             * Format: uri
-             * @description The http(s) URL of the media to process.
-             */
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
             input: string;
             options?: components["schemas"]["ExtractAudioOptions"];
             /** @description 1–10, lower runs first within an organization. Default: `5`. */
@@ -641,6 +727,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description Creates a extractAudio job (client-library dialect): every param, `url` included, in `params`. */
         CreateExtractAudioSdkRequest: {
@@ -659,6 +749,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The HTTP dialect's `options` of a video-extraction job: its params other than `url`. */
         VideoExtractionOptions: {
@@ -740,10 +834,7 @@ export interface components {
              * @enum {string}
              */
             type: "video-extraction" | "videoExtraction";
-            /**
-             * Format: uri
-             * @description The http(s) URL of the media to process.
-             */
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
             input: string;
             options?: components["schemas"]["VideoExtractionOptions"];
             /** @description 1–10, lower runs first within an organization. Default: `5`. */
@@ -755,6 +846,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description Creates a videoExtraction job (client-library dialect): every param, `url` included, in `params`. */
         CreateVideoExtractionSdkRequest: {
@@ -773,6 +868,10 @@ export interface components {
             webhookUrl?: string;
             /** @description Signs this job's webhooks instead of the organization's secret. */
             webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
         CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"];
@@ -813,6 +912,10 @@ export interface components {
             /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
             result?: components["schemas"]["CompressVideoResult"];
             error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
         };
         CompressImageResult: {
             url: string;
@@ -848,6 +951,10 @@ export interface components {
             /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
             result?: components["schemas"]["CompressImageResult"];
             error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
         };
         CompressPdfResult: {
             url: string;
@@ -880,6 +987,10 @@ export interface components {
             /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
             result?: components["schemas"]["CompressPdfResult"];
             error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
         };
         VideoThumbnailResult: {
             url: string;
@@ -914,6 +1025,10 @@ export interface components {
             /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
             result?: components["schemas"]["VideoThumbnailResult"];
             error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
         };
         ExtractAudioResult: {
             url: string;
@@ -947,6 +1062,10 @@ export interface components {
             /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
             result?: components["schemas"]["ExtractAudioResult"];
             error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
         };
         VideoExtractionResult: {
             audio: {
@@ -994,6 +1113,10 @@ export interface components {
             /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
             result?: components["schemas"]["VideoExtractionResult"];
             error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
         };
         CompressVideoCompletedSdkJob: {
             id: string;
@@ -1002,6 +1125,10 @@ export interface components {
             createdAt: string;
             startedAt?: string;
             completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -1036,6 +1163,10 @@ export interface components {
             createdAt: string;
             startedAt?: string;
             completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -1067,6 +1198,10 @@ export interface components {
             createdAt: string;
             startedAt?: string;
             completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -1095,6 +1230,10 @@ export interface components {
             createdAt: string;
             startedAt?: string;
             completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -1125,6 +1264,10 @@ export interface components {
             createdAt: string;
             startedAt?: string;
             completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -1154,6 +1297,10 @@ export interface components {
             createdAt: string;
             startedAt?: string;
             completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -1197,6 +1344,10 @@ export interface components {
             createdAt: string;
             startedAt?: string;
             completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -1243,6 +1394,56 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+        };
+        DeletedJob: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        Upload: {
+            /** @description `upl_…`; use it as a job's input: `upload:upl_…`. */
+            id: string;
+            /**
+             * @description `pending` until the bytes arrive, then `uploaded`.
+             * @enum {string}
+             */
+            status: "pending" | "uploaded";
+            filename: string;
+            contentType: string;
+            size: number;
+            createdAt: string;
+            uploadedAt?: string;
+            /** @description When the upload is removed unless a job uses it (each job that does moves this 24 h on). */
+            expiresAt: string;
+        };
+        CreatedUpload: {
+            /** @description `upl_…`; use it as a job's input: `upload:upl_…`. */
+            id: string;
+            /**
+             * @description `pending` until the bytes arrive, then `uploaded`.
+             * @enum {string}
+             */
+            status: "pending" | "uploaded";
+            filename: string;
+            contentType: string;
+            size: number;
+            createdAt: string;
+            uploadedAt?: string;
+            /** @description When the upload is removed unless a job uses it (each job that does moves this 24 h on). */
+            expiresAt: string;
+            /** @description Where to PUT the bytes. */
+            target: {
+                /** @constant */
+                method: "PUT";
+                /** @description Send the bytes here; no API key (the URL is signed). */
+                url: string;
+                /** @description Send exactly these headers with the PUT. */
+                headers: {
+                    [key: string]: string;
+                };
+                /** @description The URL stops working at this time. */
+                expiresAt: string;
+            };
         };
         Usage: {
             /** @enum {string} */
@@ -1612,6 +1813,19 @@ export interface operations {
                 cursor?: string;
                 /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
+                /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction";
+                /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
+                created?: {
+                    /** @description Created at or after this time, Unix seconds. */
+                    gte?: number;
+                    /** @description Created before this time, Unix seconds. */
+                    lt?: number;
+                };
+                /** @description Only jobs whose metadata has each of these exact key–value pairs, as `metadata[order]=ord_123`. */
+                metadata?: {
+                    [key: string]: string;
+                };
             };
             header?: never;
             path?: never;
@@ -1715,6 +1929,33 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deleteJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     cancelJob: {
         parameters: {
             query?: never;
@@ -1794,6 +2035,109 @@ export interface operations {
             };
             400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filename": "photo.jpg",
+                 *       "contentType": "image/jpeg",
+                 *       "size": 2483921
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; PUT the bytes to `target`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `/v1/uploads/{id}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedUpload"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The upload's id (`upl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putUploadContent: {
+        parameters: {
+            query: {
+                /** @description The signed claim in `target.url`. */
+                token: string;
+            };
+            header: {
+                /** @description The declared size. */
+                "Content-Length": number;
+            };
+            path: {
+                /** @description The upload's id (`upl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Stored; the upload is `uploaded`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };

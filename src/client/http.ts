@@ -5,7 +5,7 @@
 // Requests are paced by the RateLimit header fields (docs/limits.md): once a response says
 // none remain, the next request of the same kind waits for the reset instead of being
 // refused.
-import { ApiError, ConnectionError } from "./errors.ts";
+import { ApiError, ConnectionError, MediaJobsError } from "./errors.ts";
 import { TIMINGS } from "./timings.ts";
 import type { ApiErrorCode, FetchLike } from "./types.ts";
 
@@ -21,7 +21,7 @@ export interface TransportConfig {
 }
 
 export interface RequestSpec {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -267,4 +267,12 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** The path of a job, its id checked. */
+export function jobPath(jobId: string): string {
+  if (typeof jobId !== "string" || jobId === "") {
+    throw new MediaJobsError(`jobId must be a non-empty string, got ${JSON.stringify(jobId)}`);
+  }
+  return `/jobs/${encodeURIComponent(jobId)}`;
 }

@@ -5,6 +5,7 @@ export { DEFAULT_BASE_URL, MediaJobsClient, type CallOptions, type EnqueueOption
 export { ApiError, ConnectionError, MediaJobsError, TimeoutError, WebhookVerificationError, type ApiErrorInit } from "./errors.ts";
 export { JobList } from "./list.ts";
 export { TIMINGS } from "./timings.ts";
+export type { CreatedUpload, CreateUploadInput, Upload, UploadFileOptions, UploadSource } from "./uploads.ts";
 export type {
   ApiErrorCode,
   CancelJobResult,

@@ -2,7 +2,7 @@
 // stand alone (no zod): built from contract.gen.ts, which openapi-typescript generates from
 // the OpenAPI document, itself generated from the contract's zod schemas (src/contract/).
 // test/client/contract-types.test.ts and types.test-d.ts keep them equal to the contract.
-import type { JobType as ContractJobType } from "../contract/names.ts";
+import type { HttpJobType, JobType as ContractJobType } from "../contract/names.ts";
 import type { components } from "./contract.gen.ts";
 
 type Schemas = components["schemas"];
@@ -192,6 +192,8 @@ export type EnqueueJobInput<T extends JobType = JobType> = {
     webhookUrl?: string;
     /** Signs this job's webhooks instead of the organization's secret (16–256 chars). */
     webhookSecret?: string;
+    /** Your own key–value strings, returned with the job and filterable in `listJobs` (docs/api.md). */
+    metadata?: Record<string, string>;
   };
 }[T];
 
@@ -268,6 +270,12 @@ export interface ListJobsOptions {
   status?: ListStatus;
   /** Jobs per page, 1–100. Default (server) 20. */
   limit?: number;
+  /** Only jobs of this type, in either spelling (`compressImage` or `compress-image`). */
+  type?: JobType | HttpJobType;
+  /** Creation time bounds: a Date or Unix seconds; `gte` inclusive, `lt` exclusive. */
+  created?: { gte?: Date | number; lt?: Date | number };
+  /** Only jobs whose metadata has each of these exact key–value pairs. */
+  metadata?: Record<string, string>;
   /** Stops the listing (and the request in flight) when aborted. */
   signal?: AbortSignal;
 }

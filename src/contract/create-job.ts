@@ -1,10 +1,11 @@
 // POST /v1/jobs accepts two body forms (docs/api.md, "Creating a job"):
-//   HTTP dialect  {type, input, options?, priority?, webhookUrl?, webhookSecret?}
-//   SDK dialect   {type, params: {url, …}, priority?, webhookUrl?, webhookSecret?}
+//   HTTP dialect  {type, input, options?, priority?, webhookUrl?, webhookSecret?, metadata?}
+//   SDK dialect   {type, params: {url, …}, priority?, webhookUrl?, webhookSecret?, metadata?}
 // with either spelling of `type`. Both are validated by the type's one params schema, and
 // every problem is reported with the field path as the caller wrote it.
 import { z } from "zod";
-import { mediaUrl } from "./common.ts";
+import { httpUrl } from "./common.ts";
+import { jobMetadata, type JobMetadata } from "./metadata.ts";
 import { PRIORITY_DEFAULT } from "./job.ts";
 import { canonicalJobType, HTTP_JOB_TYPES, JOB_TYPES, jobTypes, type JobParams, type JobType } from "./registry.ts";
 
@@ -20,6 +21,7 @@ export interface CreateJobRequest {
   priority: number;
   webhookUrl?: string;
   webhookSecret?: string;
+  metadata?: JobMetadata;
 }
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
@@ -27,8 +29,9 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Field
 /** The create fields both dialects share, beside the type and the media. */
 export const createJobFields = z.object({
   priority: z.int().min(1).max(10).default(PRIORITY_DEFAULT).describe("1–10, lower runs first within an organization."),
-  webhookUrl: mediaUrl.optional().describe("Receives a signed POST with the job when it ends."),
+  webhookUrl: httpUrl.optional().describe("Receives a signed POST with the job when it ends."),
   webhookSecret: z.string().min(16).max(256).optional().describe("Signs this job's webhooks instead of the organization's secret."),
+  metadata: jobMetadata.optional(),
 });
 
 const envelope = z.strictObject({

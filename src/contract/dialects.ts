@@ -19,6 +19,8 @@ interface SdkJobBase<T extends JobType> {
   error: string | null;
   /** The failure's machine-readable code when failed, otherwise null. */
   errorCode: JobErrorCode | null;
+  /** The metadata given at creation; `{}` when none was. */
+  metadata: Record<string, string>;
 }
 
 type SdkJobOf<T extends JobType> =

@@ -1,5 +1,6 @@
 // The job as the HTTP API shows it (docs/api.md, "The job"), its states and its failure codes.
 import { z } from "zod";
+import { jobMetadata } from "./metadata.ts";
 import { HTTP_JOB_TYPES } from "./names.ts";
 
 export const JOB_STATUSES = ["queued", "processing", "completed", "failed", "cancelled"] as const;
@@ -40,6 +41,8 @@ export const httpJob = z.object({
   /** The type's result fields (see each type's result schema); completed jobs only. */
   result: z.record(z.string(), z.unknown()).optional(),
   error: jobError.optional(),
+  /** The metadata given at creation; `{}` when none was. */
+  metadata: jobMetadata,
 });
 export type HttpJob = z.infer<typeof httpJob>;
 

@@ -11,6 +11,7 @@ import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "./enu
 import { httpJob, jobError, JOB_STATUSES } from "./job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
 import { jobTypes } from "./registry.ts";
+import { createdUpload, createUploadRequest, upload } from "./uploads.ts";
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -25,6 +26,7 @@ function requestComponents(): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const type of JOB_TYPES) registry.add(jobTypes[type].params, { id: `${componentPrefix(type)}Params` });
   registry.add(createJobFields, { id: "CreateJobEnvelope" });
+  registry.add(createUploadRequest, { id: "CreateUploadRequest" });
   const converted = convert(registry, "input");
   const { CreateJobEnvelope: envelope, ...schemas } = converted;
   const envelopeProperties = envelope!.properties as Record<string, JsonSchema>;
@@ -46,7 +48,12 @@ function requestComponents(): Record<string, JsonSchema> {
     schemas[`Create${prefix}Request`] = {
       type: "object",
       description: `Creates a ${JOB_TYPE_HTTP_NAMES[type]} job (HTTP dialect): the input URL in \`input\`, the other params in \`options\`.`,
-      properties: { type: typeName, input: { ...url, description: "The http(s) URL of the media to process." }, options: schemaRef(`${prefix}Options`), ...envelopeProperties },
+      properties: {
+        type: typeName,
+        input: { ...url, description: "The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads." },
+        options: schemaRef(`${prefix}Options`),
+        ...envelopeProperties,
+      },
       required: ["type", "input"],
       additionalProperties: false,
     };
@@ -129,6 +136,8 @@ const cancelResult = z.union([
   z.object({ success: z.literal(false), jobId: z.string(), status: z.enum(JOB_STATUSES).describe("The job had already finished in this state.") }),
 ]);
 
+const deletedJob = z.object({ id: z.string(), deleted: z.literal(true) });
+
 const usage = z.object({
   plan: z.enum(PLANS),
   mode: z.enum(MODES).describe("The key's mode; limits and counts are per mode."),
@@ -192,6 +201,9 @@ function responseComponents(): Record<string, JsonSchema> {
   registry.add(createdJob, { id: "CreatedJob" });
   registry.add(jobList, { id: "JobList" });
   registry.add(cancelResult, { id: "CancelResult" });
+  registry.add(deletedJob, { id: "DeletedJob" });
+  registry.add(upload, { id: "Upload" });
+  registry.add(createdUpload, { id: "CreatedUpload" });
   registry.add(usage, { id: "Usage" });
   registry.add(webhookDelivery, { id: "WebhookDelivery" });
   registry.add(z.object({ data: z.array(webhookDelivery).describe("Newest first.") }), { id: "WebhookDeliveryList" });

@@ -47,6 +47,7 @@ function errorResponses(): Record<string, JsonSchema> {
 }
 
 const jobId = { name: "id", in: "path", required: true, description: "The job's id (`job_…`).", schema: { type: "string" } };
+const uploadId = { name: "id", in: "path", required: true, description: "The upload's id (`upl_…`).", schema: { type: "string" } };
 const ok = (description: string, schema: JsonSchema, extraHeaders: Record<string, unknown> = {}) => ({
   description,
   headers: { "X-Request-Id": headerRef("X-Request-Id"), ...extraHeaders },
@@ -99,6 +100,14 @@ function paths(): Record<string, Record<string, JsonSchema>> {
         parameters: [jobId],
         responses: { "200": ok("The job.", schemaRef("Job")), ...errors("unauthorized", "not_found", "rate_limit_exceeded") },
       },
+      delete: {
+        operationId: "deleteJob",
+        tags: ["jobs"],
+        summary: "Delete a job, its webhook deliveries and its outputs",
+        description: "A queued or processing job is cancelled first (as by `/cancel`), then deleted. Afterwards the job answers 404 and its download links stop working.",
+        parameters: [jobId],
+        responses: { "200": ok("Deleted.", schemaRef("DeletedJob")), ...errors("unauthorized", "not_found") },
+      },
     },
     "/v1/jobs/{id}/cancel": {
       post: {
@@ -127,6 +136,46 @@ function paths(): Record<string, Record<string, JsonSchema>> {
         description: "A new delivery (new `webhook-id`, same retry schedule) to the job's `webhookUrl`. 400 when the job has no `webhookUrl` or has not finished.",
         parameters: [jobId],
         responses: { "202": ok("The new delivery.", schemaRef("WebhookDelivery")), ...errors("invalid_input", "unauthorized", "not_found") },
+      },
+    },
+    "/v1/uploads": {
+      post: {
+        operationId: "createUpload",
+        tags: ["uploads"],
+        summary: "Start a direct upload",
+        description:
+          "Declares a file and returns where to PUT its bytes: a presigned R2 URL in production, or this Worker's own signed route when R2 credentials are not configured. Use the upload as a job's input with `upload:upl_…`. Unused uploads are removed 24 h after creation or their last use by a job.",
+        requestBody: { required: true, content: json(schemaRef("CreateUploadRequest"), { filename: "photo.jpg", contentType: "image/jpeg", size: 2483921 }) },
+        responses: {
+          "201": ok("Created; PUT the bytes to `target`.", schemaRef("CreatedUpload"), { Location: { description: "`/v1/uploads/{id}`.", schema: { type: "string" } } }),
+          ...errors("invalid_input", "unauthorized"),
+        },
+      },
+    },
+    "/v1/uploads/{id}": {
+      get: {
+        operationId: "getUpload",
+        tags: ["uploads"],
+        summary: "Retrieve an upload",
+        description: "`status` turns `uploaded` once R2 holds exactly the declared size.",
+        parameters: [uploadId],
+        responses: { "200": ok("The upload.", schemaRef("Upload")), ...errors("unauthorized", "not_found", "rate_limit_exceeded") },
+      },
+    },
+    "/v1/uploads/{id}/content": {
+      put: {
+        operationId: "putUploadContent",
+        tags: ["uploads"],
+        summary: "Send an upload's bytes (the Worker's own upload target)",
+        description: "The `target.url` of an upload when R2 credentials are not configured; no API key, the `token` is the authority. `Content-Length` must equal the declared size; the body is streamed into R2.",
+        security: [],
+        parameters: [
+          uploadId,
+          { name: "token", in: "query", required: true, description: "The signed claim in `target.url`.", schema: { type: "string" } },
+          { name: "Content-Length", in: "header", required: true, description: "The declared size.", schema: { type: "integer" } },
+        ],
+        requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
+        responses: { "200": ok("Stored; the upload is `uploaded`.", schemaRef("Upload")), ...errors("invalid_input", "forbidden", "not_found") },
       },
     },
     "/v1/usage": {
@@ -249,6 +298,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: [
       { name: "jobs", description: "Create, read, list and cancel jobs." },
       { name: "webhooks", description: "Delivery log and redelivery of job webhooks." },
+      { name: "uploads", description: "Direct uploads of inputs." },
       { name: "usage", description: "Plan, limits and current use." },
       { name: "files", description: "Signed downloads of outputs." },
       { name: "meta", description: "Health and this document." },
@@ -271,7 +321,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
   };
 }
 
-/** OpenAPI query parameters from a zod object of optional or defaulted fields. */
+/** OpenAPI query parameters from a zod object of optional or defaulted fields; objects are `name[key]=value` (deepObject). */
 function queryParameters(query: z.ZodObject): JsonSchema[] {
   const schema = z.toJSONSchema(query, { io: "input", target: "draft-2020-12" }) as { properties: Record<string, JsonSchema> };
   return Object.entries(schema.properties).map(([name, { description, ...rest }]) => ({
@@ -279,6 +329,7 @@ function queryParameters(query: z.ZodObject): JsonSchema[] {
     in: "query",
     required: false,
     ...(description ? { description } : {}),
+    ...(rest.type === "object" ? { style: "deepObject", explode: true } : {}),
     schema: rest,
   }));
 }

@@ -15,6 +15,13 @@ export interface ProcessorJobRequest {
   id: string;
   type: JobType;
   params: JobParams;
+  /**
+   * When `params.url` is `upload:upl_…`: a short-lived signed link to the upload on the
+   * Worker's own origin, fetched instead. Only the runner sets it (the processor's API is
+   * behind its token), so it is fetched without the public-address rules but never
+   * redirected: a user's URL can neither become one nor lead to one.
+   */
+  inputUrl?: string;
 }
 
 export interface ProcessorOutput {

@@ -2,15 +2,25 @@
 // states (and attempt) it may start from, so a duplicate queue delivery, a late alarm or
 // a race with cancel changes nothing instead of moving a job backwards. Each returns
 // whether it took effect.
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobErrorCode, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import type { Db } from "./client.ts";
-import { jobs, type JobRow, type Mode } from "./schema.ts";
+import { jobMetadata, jobs, type JobRow, type Mode } from "./schema.ts";
 
+/** The job and its metadata pairs (for list filters), in one batch: both or neither. */
 export async function insertJob(db: Db, row: typeof jobs.$inferInsert): Promise<JobRow> {
-  return (await db.insert(jobs).values(row).returning())[0]!;
+  const pairs = Object.entries(row.metadata ?? {}).map(([key, value]) => ({ jobId: row.id, orgId: row.orgId, mode: row.mode, key, value }));
+  const insert = db.insert(jobs).values(row).returning();
+  if (!pairs.length) return (await insert)[0]!;
+  const [inserted] = await db.batch([insert, db.insert(jobMetadata).values(pairs)]);
+  return inserted[0]!;
+}
+
+/** Removes the job row; its webhook deliveries, their attempts and its metadata pairs go with it (ON DELETE CASCADE). */
+export async function deleteJobRow(db: Db, id: string): Promise<boolean> {
+  return changed(db.delete(jobs).where(eq(jobs.id, id)).run());
 }
 
 export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
@@ -27,6 +37,11 @@ export interface ListQuery {
   mode?: Mode;
   status?: JobStatus;
   type?: JobType;
+  /** Created at or after / before, epoch milliseconds. */
+  createdGte?: number;
+  createdLt?: number;
+  /** Every pair must be in the job's metadata. */
+  metadata?: Record<string, string>;
   limit: number;
   /** Only jobs strictly older than this (createdAt, id) position. */
   before?: { createdAt: number; id: string };
@@ -38,6 +53,16 @@ export async function listJobs(db: Db, q: ListQuery): Promise<JobRow[]> {
   if (q.mode) conditions.push(eq(jobs.mode, q.mode));
   if (q.status) conditions.push(eq(jobs.status, q.status));
   if (q.type) conditions.push(eq(jobs.type, q.type));
+  if (q.createdGte !== undefined) conditions.push(gte(jobs.createdAt, q.createdGte));
+  if (q.createdLt !== undefined) conditions.push(lt(jobs.createdAt, q.createdLt));
+  for (const [key, value] of Object.entries(q.metadata ?? {})) {
+    // Each pair is a lookup in job_metadata_lookup (org, mode, key, value).
+    const matching = db
+      .select({ id: jobMetadata.jobId })
+      .from(jobMetadata)
+      .where(and(eq(jobMetadata.orgId, q.orgId), q.mode ? eq(jobMetadata.mode, q.mode) : undefined, eq(jobMetadata.key, key), eq(jobMetadata.value, value)));
+    conditions.push(inArray(jobs.id, matching));
+  }
   if (q.before) {
     conditions.push(
       or(lt(jobs.createdAt, q.before.createdAt), and(eq(jobs.createdAt, q.before.createdAt), lt(jobs.id, q.before.id)))!,

@@ -66,12 +66,52 @@ export const jobs = sqliteTable(
     leaseExpiresAt: integer("lease_expires_at"),
     /** When retention removed the job's outputs from R2. */
     outputsDeletedAt: integer("outputs_deleted_at"),
+    /** The caller's metadata as given (JSON object of strings); null when none. Filtered through job_metadata. */
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
   },
   (t) => [
     index("jobs_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
     index("jobs_org_status_created").on(t.orgId, t.mode, t.status, t.createdAt, t.id),
+    index("jobs_org_type_created").on(t.orgId, t.mode, t.type, t.createdAt, t.id),
     index("jobs_status_lease").on(t.status, t.leaseExpiresAt),
   ],
+);
+
+/**
+ * One row per metadata pair of a job, so that `metadata[key]=value` list filters are an
+ * index lookup rather than a json_extract over every job of the organization
+ * (docs/api.md: listing jobs). Written with the job, removed with it (ON DELETE CASCADE).
+ */
+export const jobMetadata = sqliteTable(
+  "job_metadata",
+  {
+    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.key] }), index("job_metadata_lookup").on(t.orgId, t.mode, t.key, t.value, t.jobId)],
+);
+
+/** Direct uploads: bytes sent to R2 (`uploads/<id>`) before a job takes them as its input. */
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    /** Declared size in bytes; the stored object must have exactly this size. */
+    size: integer("size").notNull(),
+    status: text("status", { enum: ["pending", "uploaded"] }).notNull().default("pending"),
+    createdAt: integer("created_at").notNull(),
+    uploadedAt: integer("uploaded_at"),
+    /** When the cron removes the row and its bytes; each job that uses the upload moves it on. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("uploads_expires").on(t.expiresAt)],
 );
 
 export const idempotencyKeys = sqliteTable(
@@ -157,3 +197,4 @@ export const sessions = sqliteTable(
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
+export type UploadRow = typeof uploads.$inferSelect;

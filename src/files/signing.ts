@@ -10,23 +10,44 @@ interface LinkClaims {
   e: number;
   /** Makes every link distinct, so a new read never hands back an old link. */
   n: string;
+  /** `put` on an upload target (PUT /v1/uploads/:id/content); absent on download links. */
+  p?: "put";
 }
 
 export function outputKey(jobId: string, name: string): string {
   return `outputs/${jobId}/${name}`;
 }
 
+async function signClaims(secret: string, claims: LinkClaims): Promise<string> {
+  const payload = base64url(new TextEncoder().encode(JSON.stringify(claims)));
+  return `${payload}.${base64url(await hmacSha256(secret, payload))}`;
+}
+
 export async function signLink(secret: string, origin: string, key: string, expiresAt: number): Promise<string> {
-  const payload = base64url(new TextEncoder().encode(JSON.stringify({ k: key, e: expiresAt, n: randomToken(8) } satisfies LinkClaims)));
-  const signature = base64url(await hmacSha256(secret, payload));
+  const token = await signClaims(secret, { k: key, e: expiresAt, n: randomToken(8) });
   const name = key.slice(key.lastIndexOf("/") + 1);
-  return `${origin}/v1/files/${payload}.${signature}/${encodeURIComponent(name)}`;
+  return `${origin}/v1/files/${token}/${encodeURIComponent(name)}`;
+}
+
+/** The Worker's own upload target for an object (local development: no R2 S3 credentials). */
+export async function signUploadTarget(secret: string, origin: string, uploadId: string, key: string, expiresAt: number): Promise<string> {
+  const token = await signClaims(secret, { k: key, e: expiresAt, n: randomToken(8), p: "put" });
+  return `${origin}/v1/uploads/${uploadId}/content?token=${token}`;
 }
 
 export type LinkCheck = { ok: true; key: string } | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
 
-/** Checks a token's signature and expiry; `now` in unix seconds. */
+/** Checks a download link's token: signature, expiry, and that it is not an upload target. `now` in unix seconds. */
 export async function verifyLink(secret: string, token: string, now: number): Promise<LinkCheck> {
+  return verifyClaims(secret, token, now, undefined);
+}
+
+/** Checks an upload target's token; the key it names is the only object it may write. */
+export async function verifyUploadTarget(secret: string, token: string, now: number): Promise<LinkCheck> {
+  return verifyClaims(secret, token, now, "put");
+}
+
+async function verifyClaims(secret: string, token: string, now: number, purpose: LinkClaims["p"]): Promise<LinkCheck> {
   const [payload, signature, extra] = token.split(".");
   if (!payload || !signature || extra !== undefined) return { ok: false, reason: "malformed" };
   let claims: LinkClaims;
@@ -36,7 +57,7 @@ export async function verifyLink(secret: string, token: string, now: number): Pr
   } catch {
     return { ok: false, reason: "malformed" };
   }
-  if (typeof claims.k !== "string" || typeof claims.e !== "number") return { ok: false, reason: "malformed" };
+  if (typeof claims.k !== "string" || typeof claims.e !== "number" || claims.p !== purpose) return { ok: false, reason: "malformed" };
   if (claims.e <= now) return { ok: false, reason: "expired" };
   return { ok: true, key: claims.k };
 }

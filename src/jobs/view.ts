@@ -31,5 +31,6 @@ export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<Http
       ? { result: (await signResult(row.result, { ...options, jobId: row.id })) as Record<string, unknown> }
       : {}),
     ...(row.status === "failed" ? { error: { code: (row.errorCode ?? "processing_failed") as JobErrorCode, message: row.errorMessage ?? "" } } : {}),
+    metadata: row.metadata ?? {},
   };
 }

@@ -66,7 +66,8 @@ export async function applyRetention(db: Db, bucket: R2Bucket, config: Record<Pl
   return report;
 }
 
-async function deleteOutputs(bucket: R2Bucket, jobId: string): Promise<void> {
+/** Removes every R2 object of a job's outputs. */
+export async function deleteOutputs(bucket: R2Bucket, jobId: string): Promise<void> {
   let cursor: string | undefined;
   do {
     const listed = await bucket.list({ prefix: `outputs/${jobId}/`, cursor });

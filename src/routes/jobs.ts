@@ -1,12 +1,13 @@
-// /v1/jobs: create (either dialect), retrieve, list, cancel.
-import { zValidator } from "@hono/zod-validator";
+// /v1/jobs: create (either dialect), retrieve, list, cancel, delete.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
-import { listJobsQuery } from "../contract/list-jobs.ts";
-import { httpJobType } from "../contract/names.ts";
+import { listJobsQuery, nestQuery, queryPath } from "../contract/list-jobs.ts";
+import { canonicalJobType, httpJobType } from "../contract/names.ts";
+import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
-import { findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
+import { deleteJobRow, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
+import { takeUpload } from "../files/uploads.ts";
 import { toHttpJob, viewOptions } from "../jobs/view.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
@@ -14,11 +15,12 @@ import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
+import { deleteOutputs } from "../ops/retention.ts";
 import { finishJob } from "../runner/finish.ts";
 import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
-import { validationHook } from "./validation.ts";
+import { refuseIssues } from "./validation.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -56,14 +58,21 @@ export const jobsRoutes = new Hono<AppEnv>()
       const parsed = parseCreateJob(body);
       if (!parsed.ok) throw invalidInput(summarize(parsed.issues), parsed.issues);
       const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
+      const inputPath = "params" in (body as object) ? "params.url" : "input";
+      const upload = uploadRefId(parsed.value.params.url);
       const urlIssues = [
-        { path: "params" in (body as object) ? "params.url" : "input", url: parsed.value.params.url },
+        ...(upload ? [] : [{ path: inputPath, url: parsed.value.params.url }]),
         ...(parsed.value.webhookUrl ? [{ path: "webhookUrl", url: parsed.value.webhookUrl }] : []),
       ].flatMap(({ path, url }) => {
         const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });
         return verdict.ok ? [] : [{ path, message: verdict.reason }];
       });
       if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);
+      if (upload) {
+        const who = { orgId: c.get("org").id, mode: c.get("mode") };
+        const taken = await takeUpload(database(c.env.DB), c.env.OUTPUTS, who, upload, parsed.value.type, Date.now());
+        if (!taken.ok) throw invalidInput(`${inputPath}: ${taken.reason}`, [{ path: inputPath, message: taken.reason }]);
+      }
       c.set("createJob", parsed.value);
       await next();
     },
@@ -90,6 +99,7 @@ export const jobsRoutes = new Hono<AppEnv>()
           params: request.params,
           webhookUrl: request.webhookUrl ?? null,
           webhookSecret: request.webhookSecret ?? null,
+          metadata: request.metadata ?? null,
           createdAt: now,
         });
         await enqueueJob(c.env, id);
@@ -111,12 +121,25 @@ export const jobsRoutes = new Hono<AppEnv>()
       );
     },
   )
-  .get("/", zValidator("query", listJobsQuery, validationHook), async (c) => {
-    const { limit, cursor, status: asked } = c.req.valid("query");
+  .get("/", async (c) => {
+    // Filters come as `created[gte]=…`; problems are named that way too.
+    const query = listJobsQuery.safeParse(nestQuery(c.req.query()));
+    if (!query.success) refuseIssues(query.error, queryPath);
+    const { limit, cursor, status: asked, type, created, metadata } = query.data;
     const status = asked === "pending" ? "queued" : asked;
     const before = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !before) throw invalidInput("cursor is not valid; pass nextCursor from a previous page", [{ path: "cursor", message: "not a cursor from this API" }]);
-    const rows = await listJobs(database(c.env.DB), { orgId: c.get("org").id, mode: c.get("mode"), status, limit, before });
+    const rows = await listJobs(database(c.env.DB), {
+      orgId: c.get("org").id,
+      mode: c.get("mode"),
+      status,
+      type: type === undefined ? undefined : canonicalJobType(type),
+      createdGte: created?.gte === undefined ? undefined : created.gte * 1000,
+      createdLt: created?.lt === undefined ? undefined : created.lt * 1000,
+      metadata,
+      limit,
+      before,
+    });
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const options = viewOptions(c);
@@ -142,6 +165,19 @@ export const jobsRoutes = new Hono<AppEnv>()
       return c.json({ success: false, jobId: id, status: now!.status });
     }
     return c.json({ success: true, jobId: id });
+  })
+  .delete("/:id", async (c) => {
+    // Like Stripe's DELETE: the job, its webhook deliveries and its outputs go at once,
+    // and the answer is {id, deleted: true}. A job still running is cancelled first.
+    const db = database(c.env.DB);
+    const id = c.req.param("id");
+    const row = await findOrgJob(db, c.get("org").id, c.get("mode"), id);
+    if (!row) throw notFound("job");
+    if (row.status === "queued" || row.status === "processing") await finishJob(c.env, id, { status: "cancelled" });
+    // Outputs first: should the row delete fail, a retry still finds the job to delete.
+    await deleteOutputs(c.env.OUTPUTS, id);
+    await deleteJobRow(db, id);
+    return c.json({ id, deleted: true as const });
   });
 
 function summarize(issues: { path: string; message: string }[]): string {

@@ -5,12 +5,14 @@
 // `processing_interrupted`. It ends a job only through finishJob. Always: an attempt's
 // processor job is cancelled or deleted when the runner lets go of it.
 import { DurableObject } from "cloudflare:workers";
-import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
-import type { JobType } from "../contract/registry.ts";
+import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
+import type { JobParams, JobType } from "../contract/registry.ts";
 import { parseStoredResult } from "../contract/stored-result.ts";
+import { uploadRefId } from "../contract/uploads.ts";
 import { database, type Db } from "../db/client.ts";
 import { findJob, renewLease, startAttempt } from "../db/jobs.ts";
 import { outputKey } from "../files/signing.ts";
+import { uploadInputLink } from "../files/uploads.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
@@ -134,10 +136,17 @@ export class JobRunner extends DurableObject<Env> {
     await this.ctx.storage.put("attempt", current);
     log("info", "attempt started", { job: jobId, attempt: current.attempt });
     try {
+      const upload = uploadRefId((job.params as { url: string }).url);
+      const request: ProcessorJobRequest = {
+        id: current.pid,
+        type: job.type as JobType,
+        params: job.params as JobParams,
+        ...(upload ? { inputUrl: await uploadInputLink(this.env, upload, now) } : {}),
+      };
       const response = await processorFetch(this.env, current.instance)("/jobs", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ id: current.pid, type: job.type, params: job.params }),
+        body: JSON.stringify(request),
       });
       if (!response.ok) throw new Error(`processor answered ${response.status} to start: ${await response.text()}`);
       await this.#schedule(current);

@@ -7,6 +7,8 @@ export interface RecordedCall {
   method: string;
   headers: Headers;
   body: unknown;
+  /** The body as passed to fetch (a Blob, bytes or stream for an upload's PUT). */
+  rawBody: BodyInit | null | undefined;
   signal: AbortSignal | undefined;
 }
 
@@ -24,6 +26,7 @@ export function fakeFetch(...replies: Reply[]): FakeFetch {
       method: init.method ?? "GET",
       headers: new Headers(init.headers),
       body: typeof init.body === "string" ? JSON.parse(init.body) : undefined,
+      rawBody: init.body,
       signal: init.signal ?? undefined,
     };
     calls.push(call);

@@ -79,6 +79,7 @@ export const HTTP_NAMES: Record<JobType, string> = {
 const base = {
   priority: 5,
   createdAt: "2026-01-01T00:00:00.000Z",
+  metadata: { order: "ord_123" },
 };
 
 export function queuedJob(type: JobType, id = "job_queued000000000000000000"): HttpJob {

@@ -36,6 +36,7 @@ describe("getJob", () => {
       completedAt: "2026-01-01T00:00:09.000Z",
       error: null,
       errorCode: null,
+      metadata: { order: "ord_123" },
       ...RESULTS[type],
     });
     expect(job).not.toHaveProperty("result");

@@ -116,6 +116,24 @@ describe("the client library against the running service", () => {
     expect(await verifyWebhook(redelivered.body, redelivered.headers as Record<string, string>, secret)).toMatchObject({ id: job.id, status: "completed" });
   });
 
+  it("uploads a file, compresses it from upload:<id> with metadata, finds it by metadata, deletes it", async () => {
+    const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+    const upload = await client.uploadFile(new Uint8Array(png), { filename: "generated.png", contentType: "image/png" });
+    expect(upload).toMatchObject({ status: "uploaded", size: png.length, contentType: "image/png" });
+    const order = `ord_${upload.id}`;
+    const { jobId } = await client.enqueueJob({ type: "compressImage", params: { url: `upload:${upload.id}`, format: "webp" }, metadata: { order } });
+    const found = [];
+    for await (const j of client.listJobs({ metadata: { order }, created: { gte: new Date(Date.now() - 3_600_000) } })) found.push(j.id);
+    expect(found).toEqual([jobId]);
+    const job = await client.waitForJob(jobId, { timeout: 60_000, pollInterval: 100 });
+    if (job.type !== "compressImage" || job.status !== "completed") throw new Error(`not completed: ${job.status} ${job.error}`);
+    expect(job.metadata).toEqual({ order });
+    const bytes = Buffer.from(await (await fetch(job.url)).arrayBuffer());
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width: 320, height: 240 });
+    expect(await client.deleteJob(jobId)).toEqual({ id: jobId, deleted: true });
+    await expect(client.getJob(jobId)).rejects.toMatchObject({ status: 404 });
+  });
+
   it("reads usage: the plan, its limits and the jobs created this hour", async () => {
     const usage = await client.getUsage();
     expect(usage).toMatchObject({ plan: "pro", mode: "live", billable: true, limits: { jobsPerHour: 1000, readsPerMinute: 300 } });

@@ -14,6 +14,7 @@ declare module "vitest" {
     processorUrl: string;
     mediaUrl: string;
     webhookReceiverUrl: string;
+    workerRelayUrl: string;
   }
 }
 
@@ -77,6 +78,64 @@ function webhookReceiver() {
   });
   const close = () => {
     for (const timer of pending) clearTimeout(timer);
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { server, close };
+}
+
+/**
+ * The Worker's public origin for processor-to-Worker requests (an upload's signed link):
+ * workerd under vitest has no port of its own, so this server holds each request until
+ * a test fetches it (GET /__relay/next), passes it to the Worker, and posts the answer
+ * back (POST /__relay/respond/<id>, status and headers in x-relay-status and
+ * x-relay-headers). test/worker/helpers.ts: relayToWorker.
+ */
+function workerRelay() {
+  type Held = { id: number; method: string; path: string; headers: Record<string, string>; res: import("node:http").ServerResponse };
+  const waiting: Held[] = [];
+  const held = new Map<number, Held>();
+  const pollers: ((next: Held) => void)[] = [];
+  let counter = 0;
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://relay");
+    if (req.method === "GET" && url.pathname === "/__relay/next") {
+      const next = waiting.shift();
+      const answer = (item: Held | undefined) =>
+        item
+          ? res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: item.id, method: item.method, path: item.path, headers: item.headers }))
+          : res.writeHead(204).end();
+      if (next) return answer(next);
+      const timer = setTimeout(() => {
+        pollers.splice(pollers.indexOf(deliver), 1);
+        answer(undefined);
+      }, 1000);
+      const deliver = (item: Held) => {
+        clearTimeout(timer);
+        answer(item);
+      };
+      pollers.push(deliver);
+      return;
+    }
+    const respond = /^\/__relay\/respond\/(\d+)$/.exec(url.pathname);
+    if (req.method === "POST" && respond) {
+      const item = held.get(Number(respond[1]));
+      held.delete(Number(respond[1]));
+      if (!item) return res.writeHead(404).end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = JSON.parse(String(req.headers["x-relay-headers"] ?? "{}")) as Record<string, string>;
+      item.res.writeHead(Number(req.headers["x-relay-status"] ?? 502), headers).end(Buffer.concat(chunks));
+      return res.writeHead(204).end();
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+    const item: Held = { id: ++counter, method: req.method ?? "GET", path: req.url ?? "/", headers, res };
+    held.set(item.id, item);
+    const poller = pollers.shift();
+    if (poller) poller(item);
+    else waiting.push(item);
+  });
+  const close = () => {
     server.closeAllConnections();
     return new Promise<void>((resolve) => server.close(() => resolve()));
   };
@@ -170,7 +229,11 @@ export default async function setup(project: TestProject) {
   const receiver = webhookReceiver();
   await new Promise<void>((resolve) => receiver.server.listen(0, "127.0.0.1", resolve));
   project.provide("webhookReceiverUrl", `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`);
+  const relay = workerRelay();
+  await new Promise<void>((resolve) => relay.server.listen(0, "127.0.0.1", resolve));
+  project.provide("workerRelayUrl", `http://127.0.0.1:${(relay.server.address() as AddressInfo).port}`);
   return async () => {
+    await relay.close();
     for (const res of stalled) res.destroy();
     await processor.close();
     await new Promise<void>((resolve) => media.close(() => resolve()));

@@ -92,3 +92,26 @@ export async function processorState(pid: string) {
   const res = await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
   return res.status === 404 ? undefined : ((await res.json()) as { state: string; progress: number });
 }
+
+/**
+ * Serves requests that reached the Worker's public origin (PUBLIC_BASE_URL, the relay in
+ * test/support/global-setup.ts) until `stop` aborts: the processor's download of an upload.
+ */
+export async function relayToWorker(stop: AbortSignal): Promise<number> {
+  let served = 0;
+  while (!stop.aborted) {
+    const next = await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/next`);
+    if (next.status !== 200) continue;
+    const request = (await next.json()) as { id: number; method: string; path: string; headers: Record<string, string> };
+    const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers: request.headers.range ? { range: request.headers.range } : {} });
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/respond/${request.id}`, {
+      method: "POST",
+      headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(headers) },
+      body: await response.arrayBuffer(),
+    });
+    served++;
+  }
+  return served;
+}

@@ -186,6 +186,34 @@ describe("real responses match the document", () => {
     expect(forged.status).toBe(403);
   });
 
+  it("uploads, metadata, list filters and delete: 201, 200, 400, 403, 404", async () => {
+    const { key } = await newKey();
+    const bytes = new Uint8Array(await (await fetch(media("/image?w=16&h=16"))).arrayBuffer());
+    const created = await call("POST", "/v1/uploads", { key, body: { filename: "a.jpg", contentType: "image/jpeg", size: bytes.byteLength } });
+    expect(created.status).toBe(201);
+    conforms("post", "/v1/uploads", created);
+    conforms("post", "/v1/uploads", await call("POST", "/v1/uploads", { key, body: { filename: "a.jpg", contentType: "text/html", size: 1 } }));
+    const put = await workerFetch(created.json.target.url, { method: "PUT", headers: created.json.target.headers, body: bytes });
+    conforms("put", "/v1/uploads/{id}/content", { status: put.status, headers: put.headers, json: await put.json() });
+    expect(put.status).toBe(200);
+    const refused = await workerFetch(`${created.json.target.url}x`, { method: "PUT", body: bytes });
+    conforms("put", "/v1/uploads/{id}/content", { status: refused.status, headers: refused.headers, json: await refused.json() });
+    expect(refused.status).toBe(403);
+    conforms("get", "/v1/uploads/{id}", await call("GET", `/v1/uploads/${created.json.id}`, { key }));
+    conforms("get", "/v1/uploads/{id}", await call("GET", "/v1/uploads/upl_doesnotexist000000000000", { key }));
+
+    const job = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: `upload:${created.json.id}`, metadata: { order: "ord_1" } } });
+    conforms("post", "/v1/jobs", job);
+    const listed = await call("GET", "/v1/jobs?type=compress-image&metadata[order]=ord_1&created[gte]=0", { key });
+    expect(listed.json.data).toHaveLength(1);
+    conforms("get", "/v1/jobs", listed);
+    conforms("get", "/v1/jobs", await call("GET", "/v1/jobs?created[gte]=soon", { key }));
+    const deleted = await call("DELETE", `/v1/jobs/${job.json.id}`, { key });
+    expect(deleted.json).toEqual({ id: job.json.id, deleted: true });
+    conforms("delete", "/v1/jobs/{id}", deleted);
+    conforms("delete", "/v1/jobs/{id}", await call("DELETE", `/v1/jobs/${job.json.id}`, { key }));
+  });
+
   it("health matches its schema", async () => {
     conforms("get", "/healthz", await call("GET", "/healthz"));
   });

@@ -1,0 +1,115 @@
+// Direct uploads: where the bytes go (R2 `uploads/<id>`), how a client is told to send
+// them (a presigned R2 URL, or the Worker's own signed PUT route when there are no R2 S3
+// credentials), the size check once they are there, a job's use of one, and the cron's
+// clean-up of uploads nobody used. docs/api.md: direct uploads.
+import type { JobType } from "../contract/names.ts";
+import { UPLOAD_CONTENT_TYPES, UPLOAD_LIMITS } from "../contract/uploads.ts";
+import type { Db } from "../db/client.ts";
+import type { Mode, UploadRow } from "../db/schema.ts";
+import { deleteUploadRows, expiredUploads, extendUpload, findOrgUpload, markUploaded } from "../db/uploads.ts";
+import { iso } from "../lib/crypto.ts";
+import { log } from "../lib/log.ts";
+import { presignUrl } from "./presign.ts";
+import { signLink, signUploadTarget } from "./signing.ts";
+
+export function uploadKey(id: string): string {
+  return `uploads/${id}`;
+}
+
+/** R2's S3 API credentials (secrets). All three, or none: local development uses the Worker's own route. */
+interface R2Credentials {
+  accountId: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  bucket: string;
+}
+
+function r2Credentials(env: Env): R2Credentials | undefined {
+  // Optional secrets, absent from the generated Env when unset.
+  const vars = env as unknown as Partial<Record<"R2_ACCOUNT_ID" | "R2_ACCESS_KEY_ID" | "R2_SECRET_ACCESS_KEY" | "R2_BUCKET_NAME", string>>;
+  if (!vars.R2_ACCOUNT_ID || !vars.R2_ACCESS_KEY_ID || !vars.R2_SECRET_ACCESS_KEY) return undefined;
+  return {
+    accountId: vars.R2_ACCOUNT_ID,
+    accessKeyId: vars.R2_ACCESS_KEY_ID,
+    secretAccessKey: vars.R2_SECRET_ACCESS_KEY,
+    bucket: vars.R2_BUCKET_NAME || "media-jobs-outputs",
+  };
+}
+
+export interface UploadTarget {
+  method: "PUT";
+  url: string;
+  headers: Record<string, string>;
+  expiresAt: string;
+}
+
+/** Where the client PUTs the bytes; the declared length is part of what is signed (R2) or checked (Worker). */
+export async function uploadTarget(env: Env, row: UploadRow, origin: string, now: number): Promise<UploadTarget> {
+  const expires = Math.floor(now / 1000) + UPLOAD_LIMITS.targetLifetimeS;
+  const headers = { "content-type": row.contentType, "content-length": String(row.size) };
+  const credentials = r2Credentials(env);
+  const url = credentials
+    ? await presignUrl({
+        method: "PUT",
+        url: `https://${credentials.accountId}.r2.cloudflarestorage.com/${credentials.bucket}/${uploadKey(row.id)}`,
+        accessKeyId: credentials.accessKeyId,
+        secretAccessKey: credentials.secretAccessKey,
+        region: "auto",
+        expiresInS: UPLOAD_LIMITS.targetLifetimeS,
+        now: new Date(now),
+        headers,
+      })
+    : await signUploadTarget(env.FILES_SIGNING_SECRET, origin, row.id, uploadKey(row.id), expires);
+  return { method: "PUT", url, headers, expiresAt: iso(expires * 1000)! };
+}
+
+export type UploadCheck = { ok: true; row: UploadRow } | { ok: false; reason: string };
+
+/**
+ * A pending upload whose bytes reached R2 another way (a presigned PUT) becomes uploaded
+ * when R2 holds exactly the declared size; a wrong size is removed so the client can
+ * send it again.
+ */
+export async function settle(db: Db, bucket: R2Bucket, row: UploadRow, now: number): Promise<UploadCheck> {
+  if (row.status === "uploaded") return { ok: true, row };
+  const object = await bucket.head(uploadKey(row.id));
+  if (!object) return { ok: false, reason: `upload ${row.id} has no bytes yet; PUT them to its target first` };
+  if (object.size !== row.size) {
+    await bucket.delete(uploadKey(row.id));
+    return { ok: false, reason: `upload ${row.id} received ${object.size} bytes but declared ${row.size}; it was discarded, PUT it again` };
+  }
+  await markUploaded(db, row.id, now);
+  return { ok: true, row: { ...row, status: "uploaded", uploadedAt: now } };
+}
+
+/** The checks a job's `upload:upl_…` input must pass; the upload then stays for another 24 h. */
+export async function takeUpload(db: Db, bucket: R2Bucket, who: { orgId: string; mode: Mode }, id: string, type: JobType, now: number): Promise<UploadCheck> {
+  const row = await findOrgUpload(db, who.orgId, who.mode, id);
+  // Another organization's (or mode's) upload reads exactly like one that does not exist.
+  if (!row || row.expiresAt <= now) return { ok: false, reason: `no upload ${id} for this organization and mode (uploads expire 24 h after their last use)` };
+  const allowed = UPLOAD_CONTENT_TYPES[type];
+  if (!allowed.includes(row.contentType)) {
+    return { ok: false, reason: `upload ${id} is ${row.contentType}; this job type takes ${allowed.join(", ")}` };
+  }
+  const settled = await settle(db, bucket, row, now);
+  if (settled.ok) await extendUpload(db, id, now + UPLOAD_LIMITS.unusedLifetimeMs);
+  return settled;
+}
+
+/** The short-lived link the runner gives the processor for an upload, on the Worker's public origin. */
+export async function uploadInputLink(env: Env, id: string, now: number): Promise<string> {
+  const expires = Math.floor(now / 1000) + UPLOAD_LIMITS.inputLinkLifetimeS;
+  return signLink(env.FILES_SIGNING_SECRET, env.PUBLIC_BASE_URL.replace(/\/+$/, ""), uploadKey(id), expires);
+}
+
+export const UPLOAD_CLEANUP_BATCH = 100;
+
+/** Cron: removes expired uploads, bytes first, then rows. Bounded per run; the next run takes the rest. */
+export async function cleanupUploads(db: Db, bucket: R2Bucket, now: number): Promise<number> {
+  const expired = await expiredUploads(db, now, UPLOAD_CLEANUP_BATCH);
+  if (!expired.length) return 0;
+  await bucket.delete(expired.map((row) => uploadKey(row.id)));
+  await deleteUploadRows(db, expired.map((row) => row.id));
+  log("info", "expired uploads removed", { count: expired.length });
+  return expired.length;
+}

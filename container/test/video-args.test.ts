@@ -11,7 +11,8 @@ import { buildArgs as extractionArgs, frameName, frameTimes } from "../src/proce
 import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processors/video-thumbnail.ts";
 import { describeDuration, ffmpegTimeoutMs, progressParser } from "../src/tools/ffmpeg.ts";
 import { checkMedia, classifyUnreadable, containerName, INPUT_FORMATS, parseProbe, type MediaProbe } from "../src/tools/ffprobe.ts";
-import { chooseRepresentative, decodingSeek, frameBox, frameStats, frameTimeAt, isBlack, isTransition, sampleArgs, seekPoint, type FrameStats } from "../src/tools/frames.ts";
+import { chooseRepresentative, frameStats, isBlack, isTransition, sampleArgs, type FrameStats } from "../src/tools/frame-choice.ts";
+import { decodingSeek, frameBox, frameTimeAt, seekPoint } from "../src/tools/frames.ts";
 
 const url = "https://example.com/v.mp4";
 const paths = { input: "/w/input", output: "/w/out/video.mp4" };

@@ -1,9 +1,9 @@
 // /dashboard: server-rendered pages for an organization's members (sign-in, jobs with
-// live refresh, usage, API keys, webhook secret and test delivery, password change).
+// live refresh, usage, password change; API keys and the webhook secret in settings-routes.tsx).
 // Every page is no-store and under a nonce-based CSP; every POST but sign-in needs a
 // session and its CSRF token (see src/auth/session.ts). Errors render as HTML pages here,
 // not as the API's JSON.
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie } from "hono/cookie";
 import { z } from "zod";
@@ -23,12 +23,10 @@ import {
   signIn,
   signInCsrfToken,
 } from "../../auth/session.ts";
-import { mediaUrl } from "../../contract/common.ts";
 import { JOB_STATUSES } from "../../contract/job.ts";
 import { canonicalJobType } from "../../contract/names.ts";
 import { database } from "../../db/client.ts";
 import { listJobs } from "../../db/jobs.ts";
-import { createApiKey } from "../../db/orgs.ts";
 import { toHttpJob, viewOptions } from "../../jobs/view.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import { AppError } from "../../lib/errors.ts";
@@ -36,40 +34,20 @@ import { log } from "../../lib/log.ts";
 import { PLAN_LIMITS } from "../../limits/plans.ts";
 import { finishJob } from "../../runner/finish.ts";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
-import { rotateWebhookSecret } from "../../webhooks/secrets.ts";
-import { sendTestWebhook } from "../../webhooks/test-event.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { AccountPage } from "./account.tsx";
+import { formText, viewer, type DashboardEnv } from "./context.ts";
 import { errorPage } from "./error.tsx";
 import { JobPage } from "./job.tsx";
 import { JobsPage } from "./jobs.tsx";
-import { KeysPage, RevokeKeyPage } from "./keys.tsx";
 import { liveJob, LIVE_PATH, MAX_LIVE_IDS } from "./live.ts";
-import {
-  findJobOfOrg,
-  findOrgKey,
-  jobStates,
-  latestWebhookUrl,
-  revokeOrgKey,
-  usageSummary,
-} from "./queries.ts";
+import { findJobOfOrg, jobStates, usageSummary } from "./queries.ts";
 import { lockedMessage, SignInPage, WRONG_CREDENTIALS } from "./sign-in.tsx";
 import { UsagePage } from "./usage.tsx";
-import { RotateSecretPage, WebhooksPage } from "./webhooks.tsx";
-
-/** `nonce`: the page's CSP nonce, set for every dashboard request below. */
-type DashboardEnv = { Bindings: Env; Variables: { nonce: string } };
-type Ctx = Context<DashboardEnv>;
+import { settingsRoutes } from "./settings-routes.tsx";
 
 const PAGE_SIZE = 25;
 const MAX_FORM_BYTES = 16 * 1024;
-
-const viewer = (c: Ctx) => ({ email: c.get("user").email, orgSlug: c.get("org").slug, csrfToken: c.get("csrfToken") });
-
-async function formText(c: Ctx, name: string): Promise<string> {
-  const value = (await c.req.parseBody())[name];
-  return typeof value === "string" ? value : "";
-}
 
 const jobsQuery = z.object({
   status: z.enum(JOB_STATUSES).optional().catch(undefined),
@@ -146,87 +124,7 @@ dashboardRoutes.post("/sign-out", async (c) => {
   return c.redirect("/dashboard/sign-in?signed-out", 303);
 });
 
-// Settings → API keys.
-async function keysPage(c: Ctx, extra: Partial<Parameters<typeof KeysPage>[0]> = {}, status: 200 | 400 = 200) {
-  const keys = await database(c.env.DB).query.apiKeys.findMany({
-    where: (k, { eq }) => eq(k.orgId, c.get("org").id),
-    orderBy: (k, { desc }) => desc(k.createdAt),
-    columns: { keyHash: false, orgId: false },
-  });
-  return c.html(<KeysPage nonce={c.get("nonce")} viewer={viewer(c)} keys={keys} {...extra} />, status);
-}
-
-dashboardRoutes.get("/keys", async (c) => {
-  const revokedId = c.req.query("revoked");
-  const revoked = revokedId ? await findOrgKey(database(c.env.DB), c.get("org").id, revokedId) : undefined;
-  return keysPage(c, { revoked });
-});
-
-const newKeyForm = z.object({ name: z.string().trim().min(1).max(100), mode: z.enum(["live", "test"]) });
-
-dashboardRoutes.post("/keys", async (c) => {
-  const form = newKeyForm.safeParse({ name: await formText(c, "name"), mode: await formText(c, "mode") });
-  if (!form.success) return keysPage(c, { error: "Give the key a name (up to 100 characters) and choose live or test." }, 400);
-  // The full key goes into this response only: no redirect, so it never sits in a URL or history.
-  const { key, row } = await createApiKey(database(c.env.DB), c.get("org").id, form.data.mode, form.data.name, Date.now());
-  return keysPage(c, { created: { key, row: { ...row, lastUsedAt: null, revokedAt: null } } });
-});
-
-dashboardRoutes.get("/keys/:id/revoke", async (c) => {
-  const apiKey = await findOrgKey(database(c.env.DB), c.get("org").id, c.req.param("id"));
-  if (!apiKey) throw new AppError("not_found", "There is no such key in this organization.");
-  if (apiKey.revokedAt) return c.redirect("/dashboard/keys", 303);
-  return c.html(<RevokeKeyPage nonce={c.get("nonce")} viewer={viewer(c)} apiKey={apiKey} />);
-});
-
-dashboardRoutes.post("/keys/:id/revoke", async (c) => {
-  const id = c.req.param("id");
-  const db = database(c.env.DB);
-  if (!(await revokeOrgKey(db, c.get("org").id, id, Date.now())) && !(await findOrgKey(db, c.get("org").id, id))) {
-    throw new AppError("not_found", "There is no such key in this organization.");
-  }
-  return c.redirect(`/dashboard/keys?revoked=${encodeURIComponent(id)}`, 303);
-});
-
-// Settings → Webhooks.
-type WebhooksExtra = Partial<Pick<Parameters<typeof WebhooksPage>[0], "secret" | "rotated" | "testUrl" | "testError" | "tested">>;
-
-async function webhooksPage(c: Ctx, revealed: boolean, extra: WebhooksExtra = {}, status: 200 | 400 = 200) {
-  const org = c.get("org");
-  const testUrl = extra.testUrl ?? (await latestWebhookUrl(database(c.env.DB), org.id));
-  return c.html(
-    <WebhooksPage
-      nonce={c.get("nonce")}
-      viewer={viewer(c)}
-      secret={extra.secret ?? org.webhookSecret}
-      rotatedAt={extra.rotated ? Date.now() : org.webhookSecretRotatedAt}
-      revealed={revealed}
-      rotated={extra.rotated}
-      testUrl={testUrl}
-      testError={extra.testError}
-      tested={extra.tested}
-    />,
-    status,
-  );
-}
-
-dashboardRoutes.get("/webhooks", (c) => webhooksPage(c, false));
-// Revealing is a POST so that the secret appears only in a response to a deliberate, CSRF-checked action.
-dashboardRoutes.post("/webhooks/reveal", (c) => webhooksPage(c, true));
-dashboardRoutes.get("/webhooks/rotate", (c) => c.html(<RotateSecretPage nonce={c.get("nonce")} viewer={viewer(c)} />));
-dashboardRoutes.post("/webhooks/rotate", async (c) => {
-  const rotated = await rotateWebhookSecret(database(c.env.DB), c.get("org").id, Date.now());
-  return webhooksPage(c, true, { secret: rotated?.webhookSecret, rotated: true });
-});
-// The answer is the page itself (no redirect): the receiver's response is shown once, never stored.
-dashboardRoutes.post("/webhooks/test", async (c) => {
-  const url = (await formText(c, "url")).trim();
-  if (!mediaUrl.safeParse(url).success) {
-    return webhooksPage(c, false, { testUrl: url, testError: "Enter the receiver's full http:// or https:// URL (up to 2048 characters)." }, 400);
-  }
-  const tested = await sendTestWebhook(c.env, c.get("org"), url);
-  return webhooksPage(c, false, { testUrl: url, tested: { ...tested, url } });
-});
+dashboardRoutes.route("/", settingsRoutes);
 
 // Jobs.
 dashboardRoutes.get("/jobs", async (c) => {

@@ -7,7 +7,7 @@ import type { HttpJob } from "../../contract/job.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Attempt, Delivery } from "../../webhooks/store.ts";
 import { formatBytes, formatDuration } from "./format.ts";
-import { CsrfField, Id, Layout, Notice, StatusBadge, Time, type Viewer } from "./layout.tsx";
+import { CsrfField, EmptyRow, Id, Layout, Notice, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
 
 const IMAGE_FORMATS = new Set(["jpg", "jpeg", "png", "webp", "avif"]);
 
@@ -202,22 +202,9 @@ export function JobPage(props: JobProps) {
             </p>
             <div class="table-wrap">
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Attempt</th>
-                    <th scope="col">At</th>
-                    <th scope="col">Response</th>
-                    <th scope="col">Latency</th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Attempt", "At", "Response", "Latency"]} />
                 <tbody>
-                  {attempts.length === 0 && (
-                    <tr>
-                      <td colspan={4} class="muted">
-                        No attempts yet.
-                      </td>
-                    </tr>
-                  )}
+                  {attempts.length === 0 && <EmptyRow columns={4}>No attempts yet.</EmptyRow>}
                   {attempts.map((a) => (
                     <tr>
                       <td>{a.attempt}</td>

@@ -5,7 +5,7 @@ import { JOB_STATUSES } from "../../contract/job.ts";
 import { HTTP_JOB_TYPES, httpJobType, type JobType } from "../../contract/names.ts";
 import type { JobRow } from "../../db/schema.ts";
 import { formatDuration } from "./format.ts";
-import { Id, Layout, StatusBadge, Time, type Viewer } from "./layout.tsx";
+import { EmptyRow, Id, Layout, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
 
 export interface JobFilters {
   status?: string;
@@ -59,24 +59,9 @@ export function JobsPage(props: JobsProps) {
       <div class="table-wrap">
         <table class="cards-narrow">
           <caption class="sr-only">Jobs, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Created</th>
-              <th scope="col">Took</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Job", "Type", "Status", "Mode", "Created", "Took"]} />
           <tbody>
-            {props.rows.length === 0 && (
-              <tr>
-                <td colspan={6} class="muted">
-                  No jobs match.
-                </td>
-              </tr>
-            )}
+            {props.rows.length === 0 && <EmptyRow columns={6}>No jobs match.</EmptyRow>}
             {props.rows.map((job) => (
               <tr data-job-id={job.id} data-live-job={job.id} data-status={job.status} data-progress={String(job.progress)}>
                 <td data-label="Job">

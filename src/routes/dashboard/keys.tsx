@@ -1,7 +1,7 @@
 // Settings → API keys: the list (cards on a phone), the create form, the key shown once,
 // and revocation.
 import type { ApiKey } from "../../db/schema.ts";
-import { CsrfField, Layout, Notice, SecretField, Time, type Viewer } from "./layout.tsx";
+import { ConfirmForm, CsrfField, EmptyRow, Layout, Notice, SecretField, TableHead, Time, type Viewer } from "./layout.tsx";
 
 type KeyRow = Pick<ApiKey, "id" | "prefix" | "mode" | "name" | "createdAt" | "lastUsedAt" | "revokedAt">;
 
@@ -39,24 +39,9 @@ export function KeysPage(props: KeysProps) {
       <div class="table-wrap">
         <table class="cards-narrow">
           <caption class="sr-only">API keys of this organization</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Key", "Mode", "Created", "Last used", "Status"]} />
           <tbody>
-            {props.keys.length === 0 && (
-              <tr>
-                <td colspan={6} class="muted">
-                  No keys yet.
-                </td>
-              </tr>
-            )}
+            {props.keys.length === 0 && <EmptyRow columns={6}>No keys yet.</EmptyRow>}
             {props.keys.map((k) => (
               <tr data-key-id={k.id}>
                 <td data-label="Name">{k.name || <span class="muted">(unnamed)</span>}</td>
@@ -112,19 +97,10 @@ export function RevokeKeyPage(props: { nonce: string; viewer: Viewer; apiKey: Ke
   const k = props.apiKey;
   return (
     <Layout title="Revoke API key" nonce={props.nonce} viewer={props.viewer} current="keys">
-      <p>
+      <ConfirmForm action={`/dashboard/keys/${k.id}/revoke`} csrfToken={props.viewer.csrfToken} confirm="Revoke key" cancelHref="/dashboard/keys">
         Revoke the {k.mode} key <code>{k.prefix}…</code>
         {k.name ? ` (“${k.name}”)` : ""}? Every request that uses it is refused from the moment you confirm. This cannot be undone.
-      </p>
-      <form method="post" action={`/dashboard/keys/${k.id}/revoke`}>
-        <CsrfField token={props.viewer.csrfToken} />
-        <button type="submit" class="danger">
-          Revoke key
-        </button>{" "}
-        <a href="/dashboard/keys" class="button secondary">
-          Cancel
-        </a>
-      </form>
+      </ConfirmForm>
     </Layout>
   );
 }

@@ -250,3 +250,45 @@ export function SecretField(props: { id: string; label: string; value: string })
     </div>
   );
 }
+
+/** A table's header row of column names. */
+export function TableHead(props: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((name) => (
+          <th scope="col">{name}</th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** The one row of a table body that has no rows, saying so across every column. */
+export function EmptyRow(props: { columns: number; children?: Child }) {
+  return (
+    <tr>
+      <td colspan={props.columns} class="muted">
+        {props.children}
+      </td>
+    </tr>
+  );
+}
+
+/** A confirmation step: what happens (children), then a POST button and a way back. */
+export function ConfirmForm(props: { action: string; csrfToken: string; confirm: string; cancelHref: string; children?: Child }) {
+  return (
+    <>
+      <p>{props.children}</p>
+      <form method="post" action={props.action}>
+        <CsrfField token={props.csrfToken} />
+        <button type="submit" class="danger">
+          {props.confirm}
+        </button>{" "}
+        <a href={props.cancelHref} class="button secondary">
+          Cancel
+        </a>
+      </form>
+    </>
+  );
+}

@@ -2,7 +2,7 @@
 // bar chart (with the same numbers in a table for screen readers), and the jobs
 // processing and queued now.
 import type { Mode, Plan } from "../../db/schema.ts";
-import { Layout, type Viewer } from "./layout.tsx";
+import { Layout, TableHead, type Viewer } from "./layout.tsx";
 import type { usageSummary } from "./queries.ts";
 
 export interface UsageProps {
@@ -114,12 +114,7 @@ export function UsagePage(props: UsageProps) {
         <summary>The same numbers as a table</summary>
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Hour (UTC)</th>
-                <th scope="col">Jobs</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Hour (UTC)", "Jobs"]} />
             <tbody>
               {usage.hours.map((h) => (
                 <tr>

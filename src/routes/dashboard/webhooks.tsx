@@ -3,7 +3,7 @@
 // with the receiver's answer.
 import { PEEK_BYTES, type TestDelivery } from "../../webhooks/test-event.ts";
 import { formatDuration } from "./format.ts";
-import { CsrfField, Layout, Notice, SecretField, Time, type Viewer } from "./layout.tsx";
+import { ConfirmForm, CsrfField, Layout, Notice, SecretField, Time, type Viewer } from "./layout.tsx";
 
 export interface WebhooksProps {
   nonce: string;
@@ -82,16 +82,9 @@ export function WebhooksPage(props: WebhooksProps) {
 export function RotateSecretPage(props: { nonce: string; viewer: Viewer }) {
   return (
     <Layout title="Rotate signing secret" nonce={props.nonce} viewer={props.viewer} current="webhooks">
-      <p>Create a new webhook signing secret? The current one keeps signing alongside it for 24 hours, then stops.</p>
-      <form method="post" action="/dashboard/webhooks/rotate">
-        <CsrfField token={props.viewer.csrfToken} />
-        <button type="submit" class="danger">
-          Rotate secret
-        </button>{" "}
-        <a href="/dashboard/webhooks" class="button secondary">
-          Cancel
-        </a>
-      </form>
+      <ConfirmForm action="/dashboard/webhooks/rotate" csrfToken={props.viewer.csrfToken} confirm="Rotate secret" cancelHref="/dashboard/webhooks">
+        Create a new webhook signing secret? The current one keeps signing alongside it for 24 hours, then stops.
+      </ConfirmForm>
     </Layout>
   );
 }

@@ -107,6 +107,8 @@ export interface MediaServer {
   url(file: string): string;
   /** URL of a file served after `delayMs`, counted against `group` while in flight. */
   slowUrl(file: string, group: string, delayMs: number): string;
+  /** Serves `bytes` with `contentType` at `path` (under /served/); returns its URL. */
+  serve(path: string, bytes: Buffer, contentType: string): string;
   /** Largest number of downloads in flight at once, per group. */
   maxInFlight: Map<string, number>;
   close(): Promise<void>;
@@ -115,8 +117,11 @@ export interface MediaServer {
 export async function startMediaServer(): Promise<MediaServer> {
   const inFlight = new Map<string, number>();
   const maxInFlight = new Map<string, number>();
+  const served = new Map<string, { bytes: Buffer; contentType: string }>();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://media");
+    const fixed = served.get(url.pathname);
+    if (fixed) return void res.writeHead(200, { "content-type": fixed.contentType, "content-length": fixed.bytes.length }).end(fixed.bytes);
     const file = url.pathname.split("/").at(-1) ?? "";
     const group = url.searchParams.get("group");
     const path = join(MEDIA_DIR, file);
@@ -138,6 +143,11 @@ export async function startMediaServer(): Promise<MediaServer> {
   return {
     url: (file) => `${base}/${name(file)}`,
     slowUrl: (file, group, delayMs) => `${base}/${name(file)}?group=${encodeURIComponent(group)}&delay=${delayMs}`,
+    serve: (path, bytes, contentType) => {
+      const at = `/served/${path.replace(/^\/+/, "")}`;
+      served.set(at, { bytes, contentType });
+      return `${base}${at}`;
+    },
     maxInFlight,
     close: () => new Promise((done) => server.close(() => done())),
   };

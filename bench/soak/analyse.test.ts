@@ -1,6 +1,7 @@
 // The soak's judge: each check must fail on the fault it exists to catch, and pass on a
 // clean run. Observations are built by hand here; the soak itself feeds real ones.
 import { describe, expect, it } from "vitest";
+import { CORPUS } from "../../test/support/corpus.ts";
 import { analyse, mostAtOnce, type Observed } from "./analyse.ts";
 
 const T0 = 1_800_000_000_000;
@@ -128,6 +129,78 @@ describe("the soak's checks", () => {
     o.submitted[1]!.expect = { failed: ["input_unreachable"] };
     const check = analyse(o).checks.find((c) => c.name === "every job ended as its source expects")!;
     expect(check.detail).toMatch(/^2: job_a \(compress-image\) failed processing_interrupted.*; job_b \(compress-image\) completed$/);
+  });
+
+  const DAMAGED = "every damaged file ended as the corpus expects, within 60 s of its start";
+  const HOSTILE = "every hostile request refused with its status, code and field path";
+  const corpusCase = (name: string) => CORPUS.find((c) => c.name === name)!;
+
+  /** job_b becomes the corpus's truncated JPEG, failed as expected and without outputs. */
+  function withDamaged(): Observed {
+    const o = clean();
+    const truncated = corpusCase("truncated.jpg");
+    o.submitted[1] = { ...o.submitted[1]!, source: "corpus truncated.jpg", expect: { corpus: truncated.expected } };
+    o.jobs[1] = job("job_b", { status: "failed", error_code: "corrupt_media", error_message: "the image is damaged or truncated: decoding stopped early", result: null });
+    o.receipts[1]!.status = "failed";
+    o.objectKeys = o.objectKeys.slice(0, 1);
+    return o;
+  }
+
+  it("damaged media: passes on the expected code and message, naming what was fed", () => {
+    const check = analyse(withDamaged()).checks.find((c) => c.name === DAMAGED)!;
+    expect(check).toMatchObject({ pass: true, detail: "1 jobs from 1 files: corrupt_media: 1" });
+    expect(analyse(clean()).checks.find((c) => c.name === DAMAGED)!.detail).toBe("none sent");
+  });
+
+  it("damaged media: a generic failure, another code, a wrong message, a late end or no end fails", () => {
+    for (const [overrides, detail] of [
+      [{ error_code: "processing_failed", error_message: "ffmpeg exited with 1" }, /expected code corrupt_media, got processing_failed/],
+      [{ error_code: "processing_interrupted" }, /expected code corrupt_media, got processing_interrupted/],
+      [{ error_code: "unsupported_media" }, /expected code corrupt_media, got unsupported_media/],
+      [{ error_message: "something went wrong" }, /message "something went wrong" does not match/],
+      [{ started_at: T0 + 100, completed_at: T0 + 60_101 }, /job_b \(corpus truncated.jpg\) ended 60.0 s after its start/],
+      [{ status: "processing", completed_at: null }, /job_b \(corpus truncated.jpg\) is processing/],
+    ] as const) {
+      const o = withDamaged();
+      Object.assign(o.jobs[1]!, overrides);
+      const check = analyse(o).checks.find((c) => c.name === DAMAGED)!;
+      expect(check.pass).toBe(false);
+      expect(check.detail).toMatch(detail);
+    }
+  });
+
+  it("damaged media: a case expected to complete is judged by its result", () => {
+    const o = clean();
+    const jpeg = corpusCase("actually-a-jpeg.png");
+    o.submitted[1] = { ...o.submitted[1]!, source: "corpus actually-a-jpeg.png", expect: { corpus: jpeg.expected } };
+    o.jobs[1]!.result = JSON.stringify({ url: "image.jpg", format: "jpg", width: 300, height: 200, source: { format: "jpeg" } });
+    expect(failing(o)).toEqual([]);
+    o.jobs[1]!.result = JSON.stringify({ url: "image.jpg", format: "png", width: 300, height: 200, source: { format: "jpeg" } });
+    expect(failing(o)).toEqual([DAMAGED]);
+  });
+
+  it("hostile requests: the expected status, code and path pass; any difference fails", () => {
+    const o = clean();
+    const refused = (n: number, expect: Observed["submitted"][number]["expect"], status: number, error: { code: string; paths: string[] }) =>
+      ({ n, org: "soak-01", source: `hostile ${n}`, expect, status, error, createMs: 5, processingAtCreate: 0 });
+    o.submitted.push(
+      refused(2, { rejected: 415, code: "unsupported_media_type" }, 415, { code: "unsupported_media_type", paths: [] }),
+      refused(3, { rejected: 400, code: "invalid_input", path: "options.quality" }, 400, { code: "invalid_input", paths: ["options.quality"] }),
+    );
+    expect(failing(o)).toEqual([]);
+    expect(analyse(o).checks.find((c) => c.name === HOSTILE)!.detail).toBe("2 refused: 400 invalid_input: 1, 415 unsupported_media_type: 1");
+
+    for (const [status, error, detail] of [
+      [400, { code: "invalid_input", paths: ["options"] }, "job 3 (hostile 3): HTTP 400 invalid_input at options, expected 400 invalid_input at options.quality"],
+      [500, { code: "internal_error", paths: [] }, "job 3 (hostile 3): HTTP 500 internal_error, expected 400 invalid_input at options.quality"],
+      [201, undefined, "job 3 (hostile 3): HTTP 201 no error, expected 400 invalid_input at options.quality"],
+    ] as const) {
+      const bad = structuredClone(o);
+      Object.assign(bad.submitted[3]!, { status, error });
+      const check = analyse(bad).checks.find((c) => c.name === HOSTILE)!;
+      expect(check.pass).toBe(false);
+      expect(check.detail).toBe(`1: ${detail}`);
+    }
   });
 
   it("create latency: p95 at or above 300 ms fails", () => {

@@ -1,5 +1,6 @@
 // From what the soak observed to its figures and its checks. Pure: run.ts gathers, this
 // judges, report.ts writes.
+import { outcomeMismatch } from "../../test/support/corpus.ts";
 import { percentile } from "../support.ts";
 import type { ProcessorAttempt } from "./processor.ts";
 import type { Receipt } from "./receiver.ts";
@@ -15,6 +16,8 @@ export interface Submitted {
   id?: string;
   /** HTTP status of the create. */
   status: number;
+  /** The create's error code and the field paths in its details, when it was refused. */
+  error?: { code: string; paths: string[] };
   createMs: number;
   /** Jobs `processing` (all organizations) at the last sample before the create. */
   processingAtCreate: number;
@@ -115,7 +118,20 @@ function count<T>(items: T[], key: (item: T) => string): Record<string, number> 
   return out;
 }
 
+/** "a: 2, b: 1", by name. */
+export function list(r: Record<string, number>): string {
+  return (
+    Object.entries(r)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ") || "none"
+  );
+}
+
 const FINAL = new Set(["completed", "failed", "cancelled"]);
+
+/** A damaged file's job must end this soon after its (last) start, as in the processor's corpus test. */
+export const DAMAGED_DEADLINE_MS = 60_000;
 
 export function analyse(o: Observed): { figures: Figures; checks: Check[] } {
   const ours = new Map(o.submitted.filter((s) => s.id).map((s) => [s.id!, s]));
@@ -206,10 +222,19 @@ export function analyse(o: Observed): { figures: Figures; checks: Check[] } {
   const check = (name: string, bad: string[], ok: string) =>
     checks.push({ name, pass: bad.length === 0, detail: bad.length === 0 ? ok : `${bad.length}: ${bad.slice(0, 5).join("; ")}${bad.length > 5 ? "; …" : ""}` });
 
+  const creates = o.submitted.filter((s) => !("rejected" in s.expect));
   check(
     "every create answered as its source expects",
-    o.submitted.filter((s) => ("rejected" in s.expect ? s.status !== s.expect.rejected : s.status !== 201)).map((s) => `job ${s.n} (${s.source}): HTTP ${s.status}`),
-    `${o.submitted.length} creates`,
+    creates.filter((s) => s.status !== 201).map((s) => `job ${s.n} (${s.source}): HTTP ${s.status}${s.error ? ` ${s.error.code}` : ""}`),
+    `${creates.length} creates`,
+  );
+  const hostile = o.submitted.flatMap((s) => ("rejected" in s.expect ? [{ s, e: s.expect }] : []));
+  check(
+    "every hostile request refused with its status, code and field path",
+    hostile
+      .filter(({ s, e }) => s.status !== e.rejected || s.error?.code !== e.code || (e.path !== undefined && !s.error.paths.includes(e.path)) || s.id !== undefined)
+      .map(({ s, e }) => `job ${s.n} (${s.source}): HTTP ${s.status} ${s.error?.code ?? "no error"}${s.error?.paths.length ? ` at ${s.error.paths.join(", ")}` : ""}, expected ${e.rejected} ${e.code}${e.path ? ` at ${e.path}` : ""}`),
+    hostile.length === 0 ? "none sent" : `${hostile.length} refused: ${list(count(hostile, ({ s }) => `${s.status} ${s.error?.code}`))}`,
   );
   check(
     "every job ended",
@@ -219,13 +244,27 @@ export function analyse(o: Observed): { figures: Figures; checks: Check[] } {
   check(
     "every job ended as its source expects",
     jobs
-      .filter((j) => FINAL.has(j.status))
+      .filter((j) => FINAL.has(j.status) && !("corpus" in ours.get(j.id)!.expect))
       .filter((j) => {
         const e = ours.get(j.id)!.expect;
         return "completed" in e ? j.status !== "completed" : "failed" in e ? !(j.status === "failed" && e.failed.includes(j.error_code as never)) : true;
       })
       .map((j) => `${j.id} (${ours.get(j.id)!.source}) ${j.status}${j.error_code ? ` ${j.error_code}: ${j.error_message}` : ""}`),
-    "normal jobs completed; damaged ones failed with their expected codes",
+    "normal jobs completed; the missing input failed with its code",
+  );
+  const damaged = [...ours].flatMap(([id, s]) => ("corpus" in s.expect ? [{ id, s, outcome: s.expect.corpus, j: byId.get(id) }] : []));
+  check(
+    `every damaged file ended as the corpus expects, within ${DAMAGED_DEADLINE_MS / 1000} s of its start`,
+    damaged.flatMap(({ id, s, outcome, j }) => {
+      if (!j || !FINAL.has(j.status)) return [`${id} (${s.source}) is ${j?.status ?? "missing"}`];
+      const result = j.result ? (JSON.parse(j.result) as unknown) : undefined;
+      const why = outcomeMismatch(outcome, { state: j.status, error: j.error_code ? { code: j.error_code, message: j.error_message ?? "" } : undefined, result });
+      const ms = j.completed_at! - (j.started_at ?? j.created_at);
+      return [...(why ? [`${id} (${s.source}): ${why}`] : []), ...(ms > DAMAGED_DEADLINE_MS ? [`${id} (${s.source}) ended ${(ms / 1000).toFixed(1)} s after its start`] : [])];
+    }),
+    damaged.length === 0
+      ? "none sent"
+      : `${damaged.length} jobs from ${new Set(damaged.map((d) => d.s.source)).size} files: ${list(count(damaged, (d) => (d.j?.status === "failed" ? d.j.error_code ?? "?" : d.j?.status ?? "missing")))}`,
   );
   const killsOf = (id: string) => o.kills.filter((k) => k.inFlight.includes(id)).length;
   check(

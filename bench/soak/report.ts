@@ -5,7 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Check, Figures, Observed, Stats } from "./analyse.ts";
+import { list, type Check, type Figures, type Observed, type Stats } from "./analyse.ts";
 
 const DOC = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "docs/reliability.md");
 const BEGIN = "<!-- soak:begin (written by npm run soak; edits here are lost) -->";
@@ -14,11 +14,6 @@ const END = "<!-- soak:end -->";
 const num = (n: number, digits = 0) => (Number.isNaN(n) ? "–" : n.toFixed(digits));
 const ms = (s: Stats) => `p50 ${num(s.p50)} ms, p95 ${num(s.p95)} ms, p99 ${num(s.p99)} ms, max ${num(s.max)} ms (n = ${s.n})`;
 const sec = (s: Stats, digits = 1) => `p50 ${num(s.p50, digits)} s, p95 ${num(s.p95, digits)} s, max ${num(s.max, digits)} s (n = ${s.n})`;
-const list = (r: Record<string, number>) =>
-  Object.entries(r)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => `${k}: ${v}`)
-    .join(", ") || "none";
 
 export function markdown(shape: Observed["shape"], f: Figures, checks: Check[], o: Observed): string {
   const failed = checks.filter((c) => !c.pass).length;

@@ -9,13 +9,15 @@
 //
 //   npm run soak                       500 jobs, 20 organizations, 2 kills, receiver down 20 s
 //   npm run soak -- --short            60 jobs, 4 organizations, 1 kill, receiver down 4 s
-//   options: --jobs N --orgs N --damaged-share F (jobs from EXTRA_SOURCES in sources.ts)
+//   options: --jobs N --orgs N --damaged-share F (share of jobs from EXTRA_SOURCES in
+//            sources.ts: damaged media and hostile requests; 0.1 unless given)
 //            --no-write (do not touch docs/reliability.md)
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PLAN_LIMITS } from "../../src/limits/plans.ts";
+import { CORPUS, makeCorpus } from "../../test/support/corpus.ts";
 import { startService, type Service } from "../../test/support/service.ts";
 import { makeSoakInputs, MEDIA_DIR, startMediaServer, type MediaServer } from "../media.ts";
 import { log, Org, pool, sleep } from "../support.ts";
@@ -34,7 +36,7 @@ function options() {
       short: { type: "boolean", default: false },
       jobs: { type: "string" },
       orgs: { type: "string" },
-      "damaged-share": { type: "string", default: "0" },
+      "damaged-share": { type: "string", default: "0.1" },
       "no-write": { type: "boolean", default: false },
     },
   });
@@ -70,6 +72,11 @@ async function main(): Promise<number> {
     const inputs = await makeSoakInputs();
     const media: MediaServer = await startMediaServer();
     cleanups.push(() => media.close());
+    const corpusUrls = new Map<string, string>();
+    if (shape.extraShare > 0) {
+      log(`making the damaged-media corpus (${CORPUS.length} files)`);
+      for (const f of await makeCorpus(join(MEDIA_DIR, "corpus"))) corpusUrls.set(f.case.name, media.serve(`corpus/${f.case.name}`, f.bytes, f.case.contentType));
+    }
     const processor: ChildProcessor = await startChildProcessor();
     cleanups.push(() => processor.stop());
     const queueBatches: Observed["queueBatches"] = [];
@@ -150,21 +157,23 @@ async function main(): Promise<number> {
     ];
     const chaos = chaosMonkey(state, observed, processor, receiver, shape, () => running, () => endedCount);
 
-    const ctx: SourceContext = { inputs, url: (file) => media.url(file), missingUrl: media.url("no-such-file.jpg") };
+    const ctx: SourceContext = { inputs, url: (file) => media.url(file), missingUrl: media.url("no-such-file.jpg"), corpusUrl: (name) => corpusUrls.get(name)! };
     await pool(shape.jobs, SOAK.createConcurrency, SOAK.jobsDeadlineMs, async (n) => {
       const org = orgs[n % orgs.length]!;
       const source = sourceFor(n, shape.extraShare);
       const body = { type: source.type, input: source.input(ctx), options: source.options ?? {}, webhookUrl: receiver.url(org.slug), webhookSecret: secrets.get(org.slug) };
+      const request = source.hostile?.(body) ?? { contentType: "application/json", body: JSON.stringify(body) };
       const processingAtCreate = processingNow;
       const started = performance.now();
       const response = await fetch(`${service.baseUrl}/v1/jobs`, {
         method: "POST",
-        headers: { authorization: `Bearer ${org.key()}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
+        headers: { authorization: `Bearer ${org.key()}`, "content-type": request.contentType },
+        body: request.body,
       });
       const createMs = performance.now() - started;
-      const answer = (await response.json().catch(() => ({}))) as { id?: string };
-      observed.submitted.push({ n, org: org.slug, source: source.name, expect: source.expect, id: response.status === 201 ? answer.id : undefined, status: response.status, createMs, processingAtCreate });
+      const answer = (await response.json().catch(() => ({}))) as { id?: string; error?: { code?: string; details?: { path?: string }[] } };
+      const error = answer.error && { code: String(answer.error.code), paths: (answer.error.details ?? []).map((d) => String(d.path)) };
+      observed.submitted.push({ n, org: org.slug, source: source.name, expect: source.expect, id: response.status === 201 ? answer.id : undefined, status: response.status, error, createMs, processingAtCreate });
     });
     log(`created ${observed.submitted.filter((s) => s.id).length} jobs; waiting for them to end`);
 

@@ -2,17 +2,24 @@
 // soak draws sources by weight, deterministically (job n always gets the same one), from
 // the normal mix plus any extra sources registered here.
 //
-// Extension point (issue 18's corpus of damaged media and hostile requests): push onto
-// EXTRA_SOURCES sources whose `expect` names the failure codes they may end with, and run
-// with `--damaged-share 0.1` to give them a tenth of the jobs. A source whose job is refused
-// at creation (a 4xx) expects `{ rejected: status }` instead; it then creates no job.
+// The extra sources (issue 18; `--damaged-share`, a tenth of the jobs by default) are every
+// file of the damaged-and-unusual corpus (test/support/corpus.ts), each through the job its
+// case names and judged by the case's expected outcome; hostile creates the API must refuse
+// with a given status, error code and field path (they create no job); and an input that
+// answers 404.
+import type { ApiErrorCode } from "../../src/contract/errors.ts";
 import type { JobErrorCode } from "../../src/contract/job.ts";
+import { httpJobType } from "../../src/contract/names.ts";
+import { CORPUS, type Outcome } from "../../test/support/corpus.ts";
 import type { SoakInputs } from "../media.ts";
 
 export type Expectation =
   | { completed: true }
   | { failed: readonly JobErrorCode[] }
-  | { rejected: number };
+  /** A corpus case's outcome: its failure code and message, or a result containing these fields. */
+  | { corpus: Outcome }
+  /** Refused at creation: this status and error code, and `path` among the error's details. */
+  | { rejected: number; code: ApiErrorCode; path?: string };
 
 export interface SourceContext {
   inputs: SoakInputs;
@@ -20,6 +27,14 @@ export interface SourceContext {
   url(file: string): string;
   /** A URL on the media server that answers 404. */
   missingUrl: string;
+  /** URL of a corpus file (by its case's name), served with the case's content type. */
+  corpusUrl(name: string): string;
+}
+
+/** A create as sent: the Content-Type and the body's text. */
+export interface Request {
+  contentType: string;
+  body: string;
 }
 
 export interface JobSource {
@@ -30,6 +45,11 @@ export interface JobSource {
   input(ctx: SourceContext): string;
   options?: Record<string, unknown>;
   expect: Expectation;
+  /**
+   * A hostile create: what to send instead of the JSON of type, input, options and webhook
+   * (given as `body`, so that only the hostile part differs).
+   */
+  hostile?(body: Record<string, unknown>): Request;
 }
 
 export const NORMAL_SOURCES: JobSource[] = [
@@ -49,9 +69,44 @@ export const NORMAL_SOURCES: JobSource[] = [
   },
 ];
 
-/** Damaged media and hostile requests; see the note at the top. */
+const json = (body: unknown): Request => ({ contentType: "application/json", body: JSON.stringify(body) });
+
+/** Damaged media and hostile requests; see the note at the top. Hostile requests weigh 3 each against 1 per corpus file, so that a short run meets some. */
 export const EXTRA_SOURCES: JobSource[] = [
   { name: "input missing (404)", weight: 1, type: "compress-image", input: (c) => c.missingUrl, expect: { failed: ["input_unreachable"] } },
+  ...CORPUS.map((c): JobSource => ({ name: `corpus ${c.name}`, weight: 1, type: httpJobType(c.type), input: (ctx) => ctx.corpusUrl(c.name), options: c.params, expect: { corpus: c.expected } })),
+  {
+    name: "hostile: JSON sent as text/plain",
+    weight: 3,
+    type: "compress-image",
+    input: (c) => c.url(c.inputs.image),
+    expect: { rejected: 415, code: "unsupported_media_type" },
+    hostile: (body) => ({ contentType: "text/plain", body: JSON.stringify(body) }),
+  },
+  {
+    name: "hostile: quality 0",
+    weight: 3,
+    type: "compress-image",
+    input: (c) => c.url(c.inputs.image),
+    expect: { rejected: 400, code: "invalid_input", path: "options.quality" },
+    hostile: (body) => json({ ...body, options: { quality: 0 } }),
+  },
+  {
+    name: "hostile: unknown type",
+    weight: 3,
+    type: "compress-image",
+    input: (c) => c.url(c.inputs.image),
+    expect: { rejected: 400, code: "invalid_input", path: "type" },
+    hostile: (body) => json({ ...body, type: "resize-image" }),
+  },
+  {
+    name: "hostile: body over 64 KiB",
+    weight: 3,
+    type: "compress-image",
+    input: (c) => c.url(c.inputs.image),
+    expect: { rejected: 413, code: "payload_too_large" },
+    hostile: (body) => json({ ...body, options: { note: "x".repeat(70_000) } }),
+  },
 ];
 
 /** The source of job n: an extra one for about `extraShare` of the jobs, else a normal one. */

@@ -20,6 +20,7 @@ import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
 import { toHttpJob } from "./job-view.ts";
 import { validationHook } from "./validation.ts";
+import { holdUntilFinal, preferredWaitS } from "./wait.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -121,8 +122,14 @@ export const jobsRoutes = new Hono<AppEnv>()
     });
   })
   .get("/:id", async (c) => {
-    const row = await findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    const read = () => findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    const waitS = preferredWaitS(c.req.header("prefer"));
+    const row = waitS === undefined ? await read() : await holdUntilFinal(read, waitS, c.req.raw.signal);
     if (!row) throw notFound("job");
+    if (waitS !== undefined) {
+      c.header("preference-applied", `wait=${waitS}`);
+      c.header("vary", "Prefer");
+    }
     return c.json(await toHttpJob(row, viewOptions(c)));
   })
   .post("/:id/cancel", async (c) => {

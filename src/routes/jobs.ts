@@ -2,6 +2,8 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import { FINAL_STATUSES } from "../contract/job.ts";
 import type { AuthVariables } from "../auth/api-key.ts";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
 import { listJobsQuery } from "../contract/list-jobs.ts";
@@ -10,6 +12,7 @@ import { database } from "../db/client.ts";
 import { findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
@@ -131,6 +134,24 @@ export const jobsRoutes = new Hono<AppEnv>()
       c.header("vary", "Prefer");
     }
     return c.json(await toHttpJob(row, viewOptions(c)));
+  })
+  .get("/:id/events", async (c) => {
+    const read = () => findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    if (!(await read())) throw notFound("job");
+    return streamSSE(c, async (stream) => {
+      let last = "";
+      const send = async (row: NonNullable<Awaited<ReturnType<typeof read>>>) => {
+        const job = await toHttpJob(row, viewOptions(c));
+        const event = FINAL_STATUSES.includes(row.status) ? "end" : "progress";
+        const data = JSON.stringify(job);
+        const seen = `${row.status}:${row.progress}`;
+        if (event === "progress" && seen === last) return;
+        last = seen;
+        await stream.writeSSE({ event, data });
+      };
+      // Each connection lasts at most TUNABLES.wait.maxS; an EventSource reconnects by itself.
+      await holdUntilFinal(read, TUNABLES.wait.maxS, c.req.raw.signal, send);
+    });
   })
   .post("/:id/cancel", async (c) => {
     const db = database(c.env.DB);

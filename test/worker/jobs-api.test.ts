@@ -113,6 +113,30 @@ describe("GET /v1/jobs/:id with Prefer: wait", () => {
   });
 });
 
+describe("GET /v1/jobs/:id/events", () => {
+  it("streams the job's progress, then its end, as server-sent events", async () => {
+    const { key } = await newKey();
+    const id = (await image(key)).json.id as string;
+    const res = await call("GET", `/v1/jobs/${id}/events`, { key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const events = res.text
+      .split("\n\n")
+      .filter((block) => block.trim())
+      .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) }));
+    expect(events.at(-1)).toMatchObject({ event: "end", data: { id, status: "completed" } });
+    expect(events.slice(0, -1).every((e) => e.event === "progress" && e.data.id === id)).toBe(true);
+  });
+
+  it("answers 404 for another organization's job", async () => {
+    const { key } = await newKey();
+    const { key: other } = await newKey();
+    const id = (await image(key)).json.id as string;
+    expect((await call("GET", `/v1/jobs/${id}/events`, { key: other })).status).toBe(404);
+    await waitForJob(key, id);
+  });
+});
+
 describe("POST /v1/jobs/:id/cancel", () => {
   it("cancels a processing job and stops the processor's work", async () => {
     const { key } = await newKey();

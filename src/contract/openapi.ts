@@ -108,6 +108,20 @@ function paths(): Record<string, Record<string, JsonSchema>> {
         },
       },
     },
+    "/v1/jobs/{id}/events": {
+      get: {
+        operationId: "streamJobEvents",
+        tags: ["jobs"],
+        summary: "Stream a job's progress and end",
+        description:
+          "Server-sent events: `progress` with the job (as in `getJob`) each time its status or progress changes, then one `end` with the final job, and the stream closes. A connection lasts at most 60 s; counts once against the read limit.",
+        parameters: [jobId],
+        responses: {
+          "200": { description: "The event stream.", headers: { "X-Request-Id": headerRef("X-Request-Id") }, content: { "text/event-stream": { schema: { type: "string" } } } },
+          ...errors("unauthorized", "not_found", "rate_limit_exceeded"),
+        },
+      },
+    },
     "/v1/jobs/{id}/cancel": {
       post: {
         operationId: "cancelJob",

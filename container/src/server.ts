@@ -7,6 +7,9 @@ import { loadConfig } from "./config.ts";
 import { JobTable } from "./jobs.ts";
 import { log } from "./log.ts";
 
+/** Longer than any pool idle time of the Worker's runtime, so the Worker closes first. */
+const KEEP_ALIVE_MS = 120_000;
+
 export function startProcessor(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(env, tmpdir());
   const jobs = new JobTable(config);
@@ -24,6 +27,13 @@ export function startProcessor(env: Record<string, string | undefined> = process
           }),
       });
     });
+    // Idle connections outlive the Worker's pooled ones: with Node's default 5 s, a
+    // request the Worker sends on a connection Node is closing fails with "Network
+    // connection lost" (docs/architecture.md, "Reaching the processor").
+    if ("keepAliveTimeout" in server) {
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+    }
   });
 }
 

@@ -32,7 +32,7 @@ export interface paths {
         };
         /**
          * Retrieve a job
-         * @description Every `url` in `result` is freshly signed on each call and valid for one hour.
+         * @description Every `url` in `result` is freshly signed on each call and valid for one hour. With `Prefer: wait=N` the request is held until the job is final or N seconds (at most 60) pass, and counts once against the read limit.
          */
         get: operations["getJob"];
         put?: never;
@@ -42,6 +42,26 @@ export interface paths {
          * @description A queued or processing job is cancelled first (as by `/cancel`), then deleted. Afterwards the job answers 404 and its download links stop working.
          */
         delete: operations["deleteJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a job's progress and end
+         * @description Server-sent events: `progress` with the job (as in `getJob`) each time its status or progress changes, then one `end` with the final job, and the stream closes. A connection lasts at most 60 s; counts once against the read limit.
+         */
+        get: operations["streamJobEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1904,7 +1924,10 @@ export interface operations {
     getJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `wait=N`: hold the request up to N seconds (capped at 60) for the job to end. */
+                Prefer?: string;
+            };
             path: {
                 /** @description The job's id (`job_…`). */
                 id: string;
@@ -1913,10 +1936,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The job. */
+            /** @description The job: final, or as it is when the wait ends. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `wait=N` with the seconds applied, when the request asked to wait. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1953,6 +1978,34 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamJobEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -96,9 +96,18 @@ function paths(): Record<string, Record<string, JsonSchema>> {
         operationId: "getJob",
         tags: ["jobs"],
         summary: "Retrieve a job",
-        description: "Every `url` in `result` is freshly signed on each call and valid for one hour.",
-        parameters: [jobId],
-        responses: { "200": ok("The job.", schemaRef("Job")), ...errors("unauthorized", "not_found", "rate_limit_exceeded") },
+        description:
+          "Every `url` in `result` is freshly signed on each call and valid for one hour. With `Prefer: wait=N` the request is held until the job is final or N seconds (at most 60) pass, and counts once against the read limit.",
+        parameters: [
+          jobId,
+          { name: "Prefer", in: "header", required: false, description: "`wait=N`: hold the request up to N seconds (capped at 60) for the job to end.", schema: { type: "string", examples: ["wait=30"] } },
+        ],
+        responses: {
+          "200": ok("The job: final, or as it is when the wait ends.", schemaRef("Job"), {
+            "Preference-Applied": { description: "`wait=N` with the seconds applied, when the request asked to wait.", schema: { type: "string" } },
+          }),
+          ...errors("unauthorized", "not_found", "rate_limit_exceeded"),
+        },
       },
       delete: {
         operationId: "deleteJob",
@@ -107,6 +116,20 @@ function paths(): Record<string, Record<string, JsonSchema>> {
         description: "A queued or processing job is cancelled first (as by `/cancel`), then deleted. Afterwards the job answers 404 and its download links stop working.",
         parameters: [jobId],
         responses: { "200": ok("Deleted.", schemaRef("DeletedJob")), ...errors("unauthorized", "not_found") },
+      },
+    },
+    "/v1/jobs/{id}/events": {
+      get: {
+        operationId: "streamJobEvents",
+        tags: ["jobs"],
+        summary: "Stream a job's progress and end",
+        description:
+          "Server-sent events: `progress` with the job (as in `getJob`) each time its status or progress changes, then one `end` with the final job, and the stream closes. A connection lasts at most 60 s; counts once against the read limit.",
+        parameters: [jobId],
+        responses: {
+          "200": { description: "The event stream.", headers: { "X-Request-Id": headerRef("X-Request-Id") }, content: { "text/event-stream": { schema: { type: "string" } } } },
+          ...errors("unauthorized", "not_found", "rate_limit_exceeded"),
+        },
       },
     },
     "/v1/jobs/{id}/cancel": {

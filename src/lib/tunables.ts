@@ -116,6 +116,14 @@ export const TUNABLES = {
     periodS: 60,
   },
 
+  wait: {
+    /** `Prefer: wait=N` on a job's GET holds the request at most this long. */
+    maxS: 60,
+    /** A held request re-reads the job after this delay, doubling up to checkMaxMs. */
+    checkFirstMs: 100,
+    checkMaxMs: 1_000,
+  },
+
   idempotency: {
     /** An Idempotency-Key replays its first response for this long, then is free again. */
     keyTtlMs: 24 * HOUR_MS,

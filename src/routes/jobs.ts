@@ -1,6 +1,8 @@
 // /v1/jobs: create (either dialect), retrieve, list, cancel, delete.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import { FINAL_STATUSES } from "../contract/job.ts";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
 import { listJobsQuery, nestQuery, queryPath } from "../contract/list-jobs.ts";
 import { canonicalJobType, httpJobType } from "../contract/names.ts";
@@ -11,6 +13,7 @@ import { takeUpload } from "../files/uploads.ts";
 import { toHttpJob, viewOptions } from "../jobs/view.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
@@ -21,6 +24,7 @@ import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
 import { refuseIssues } from "./validation.ts";
+import { holdUntilFinal, preferredWaitS } from "./wait.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -151,9 +155,33 @@ export const jobsRoutes = new Hono<AppEnv>()
     });
   })
   .get("/:id", async (c) => {
-    const row = await findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    const read = () => findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    const waitS = preferredWaitS(c.req.header("prefer"));
+    const row = waitS === undefined ? await read() : await holdUntilFinal(read, waitS, c.req.raw.signal);
     if (!row) throw notFound("job");
+    if (waitS !== undefined) {
+      c.header("preference-applied", `wait=${waitS}`);
+      c.header("vary", "Prefer");
+    }
     return c.json(await toHttpJob(row, viewOptions(c)));
+  })
+  .get("/:id/events", async (c) => {
+    const read = () => findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    if (!(await read())) throw notFound("job");
+    return streamSSE(c, async (stream) => {
+      let last = "";
+      const send = async (row: NonNullable<Awaited<ReturnType<typeof read>>>) => {
+        const job = await toHttpJob(row, viewOptions(c));
+        const event = FINAL_STATUSES.includes(row.status) ? "end" : "progress";
+        const data = JSON.stringify(job);
+        const seen = `${row.status}:${row.progress}`;
+        if (event === "progress" && seen === last) return;
+        last = seen;
+        await stream.writeSSE({ event, data });
+      };
+      // Each connection lasts at most TUNABLES.wait.maxS; an EventSource reconnects by itself.
+      await holdUntilFinal(read, TUNABLES.wait.maxS, c.req.raw.signal, send);
+    });
   })
   .post("/:id/cancel", async (c) => {
     const db = database(c.env.DB);

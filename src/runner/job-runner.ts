@@ -1,5 +1,5 @@
-// JobRunner: one Durable Object per job. It starts an attempt on a processor, then polls
-// it from alarms (no invocation waits for the whole job), copies outputs to R2 and
+// JobRunner: one Durable Object per job. It starts an attempt on a processor (sending the
+// start again until the processor has it), then polls it from alarms (no invocation waits for the whole job), copies outputs to R2 and
 // finalizes the row. A processor that vanishes (unreachable, or answers 404 for the
 // attempt) costs one attempt; after TUNABLES.job.maxAttempts the job fails
 // `processing_interrupted`. It ends a job only through finishJob. Always: an attempt's
@@ -37,6 +37,8 @@ export interface Attempt {
   pid: string;
   /** The pool instance whose seat this attempt holds (src/limits/processor-pool.ts). */
   instance: string;
+  /** Whether the processor acknowledged the start; until then each alarm sends it again. */
+  started: boolean;
   polls: number;
   failures: number;
 }
@@ -110,7 +112,10 @@ export class JobRunner extends DurableObject<Env> {
     const current = await this.ctx.storage.get<Attempt>("attempt");
     if (!current) return;
     try {
-      await this.#poll(current);
+      if (current.started) return await this.#poll(current);
+      const job = await findJob(this.#db(), current.jobId);
+      if (!job || job.status !== "processing" || job.attempt !== current.attempt) return this.#letGo(current, "delete");
+      await this.#sendStart(current, job);
     } catch (error) {
       log("error", "runner poll crashed", { job: current.jobId, attempt: current.attempt, error: String(error) });
       await this.#schedule({ ...current, failures: current.failures + 1 });
@@ -130,18 +135,30 @@ export class JobRunner extends DurableObject<Env> {
       attempt: job.attempt,
       pid: `${jobId}.${job.attempt}`,
       instance,
+      started: false,
       polls: 0,
       failures: 0,
     };
     await this.ctx.storage.put("attempt", current);
     log("info", "attempt started", { job: jobId, attempt: current.attempt });
+    await this.#sendStart(current, job);
+    return true;
+  }
+
+  /**
+   * Hands the attempt to the processor. Starting is idempotent on the attempt id, so a start
+   * that failed (refused, unreachable, connection lost) is sent again by the next alarm
+   * instead of polling for an attempt the processor never had; after
+   * TUNABLES.runner.maxPollFailures in a row the attempt counts as lost.
+   */
+  async #sendStart(current: Attempt, job: { type: string; params: unknown }): Promise<void> {
     try {
       const upload = uploadRefId((job.params as { url: string }).url);
       const request: ProcessorJobRequest = {
         id: current.pid,
         type: job.type as JobType,
         params: job.params as JobParams,
-        ...(upload ? { inputUrl: await uploadInputLink(this.env, upload, now) } : {}),
+        ...(upload ? { inputUrl: await uploadInputLink(this.env, upload, Date.now()) } : {}),
       };
       const response = await processorFetch(this.env, current.instance)("/jobs", {
         method: "POST",
@@ -149,12 +166,11 @@ export class JobRunner extends DurableObject<Env> {
         body: JSON.stringify(request),
       });
       if (!response.ok) throw new Error(`processor answered ${response.status} to start: ${await response.text()}`);
-      await this.#schedule(current);
+      await this.#schedule({ ...current, started: true, failures: 0 });
     } catch (error) {
-      log("warn", "processor refused or unreachable at start", { job: jobId, attempt: current.attempt, error: String(error) });
+      log("warn", "processor refused or unreachable at start", { job: current.jobId, attempt: current.attempt, error: String(error) });
       await this.#schedule({ ...current, failures: current.failures + 1 });
     }
-    return true;
   }
 
   async #schedule(current: Attempt): Promise<void> {

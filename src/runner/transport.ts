@@ -2,6 +2,8 @@
 // production the ProcessorContainer instance named after the pool seat's instance
 // (src/limits/processor-pool.ts), shared by the jobs seated on it. Same protocol
 // (src/contract/processor-protocol.ts) either way.
+// Every call of that protocol is idempotent (a start names its attempt id), so a call
+// that loses its connection before an answer is sent once more.
 
 export type ProcessorFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -13,8 +15,28 @@ export function processorFetch(env: Env, instance: string): ProcessorFetch {
   };
   if (env.PROCESSOR_URL) {
     const base = env.PROCESSOR_URL.replace(/\/+$/, "");
-    return (path, init) => fetch(`${base}${path}`, withAuth(init));
+    return retryOnLostConnection((path, init) => fetch(`${base}${path}`, withAuth(init)));
   }
   const stub = env.PROCESSOR.getByName(instance);
-  return (path, init) => stub.fetch(new Request(`http://processor${path}`, withAuth(init)));
+  return retryOnLostConnection((path, init) => stub.fetch(new Request(`http://processor${path}`, withAuth(init))));
+}
+
+/**
+ * The runtime reuses pooled connections; one the processor closed meanwhile fails with
+ * "Network connection lost" although the processor is up. Such a call is sent once more.
+ * Bodies here are strings (or absent), so sending again is safe.
+ */
+export function retryOnLostConnection(call: ProcessorFetch): ProcessorFetch {
+  return async (path, init) => {
+    try {
+      return await call(path, init);
+    } catch (error) {
+      if (!isLostConnection(error)) throw error;
+      return call(path, init);
+    }
+  };
+}
+
+export function isLostConnection(error: unknown): boolean {
+  return /network connection lost|connection (reset|closed)|ECONNRESET|socket hang up/i.test(String(error));
 }

@@ -81,6 +81,62 @@ describe("GET /v1/jobs", () => {
   });
 });
 
+describe("GET /v1/jobs/:id with Prefer: wait", () => {
+  it("holds the request until the job is final and says how long it would have waited (capped)", async () => {
+    const { key } = await newKey();
+    const id = (await image(key)).json.id as string;
+    const held = await call("GET", `/v1/jobs/${id}`, { key, headers: { prefer: "respond-async, wait=999" } });
+    expect(held.status).toBe(200);
+    expect(held.headers.get("preference-applied")).toBe("wait=60");
+    expect(held.json).toMatchObject({ id, status: "completed" });
+    const plain = await call("GET", `/v1/jobs/${id}`, { key });
+    expect(plain.headers.get("preference-applied")).toBeNull();
+  });
+
+  it("answers with the running job when the wait is over; 50 held waits on one key get no 429", async () => {
+    const { key } = await newKey();
+    const id = (await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } })).json.id as string;
+    await waitFor(async () => ((await processorState(`${id}.1`))?.state === "running" ? true : undefined), "the processor to run the job");
+    const held = await Promise.all(Array.from({ length: 50 }, () => call("GET", `/v1/jobs/${id}`, { key, headers: { prefer: "wait=1" } })));
+    expect(held.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(new Set(held.map((r) => r.headers.get("preference-applied")))).toEqual(new Set(["wait=1"]));
+    expect(new Set(held.map((r) => r.json.status))).toEqual(new Set(["processing"]));
+    await call("POST", `/v1/jobs/${id}/cancel`, { key });
+  });
+
+  it("ignores a Prefer header without a wait", async () => {
+    const { key } = await newKey();
+    const id = (await image(key)).json.id as string;
+    const res = await call("GET", `/v1/jobs/${id}`, { key, headers: { prefer: "return=minimal" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("preference-applied")).toBeNull();
+  });
+});
+
+describe("GET /v1/jobs/:id/events", () => {
+  it("streams the job's progress, then its end, as server-sent events", async () => {
+    const { key } = await newKey();
+    const id = (await image(key)).json.id as string;
+    const res = await call("GET", `/v1/jobs/${id}/events`, { key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const events = res.text
+      .split("\n\n")
+      .filter((block) => block.trim())
+      .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) }));
+    expect(events.at(-1)).toMatchObject({ event: "end", data: { id, status: "completed" } });
+    expect(events.slice(0, -1).every((e) => e.event === "progress" && e.data.id === id)).toBe(true);
+  });
+
+  it("answers 404 for another organization's job", async () => {
+    const { key } = await newKey();
+    const { key: other } = await newKey();
+    const id = (await image(key)).json.id as string;
+    expect((await call("GET", `/v1/jobs/${id}/events`, { key: other })).status).toBe(404);
+    await waitForJob(key, id);
+  });
+});
+
 describe("POST /v1/jobs/:id/cancel", () => {
   it("cancels a processing job and stops the processor's work", async () => {
     const { key } = await newKey();

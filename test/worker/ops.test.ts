@@ -103,7 +103,7 @@ describe("the stuck-job sweeper", () => {
       body: JSON.stringify({ id: pid, type: "compressImage", params: { url: media("/stall") } }),
     });
     expect(started.ok).toBe(true);
-    const attempt: Attempt = { jobId: id, orgId, mode: "live", renewedAt: now, attempt: 1, pid, instance: instanceName(0), polls: 50, failures: 0 };
+    const attempt: Attempt = { jobId: id, orgId, mode: "live", renewedAt: now, attempt: 1, pid, instance: instanceName(0), started: true, polls: 50, failures: 0 };
     const runner = testEnv.JOB_RUNNER.getByName(id);
     await runInDurableObject(runner, (_instance, state) => state.storage.put("attempt", attempt));
 

@@ -1,9 +1,11 @@
 // The job runner's guarantees: one run per job whatever the queue does, and a lost
 // processor costs an attempt, then fails the job — never leaves it processing.
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
+import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
+import { retryOnLostConnection } from "../../src/runner/transport.ts";
 import { call, media, newKey, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
@@ -45,6 +47,28 @@ describe("the job runner", () => {
     expect(await row(id)).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS });
   });
 
+  it("sends a start the processor never got again on the same attempt instead of losing the attempt", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
+    const id = created.json.id as string;
+    const pid = `${id}.1`;
+    await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), "attempt 1 to run");
+    // What a start that threw looks like: the runner holds an unacknowledged attempt the
+    // processor does not have.
+    await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
+    await runInDurableObject(runner, async (instance, state) => {
+      const current = (await state.storage.get<Attempt>("attempt"))!;
+      await state.storage.put("attempt", { ...current, started: false });
+      await instance.alarm();
+    });
+    expect((await processorState(pid))?.state).toBe("running");
+    expect(await row(id)).toMatchObject({ status: "processing", attempt: 1 });
+    expect((await runInDurableObject(runner, (_instance, state) => state.storage.get<Attempt>("attempt")))?.started).toBe(true);
+    await call("POST", `/v1/jobs/${id}/cancel`, { key });
+    expect(await processorState(pid)).toBeUndefined();
+  });
+
   it("fails a job whose queue message was dead-lettered instead of leaving it queued", async () => {
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image") } });
@@ -56,5 +80,29 @@ describe("the job runner", () => {
     await worker.queue(batch, testEnv, ctx);
     await getQueueResult(batch, ctx);
     expect(await row(id)).toMatchObject({ status: "failed" });
+  });
+});
+
+describe("calls to the processor", () => {
+  const flaky = (first: Error) => {
+    const calls: string[] = [];
+    const call = retryOnLostConnection(async (path) => {
+      calls.push(path);
+      if (calls.length === 1) throw first;
+      return new Response("ok");
+    });
+    return { calls, call };
+  };
+
+  it("are sent once more when a pooled connection was lost", async () => {
+    const { calls, call } = flaky(new Error("Network connection lost."));
+    expect(await (await call("/jobs/x")).text()).toBe("ok");
+    expect(calls).toEqual(["/jobs/x", "/jobs/x"]);
+  });
+
+  it("are not sent again for any other error", async () => {
+    const { calls, call } = flaky(new TypeError("fetch failed: ECONNREFUSED"));
+    await expect(call("/jobs/x")).rejects.toThrow("ECONNREFUSED");
+    expect(calls).toEqual(["/jobs/x"]);
   });
 });

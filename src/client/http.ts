@@ -6,6 +6,7 @@
 // none remain, the next request of the same kind waits for the reset instead of being
 // refused.
 import { ApiError, ConnectionError, MediaJobsError } from "./errors.ts";
+import { Pacer, parseRetryAfter } from "./pacing.ts";
 import { TIMINGS } from "./timings.ts";
 import type { ApiErrorCode, FetchLike } from "./types.ts";
 
@@ -35,11 +36,19 @@ export interface Answer<T> {
   headers: Headers;
 }
 
-export type Transport = <T>(spec: RequestSpec) => Promise<Answer<T>>;
+export interface Transport {
+  /** The request, with its retries and pacing: the answer's parsed JSON body. */
+  <T>(spec: RequestSpec): Promise<Answer<T>>;
+  /**
+   * The same, but a success comes back with its body unread, for the caller to stream (the
+   * attempt's timeout then covers only the response's headers).
+   */
+  stream(spec: RequestSpec): Promise<Response>;
+}
 
 export function createTransport(config: TransportConfig): Transport {
-  const pacer = new Pacer(config);
-  return async function request<T>(spec: RequestSpec): Promise<Answer<T>> {
+  const pacer = new Pacer(config.now);
+  const send = async (spec: RequestSpec, streamBody: boolean): Promise<Attempt> => {
     const url = buildUrl(config.baseUrl, spec.path, spec.query);
     const init: RequestInit = {
       method: spec.method,
@@ -60,7 +69,7 @@ export function createTransport(config: TransportConfig): Transport {
       spec.signal?.throwIfAborted();
       let outcome: Attempt;
       try {
-        outcome = await attemptOnce(config, url, init, spec.signal);
+        outcome = await attemptOnce(config, url, init, streamBody, spec.signal);
       } catch (error) {
         if (spec.signal?.aborted) throw spec.signal.reason;
         if (!retriesLeft) throw toConnectionError(error, spec.method, url, config.timeout);
@@ -70,13 +79,18 @@ export function createTransport(config: TransportConfig): Transport {
 
       const { response, text } = outcome;
       pacer.learn(scope, response.headers);
-      if (response.ok) return { data: parseSuccess<T>(response, text), headers: response.headers };
+      if (response.ok) return outcome;
       const error = toApiError(response, text);
       const delay = retriesLeft && isRetryable(error) ? retryDelay(error, attempt, config.random) : undefined;
       if (delay === undefined) throw error;
       await config.sleep(delay, spec.signal);
     }
   };
+  const request = async <T>(spec: RequestSpec): Promise<Answer<T>> => {
+    const { response, text } = await send(spec, false);
+    return { data: parseSuccess<T>(response, text), headers: response.headers };
+  };
+  return Object.assign(request, { stream: async (spec: RequestSpec) => (await send(spec, true)).response });
 }
 
 interface Attempt {
@@ -88,8 +102,11 @@ class AttemptTimeout extends Error {
   override name = "AttemptTimeout";
 }
 
-/** One fetch, body included, under the per-request timeout and the caller's signal. */
-async function attemptOnce(config: TransportConfig, url: string, init: RequestInit, signal?: AbortSignal): Promise<Attempt> {
+/**
+ * One fetch under the per-request timeout and the caller's signal, its body read, unless
+ * `streamBody` leaves a success's body to the caller.
+ */
+async function attemptOnce(config: TransportConfig, url: string, init: RequestInit, streamBody: boolean, signal?: AbortSignal): Promise<Attempt> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), config.timeout);
   const forward = () => controller.abort(signal?.reason);
@@ -97,7 +114,7 @@ async function attemptOnce(config: TransportConfig, url: string, init: RequestIn
   signal?.addEventListener("abort", forward, { once: true });
   try {
     const response = await config.fetch(url, { ...init, signal: controller.signal });
-    const text = await response.text();
+    const text = streamBody && response.ok ? "" : await response.text();
     return { response, text };
   } catch (error) {
     // Some fetch implementations reject with a generic AbortError; report the reason we chose.
@@ -130,14 +147,19 @@ function parseSuccess<T>(response: Response, text: string): T {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new ApiError({
-      status: response.status,
-      code: "invalid_response",
-      message: `Expected JSON from the service, got ${describeBody(response, text)}`,
-      requestId: response.headers.get("x-request-id") ?? undefined,
-      headers: response.headers,
-    });
+    throw invalidResponse(response, "JSON", text);
   }
+}
+
+/** An `invalid_response` ApiError: a success whose body is not what was `expected`. */
+export function invalidResponse(response: Response, expected: string, text: string): ApiError {
+  return new ApiError({
+    status: response.status,
+    code: "invalid_response",
+    message: `Expected ${expected} from the service, got ${describeBody(response, text)}`,
+    requestId: response.headers.get("x-request-id") ?? undefined,
+    headers: response.headers,
+  });
 }
 
 /** The service's `{"error": {code, message, details?}}`, or the best we can say about another body. */
@@ -175,63 +197,9 @@ function retryDelay(error: ApiError, attempt: number, random: () => number): num
 }
 
 /** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s, … capped at 8 s. */
-function backoff(attempt: number, random: () => number): number {
+export function backoff(attempt: number, random: () => number): number {
   const ceiling = Math.min(TIMINGS.retryBackoffMaxMs, TIMINGS.retryBackoffBaseMs * 2 ** attempt);
   return Math.round(ceiling * (0.5 + random() / 2));
-}
-
-/**
- * Holds requests back while the service says a policy has nothing left: per kind of
- * request (reads share one policy; each other route has its own), until the reset it gave.
- * A reset further off than `maxRetryAfterS` (an hourly quota) is not waited for: the
- * request goes and the service's 429 tells the caller when to come back.
- */
-class Pacer {
-  readonly #until = new Map<string, number>();
-  readonly #config: TransportConfig;
-
-  constructor(config: TransportConfig) {
-    this.#config = config;
-  }
-
-  /** Milliseconds the next request of this kind should wait; 0 to go now. */
-  pauseFor(scope: string): number {
-    const wait = (this.#until.get(scope) ?? 0) - this.#config.now();
-    return wait > 0 && wait <= TIMINGS.maxRetryAfterS * 1000 ? wait : 0;
-  }
-
-  learn(scope: string, headers: Headers): void {
-    const resetS = exhaustedFor(headers);
-    if (resetS === undefined) this.#until.delete(scope);
-    else this.#until.set(scope, this.#config.now() + resetS * 1000);
-  }
-}
-
-/**
- * Seconds until more requests are allowed, when a RateLimit header field says none remain:
- * `RateLimit: "reads";r=0;t=42` (draft-ietf-httpapi-ratelimit-headers; several policies
- * may be listed), or the older `RateLimit-Remaining: 0` with `RateLimit-Reset: 42`.
- */
-export function exhaustedFor(headers: Headers): number | undefined {
-  let longest: number | undefined;
-  for (const item of (headers.get("ratelimit") ?? "").split(",")) {
-    const remaining = /;\s*r=(\d+)/.exec(item)?.[1];
-    const reset = /;\s*t=(\d+)/.exec(item)?.[1];
-    if (remaining === "0" && reset !== undefined) longest = Math.max(longest ?? 0, Number(reset));
-  }
-  const remaining = headers.get("ratelimit-remaining")?.trim();
-  const reset = headers.get("ratelimit-reset")?.trim();
-  if (remaining === "0" && reset && /^\d+$/.test(reset)) longest = Math.max(longest ?? 0, Number(reset));
-  return longest;
-}
-
-/** Retry-After is delay-seconds or an HTTP-date (RFC 9110 §10.2.3); we return seconds. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 function describeBody(response: Response, text: string): string {

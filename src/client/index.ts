@@ -1,7 +1,9 @@
 // @media-jobs/client (packages/client, docs/sdk.md): the TypeScript client of the API.
 // Zero runtime dependencies; fetch and WebCrypto only, so it runs on Node 18+, Deno, Bun,
 // browsers and Workers.
-export { DEFAULT_BASE_URL, MediaJobsClient, type CallOptions, type EnqueueOptions } from "./client.ts";
+export type { CallOptions } from "./base.ts";
+export { MediaJobsClient, type EnqueueOptions } from "./client.ts";
+export { DEFAULT_BASE_URL } from "./config.ts";
 export { ApiError, ConnectionError, MediaJobsError, TimeoutError, WebhookVerificationError, type ApiErrorInit } from "./errors.ts";
 export { JobList } from "./list.ts";
 export { TIMINGS } from "./timings.ts";
@@ -15,6 +17,7 @@ export type {
   EnqueueJobInput,
   FetchLike,
   JobErrorCode,
+  JobEvent,
   JobOf,
   JobPage,
   JobParamsInput,

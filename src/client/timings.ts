@@ -14,6 +14,11 @@ export const TIMINGS = {
   /** Longest `Prefer: wait` asked of the server; it must also end well inside the request timeout. */
   maxPreferWaitS: 25,
   preferWaitMarginMs: 5_000,
+  /**
+   * `jobEvents` drops a connection that brings nothing for this long and connects again:
+   * the server ends each one within 60 s, so a silent one is broken.
+   */
+  eventStreamIdleMs: 90_000,
   /** Retries wait about 0.5 s, 1 s, 2 s, … up to 8 s, with jitter, unless told otherwise. */
   retryBackoffBaseMs: 500,
   retryBackoffMaxMs: 8_000,

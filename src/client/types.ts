@@ -248,6 +248,21 @@ export interface WaitOptions {
 }
 
 /**
+ * One event of `jobEvents`: `progress` with the job each time its status or progress
+ * changes, then one `end` with the finished job (completed, failed or cancelled).
+ *
+ * @example
+ * ```ts
+ * const show = ({ event, job }: JobEvent) => (event === "end" ? `${job.status} ${job.error ?? ""}` : `${job.progress ?? 0}%`);
+ * for await (const event of client.jobEvents(jobId)) console.log(show(event));
+ * ```
+ */
+export interface JobEvent {
+  event: "progress" | "end";
+  job: SdkJob;
+}
+
+/**
  * A status to filter lists by. `pending` and `queued` mean the same.
  *
  * @example

@@ -1,5 +1,6 @@
 // Direct uploads (docs/api.md, "Direct uploads"): create the upload, PUT the bytes to its
 // signed target with exactly the headers it names (no API key), use `upload:<id>` as input.
+import { ClientBase, type CallOptions } from "./base.ts";
 import type { components } from "./contract.gen.ts";
 import { MediaJobsError } from "./errors.ts";
 import type { FetchLike } from "./types.ts";
@@ -11,10 +12,10 @@ export type CreatedUpload = components["schemas"]["CreatedUpload"];
 /** What `createUpload` needs: the name, media type and exact size in bytes. */
 export type CreateUploadInput = components["schemas"]["CreateUploadRequest"];
 
-/** What `uploadFile` sends: a Blob (or File), bytes, or a stream (which needs `size`). */
 /** A body fetch accepts (BodyInit, which not every lib setting names). */
 type UploadBody = NonNullable<RequestInit["body"]>;
 
+/** What `uploadFile` sends: a Blob (or File), bytes, or a stream (which needs `size`). */
 export type UploadSource = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
 
 /**
@@ -34,8 +35,57 @@ export interface UploadFileOptions {
   signal?: AbortSignal;
 }
 
+/** Direct uploads; part of {@link MediaJobsClient}. */
+export abstract class UploadMethods extends ClientBase {
+  /**
+   * Starts a direct upload; PUT the bytes to `target.url` with `target.headers` (or use
+   * {@link UploadMethods.uploadFile}, which does both).
+   *
+   * @example
+   * ```ts
+   * const upload = await client.createUpload({ filename: "photo.jpg", contentType: "image/jpeg", size: 1038837 });
+   * ```
+   */
+  async createUpload(input: CreateUploadInput, options: CallOptions = {}): Promise<CreatedUpload> {
+    return (await this.context.request<CreatedUpload>({ method: "POST", path: "/uploads", body: input, signal: options.signal })).data;
+  }
+
+  /**
+   * An upload: `pending` until its bytes arrive, then `uploaded`.
+   *
+   * @example
+   * ```ts
+   * const { status } = await client.getUpload("upl_…");
+   * ```
+   */
+  async getUpload(uploadId: string, options: CallOptions = {}): Promise<Upload> {
+    if (typeof uploadId !== "string" || uploadId === "") {
+      throw new MediaJobsError(`uploadId must be a non-empty string, got ${JSON.stringify(uploadId)}`);
+    }
+    const path = `/uploads/${encodeURIComponent(uploadId)}`;
+    return (await this.context.request<Upload>({ method: "GET", path, signal: options.signal })).data;
+  }
+
+  /**
+   * Uploads a Blob/File, bytes or a stream (with `size`) and returns the upload; use
+   * `upload:${upload.id}` as a job's input.
+   *
+   * @example
+   * ```ts
+   * const upload = await client.uploadFile(bytes, { filename: "photo.jpg", contentType: "image/jpeg" });
+   * await client.enqueueJob({ type: "compressImage", params: { url: `upload:${upload.id}` } });
+   * ```
+   */
+  async uploadFile(source: UploadSource, options: UploadFileOptions = {}): Promise<Upload> {
+    const { input, body } = describeSource(source, options);
+    const created = await this.createUpload(input, { signal: options.signal });
+    await putContent(this.context.fetch, created, body, options.signal);
+    return this.getUpload(created.id, { signal: options.signal });
+  }
+}
+
 /** The upload's fields and the body to PUT, from the source and the options. */
-export function describeSource(
+function describeSource(
   source: UploadSource,
   options: UploadFileOptions,
 ): { input: CreateUploadInput; body: UploadBody } {
@@ -63,7 +113,7 @@ export function describeSource(
 }
 
 /** PUTs the bytes to the upload's target with exactly its headers. */
-export async function putContent(fetch: FetchLike, created: CreatedUpload, body: UploadBody, signal?: AbortSignal): Promise<void> {
+async function putContent(fetch: FetchLike, created: CreatedUpload, body: UploadBody, signal?: AbortSignal): Promise<void> {
   const init: RequestInit & { duplex?: "half" } = { method: created.target.method, headers: created.target.headers, body, signal };
   // Node's fetch sends a stream body only half-duplex, and says so.
   if (typeof ReadableStream !== "undefined" && body instanceof ReadableStream) init.duplex = "half";

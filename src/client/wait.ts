@@ -3,20 +3,16 @@
 import { toSdkJob } from "../contract/dialects.ts";
 import type { HttpJob } from "../contract/job.ts";
 import { TimeoutError } from "./errors.ts";
-import { jobPath, type Transport } from "./http.ts";
+import type { ClientContext } from "./base.ts";
+import { jobPath } from "./http.ts";
 import { TIMINGS } from "./timings.ts";
 import type { SdkJob, SdkJobStatus, WaitOptions } from "./types.ts";
 
-const FINAL_STATUSES: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);
+/** The statuses a job ends in. */
+export const FINAL_STATUSES: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);
 
-/** What waiting needs of the client. */
-export interface WaitDeps {
-  request: Transport;
-  now: () => number;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** One request's timeout: a `Prefer: wait` stays well within it. */
-  attemptTimeoutMs: number;
-}
+/** What waiting needs of the client; a `Prefer: wait` stays well within one request's `timeout`. */
+export type WaitDeps = Pick<ClientContext, "request" | "now" | "sleep" | "timeout">;
 
 /** The job once finished (completed, failed or cancelled); TimeoutError past `timeout`. */
 export async function waitForJob(deps: WaitDeps, jobId: string, options: WaitOptions): Promise<SdkJob> {
@@ -26,7 +22,7 @@ export async function waitForJob(deps: WaitDeps, jobId: string, options: WaitOpt
     let interval = pollInterval;
     let last: SdkJob | undefined;
     for (;;) {
-      const waitS = preferWaitSeconds(deadline - deps.now(), deps.attemptTimeoutMs);
+      const waitS = preferWaitSeconds(deadline - deps.now(), deps.timeout);
       const answer = await deps.request<HttpJob>({
         method: "GET",
         path,

@@ -32,15 +32,28 @@ function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
 
-/** A small program that uses the package: maps a job from a fake fetch and round-trips a webhook signature. */
+/**
+ * A small program that uses the package: maps a job from a fake fetch, streams its events
+ * over two connections (a fetch body stream, as the runtime makes it) and round-trips a
+ * webhook signature.
+ */
 const program = (load: string) => `${load}
-const fetch = async () => Response.json({ id: "job_1", type: "compress-pdf", status: "queued", priority: 5, progress: null, createdAt: "2026-01-01T00:00:00.000Z" });
+const queued = { id: "job_1", type: "compress-pdf", status: "queued", priority: 5, progress: null, createdAt: "2026-01-01T00:00:00.000Z" };
+const streams = [
+  "event: progress\\ndata: " + JSON.stringify(queued) + "\\n\\n",
+  "event: end\\ndata: " + JSON.stringify({ ...queued, status: "cancelled" }) + "\\n\\n",
+];
+const fetch = async (url) =>
+  url.endsWith("/events") ? new Response(streams.shift(), { headers: { "content-type": "text/event-stream" } }) : Response.json(queued);
 (async () => {
-  const job = await new sdk.MediaJobsClient({ apiKey: "k", fetch }).getJob("job_1");
+  const client = new sdk.MediaJobsClient({ apiKey: "k", fetch });
+  const job = await client.getJob("job_1");
+  const events = [];
+  for await (const { event, job } of client.jobEvents("job_1")) events.push(event + " " + job.status);
   const body = JSON.stringify(job);
   const headers = await sdk.signWebhook(body, "whsec_test", 1000);
   const verified = await sdk.verifyWebhook(body, headers, "whsec_test", { now: 1000 });
-  console.log(JSON.stringify({ node: process.version, exports: Object.keys(sdk).filter((k) => k !== "default").sort(), job, same: JSON.stringify(verified) === body }));
+  console.log(JSON.stringify({ node: process.version, exports: Object.keys(sdk).filter((k) => k !== "default").sort(), job, events, same: JSON.stringify(verified) === body }));
 })();
 `;
 
@@ -92,6 +105,7 @@ describe("the packed @media-jobs/client", () => {
     expect(out.node).toBe(execFileSync(node, ["--version"], { encoding: "utf8" }).trim());
     expect(out.exports).toEqual(Object.keys(source).sort());
     expect(out.job).toMatchObject({ id: "job_1", type: "compressPdf", status: "pending", error: null, errorCode: null });
+    expect(out.events).toEqual(["progress pending", "end cancelled"]);
     expect(out.same).toBe(true);
   });
 
@@ -109,11 +123,15 @@ export async function run(): Promise<number> {
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", quality: "high" } });
   const usage: Usage = await client.getUsage();
   const deliveries: WebhookDelivery[] = await client.listWebhookDeliveries("job_1");
+  for await (const e of client.jobEvents("job_1")) {
+    const { event, job }: JobEvent = e;
+    if (event === "end") return job.progress ?? 0;
+  }
   try { await client.redeliverWebhook("job_1"); } catch (e) { if (e instanceof ApiError && e.code === "invalid_input") return e.status; }
   return usage.window.remaining + deliveries.length;
 }
 `;
-    const names = `MediaJobsClient, ApiError, type SdkJob, type Usage, type WebhookDelivery`;
+    const names = `MediaJobsClient, ApiError, type JobEvent, type SdkJob, type Usage, type WebhookDelivery`;
     writeFileSync(join(app, "esm.mts"), `import { ${names} } from "@media-jobs/client";\n${usage}`);
     writeFileSync(join(app, "cjs.cts"), `import { ${names} } from "@media-jobs/client";\n${usage}`);
     writeFileSync(

@@ -1,15 +1,17 @@
 // The client library against the whole local service (wrangler dev + the real processor),
-// as an application would use it: enqueue and wait with progress, cancel, list, usage, and
-// a real webhook delivery verified with verifyWebhook, its delivery log and a redelivery.
+// as an application would use it: enqueue and wait with progress, stream a job's events,
+// cancel, list, usage, and a real webhook delivery verified with verifyWebhook, its
+// delivery log and a redelivery.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MediaJobsClient, verifyWebhook } from "../../src/client/index.ts";
+import { MediaJobsClient, verifyWebhook, type FetchLike, type JobEvent } from "../../src/client/index.ts";
 import { startService, type Service } from "../support/service.ts";
 
 let service: Service;
 let client: MediaJobsClient;
+let key: string;
 let local: Server;
 let localUrl: string;
 const received: { body: string; headers: IncomingHttpHeaders }[] = [];
@@ -21,7 +23,7 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
     body: JSON.stringify({ org: "sdk-e2e", plan: "pro" }),
   });
-  const { key } = (await res.json()) as { key: string };
+  ({ key } = (await res.json()) as { key: string });
   client = new MediaJobsClient({ apiKey: key, baseUrl: `${service.baseUrl}/v1` });
 
   // An input that never finishes downloading (for cancel) and a webhook receiver.
@@ -63,14 +65,62 @@ describe("the client library against the running service", () => {
     expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width: 600, height: 450 });
   });
 
+  it("streams a job's events: its states as they change, then the end with the finished job", async () => {
+    const { jobId } = await client.enqueueJob({ type: "compressImage", params: { url: `${service.mediaUrl}/image?w=800&h=600`, format: "png" } });
+    const events: JobEvent[] = [];
+    for await (const event of client.jobEvents(jobId, { signal: AbortSignal.timeout(60_000) })) events.push(event);
+
+    const end = events.at(-1)!;
+    expect(events.slice(0, -1).every((e) => e.event === "progress" && ["pending", "processing"].includes(e.job.status))).toBe(true);
+    expect(end.event).toBe("end");
+    if (end.job.type !== "compressImage" || end.job.status !== "completed") throw new Error(`not completed: ${end.job.status} ${end.job.error}`);
+    expect(end.job).toMatchObject({ id: jobId, width: 800, height: 600, format: "png", error: null });
+    expect(await sharp(Buffer.from(await (await fetch(end.job.url)).arrayBuffer())).metadata()).toMatchObject({ format: "png", width: 800, height: 600 });
+  });
+
+  it("streams on over a new connection when one closes before the end, without repeating a state", async () => {
+    const { jobId } = await client.enqueueJob({ type: "compressImage", params: { url: `${localUrl}/stall` } });
+    await untilProcessing(jobId);
+    // The first connection ends after its first event, as the server's own 60 s close would
+    // end it. The second one's first event (the same state) is read here, and the job is
+    // cancelled, so that the stream goes on to its end.
+    const firstEvents: string[] = [];
+    const cutting: FetchLike = async (url, init) => {
+      const response = await fetch(url, init);
+      if (!url.endsWith("/events")) return response;
+      const reader = response.body!.getReader();
+      const { head, rest } = await firstEvent(reader);
+      firstEvents.push(head);
+      if (firstEvents.length === 1) {
+        await reader.cancel();
+        return new Response(head, response);
+      }
+      expect((await client.cancelJob(jobId)).success).toBe(true);
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(encoder.encode(head + rest)),
+        pull: async (controller) => {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+      });
+      return new Response(body, response);
+    };
+    const streaming = new MediaJobsClient({ apiKey: key, baseUrl: `${service.baseUrl}/v1`, fetch: cutting });
+    const seen: string[] = [];
+    for await (const { event, job } of streaming.jobEvents(jobId, { signal: AbortSignal.timeout(60_000) })) seen.push(`${event} ${job.status}`);
+
+    expect(firstEvents).toHaveLength(2);
+    expect(firstEvents.map((head) => head.split("\n")[0])).toEqual(["event: progress", "event: progress"]);
+    expect(firstEvents.every((head) => head.includes(`"status":"processing"`))).toBe(true);
+    expect(seen).toEqual(["progress processing", "end cancelled"]);
+  });
+
   it("cancels a job that is processing", async () => {
     const { jobId, status } = await client.enqueueJob({ type: "compressImage", params: { url: `${localUrl}/stall` } });
     expect(status).toBe("pending");
-    const deadline = Date.now() + 30_000;
-    while ((await client.getJob(jobId)).status !== "processing") {
-      if (Date.now() > deadline) throw new Error("job never started");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilProcessing(jobId);
     expect(await client.cancelJob(jobId)).toEqual({ success: true, jobId });
     expect((await client.getJob(jobId)).status).toBe("cancelled");
     expect(await client.cancelJob(jobId)).toMatchObject({ success: false, jobId });
@@ -146,3 +196,24 @@ describe("the client library against the running service", () => {
     await expect(client.redeliverWebhook(jobId)).rejects.toMatchObject({ status: 400, code: "invalid_input", details: [{ path: "webhookUrl" }] });
   });
 });
+
+async function untilProcessing(jobId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while ((await client.getJob(jobId)).status !== "processing") {
+    if (Date.now() > deadline) throw new Error("job never started");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Reads an event stream up to the end of its first event: that event, and what came after it in the same chunks. */
+async function firstEvent(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<{ head: string; rest: string }> {
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes("\n\n")) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`the event stream ended before its first event: ${text}`);
+    text += decoder.decode(value, { stream: true });
+  }
+  const end = text.indexOf("\n\n") + 2;
+  return { head: text.slice(0, end), rest: text.slice(end) };
+}

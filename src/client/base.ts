@@ -7,7 +7,7 @@ import { readEnv } from "./env.ts";
 import { MediaJobsError } from "./errors.ts";
 import { createTransport, defaultSleep, type Transport } from "./http.ts";
 import { TIMINGS } from "./timings.ts";
-import type { ClientOptions, FetchLike } from "./types.ts";
+import type { ClientOptions, FetchLike } from "./calls.ts";
 
 const DEFAULT_MAX_RETRIES = 2;
 

@@ -10,7 +10,8 @@ import { newIdempotencyKey } from "./config.ts";
 import { streamJobEvents } from "./events.ts";
 import { jobPath } from "./http.ts";
 import { fetchPage, JobList } from "./list.ts";
-import type { CancelJobResult, EnqueuedJob, EnqueueJobInput, JobEvent, JobOf, ListJobsOptions, SdkJob, WaitOptions } from "./types.ts";
+import type { CancelJobResult, EnqueuedJob, EnqueueJobInput, JobEvent, ListJobsOptions, WaitOptions } from "./calls.ts";
+import type { JobOf, SdkJob } from "./types.ts";
 import { waitForJob } from "./wait.ts";
 
 /**
@@ -141,10 +142,10 @@ export class MediaJobsClient extends AccountMethods {
 
   /**
    * Waits until a job is completed, failed or cancelled, and returns it; a failed job is
-   * returned, not thrown. Each read asks the server to hold it until the job changes
+   * returned, not thrown. Each read asks the server to hold it until the job is final
    * (`Prefer: wait=N`); a server that does (`Preference-Applied: wait=N`) is asked again at
    * once, otherwise the job is polled every `pollInterval`, stretched while it stays
-   * unchanged. Throws {@link TimeoutError} (message containing `Timeout`) when `timeout`
+   * unchanged. For each step of a job's progress as it happens, use `jobEvents`. Throws {@link TimeoutError} (message containing `Timeout`) when `timeout`
    * passes first; the job goes on running.
    *
    * @example

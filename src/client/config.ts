@@ -1,6 +1,6 @@
 // The client's configuration helpers: the base URL, the fetch to use, idempotency keys.
 import { MediaJobsError } from "./errors.ts";
-import type { FetchLike } from "./types.ts";
+import type { FetchLike } from "./calls.ts";
 
 /**
  * The base URL used when neither `baseUrl` nor `MEDIA_JOBS_BASE_URL` is set: where

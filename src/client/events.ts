@@ -9,7 +9,8 @@ import { ConnectionError } from "./errors.ts";
 import type { ClientContext } from "./base.ts";
 import { backoff, invalidResponse } from "./http.ts";
 import { TIMINGS } from "./timings.ts";
-import type { JobEvent, SdkJob } from "./types.ts";
+import type { JobEvent } from "./calls.ts";
+import type { SdkJob } from "./types.ts";
 import { FINAL_STATUSES } from "./wait.ts";
 
 /** What streaming needs of the client; `maxRetries` counts connections in a row that end without an event. */

@@ -8,7 +8,8 @@
 import { ApiError, ConnectionError, MediaJobsError } from "./errors.ts";
 import { Pacer, parseRetryAfter } from "./pacing.ts";
 import { TIMINGS } from "./timings.ts";
-import type { ApiErrorCode, FetchLike } from "./types.ts";
+import type { FetchLike } from "./calls.ts";
+import type { ApiErrorCode } from "./types.ts";
 
 export interface TransportConfig {
   apiKey: string;

@@ -9,27 +9,29 @@ export { JobList } from "./list.ts";
 export { TIMINGS } from "./timings.ts";
 export type { CreatedUpload, CreateUploadInput, Upload, UploadFileOptions, UploadSource } from "./uploads.ts";
 export type {
-  ApiErrorCode,
   CancelJobResult,
   ClientOptions,
-  CompletedJob,
   EnqueuedJob,
   EnqueueJobInput,
   FetchLike,
-  JobErrorCode,
   JobEvent,
-  JobOf,
   JobPage,
-  JobParamsInput,
-  JobResult,
-  JobType,
   ListJobsOptions,
   ListStatus,
   PageOptions,
+  WaitOptions,
+} from "./calls.ts";
+export type {
+  ApiErrorCode,
+  CompletedJob,
+  JobErrorCode,
+  JobOf,
+  JobParamsInput,
+  JobResult,
+  JobType,
   SdkJob,
   SdkJobStatus,
   Usage,
-  WaitOptions,
   WebhookDelivery,
 } from "./types.ts";
 export {

@@ -4,7 +4,8 @@ import { toSdkJob } from "../contract/dialects.ts";
 import type { HttpJob } from "../contract/job.ts";
 import type { operations } from "./contract.gen.ts";
 import type { Transport } from "./http.ts";
-import type { JobPage, ListJobsOptions, PageOptions, SdkJob } from "./types.ts";
+import type { JobPage, ListJobsOptions, PageOptions } from "./calls.ts";
+import type { SdkJob } from "./types.ts";
 
 /**
  * The jobs of a listing: iterate it with `for await` to walk every page, or ask for one

@@ -3,7 +3,7 @@
 import { ClientBase, type CallOptions } from "./base.ts";
 import type { components } from "./contract.gen.ts";
 import { MediaJobsError } from "./errors.ts";
-import type { FetchLike } from "./types.ts";
+import type { FetchLike } from "./calls.ts";
 
 /** An upload: `pending` until its bytes arrive, then `uploaded`. */
 export type Upload = components["schemas"]["Upload"];

@@ -6,7 +6,8 @@ import { TimeoutError } from "./errors.ts";
 import type { ClientContext } from "./base.ts";
 import { jobPath } from "./http.ts";
 import { TIMINGS } from "./timings.ts";
-import type { SdkJob, SdkJobStatus, WaitOptions } from "./types.ts";
+import type { WaitOptions } from "./calls.ts";
+import type { SdkJob, SdkJobStatus } from "./types.ts";
 
 /** The statuses a job ends in. */
 export const FINAL_STATUSES: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);

@@ -5,11 +5,11 @@
 // the end, and yields each state once across connections.
 import { toSdkJob } from "../contract/dialects.ts";
 import type { HttpJob } from "../contract/job.ts";
-import { ConnectionError } from "./errors.ts";
 import type { ClientContext } from "./base.ts";
+import type { JobEvent } from "./calls.ts";
+import { ConnectionError } from "./errors.ts";
 import { backoff, invalidResponse } from "./http.ts";
 import { TIMINGS } from "./timings.ts";
-import type { JobEvent } from "./calls.ts";
 import type { SdkJob } from "./types.ts";
 import { FINAL_STATUSES } from "./wait.ts";
 

@@ -93,6 +93,16 @@ const cases: Case[] = [
     },
   },
   {
+    type: "compressPdf",
+    input: pdf,
+    options: { quality: "medium", removeMetadata: true },
+    raw: async (params, out) => {
+      const result = await runGhostscript(pdfArgs(params, { input: pdf, output: join(out, "document.pdf") }), limits);
+      const failure = ghostscriptFailure(result);
+      if (failure) throw failure;
+    },
+  },
+  {
     type: "compressImage",
     input: photo,
     options: { quality: 80, format: "webp" },
@@ -161,6 +171,6 @@ for (const c of cases) {
   const steps = [...stepMs].map(([name, ms]) => `${name} ${Math.round(median(ms))}${stepRuns.get(name)! / runs > 1 ? ` ×${stepRuns.get(name)! / runs}` : ""}`).join(", ");
   const r = median(raw);
   const p = median(processor);
-  console.log(`| ${c.type} | ${Math.round(r)} | ${Math.round(p)} | +${Math.round(p - r)} | ${steps} |`);
+  console.log(`| ${c.type} ${JSON.stringify(c.options)} | ${Math.round(r)} | ${Math.round(p)} | +${Math.round(p - r)} | ${steps} |`);
   if (process.env.SHOW_RESULT) console.log(JSON.stringify(lastResult));
 }

@@ -16,8 +16,8 @@ const current = new AsyncLocalStorage<StepLog>();
 export class StepLog {
   readonly #steps: StepTime[] = [];
 
-  /** Runs `work` with this log as the one its steps are recorded in. */
-  run<T>(work: () => Promise<T>): Promise<T> {
+  /** Runs `work` with this log as the one its steps, and those of work it starts, are recorded in. */
+  run<T>(work: () => T): T {
     return current.run(this, work);
   }
 

@@ -64,6 +64,12 @@ interface Case {
   raw: (params: any, out: string) => Promise<unknown>;
 }
 
+async function ghostscriptAlone(params: any, out: string): Promise<void> {
+  const result = await runGhostscript(pdfArgs(params, { input: pdf, output: join(out, "document.pdf") }), limits);
+  const failure = ghostscriptFailure(result);
+  if (failure) throw failure;
+}
+
 const cases: Case[] = [
   {
     type: "extractAudio",
@@ -86,21 +92,13 @@ const cases: Case[] = [
     type: "compressPdf",
     input: pdf,
     options: { quality: "medium" },
-    raw: async (params, out) => {
-      const result = await runGhostscript(pdfArgs(params, { input: pdf, output: join(out, "document.pdf") }), limits);
-      const failure = ghostscriptFailure(result);
-      if (failure) throw failure;
-    },
+    raw: ghostscriptAlone,
   },
   {
     type: "compressPdf",
     input: pdf,
     options: { quality: "medium", removeMetadata: true },
-    raw: async (params, out) => {
-      const result = await runGhostscript(pdfArgs(params, { input: pdf, output: join(out, "document.pdf") }), limits);
-      const failure = ghostscriptFailure(result);
-      if (failure) throw failure;
-    },
+    raw: ghostscriptAlone,
   },
   {
     type: "compressImage",

@@ -1,11 +1,13 @@
 // The processor's own time, by hand: each short job type run through its processor module
 // in this process (no HTTP, no download: the input is a local file) against the same
 // transformation run alone with the processor's own arguments, alternating, N runs each;
-// medians, and each step's median time and run count from the processor's StepLog.
+// medians, and each step's median time and run count from the processor's StepLog. CPU
+// time (this process and the tools it ran) is shown too: unlike wall time, it holds up when
+// other work shares the machine.
 //   node container/scripts/processor-steps.ts [runs]
 // Inputs are made on first use in $TMPDIR/media-jobs-processor-steps/ and kept.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -115,6 +117,15 @@ const cases: Case[] = [
   },
 ];
 
+/** CPU milliseconds used so far by this process and by the children it has waited for (/proc: ticks of 10 ms). */
+async function cpuMs(): Promise<number> {
+  const own = process.cpuUsage();
+  const fields = (await readFile("/proc/self/stat", "utf8")).split(") ")[1]!.split(" ");
+  // After the command name: cutime and cstime are fields 16 and 17 of stat(5), here 13 and 14.
+  const children = (Number(fields[13]) + Number(fields[14])) * 10;
+  return (own.user + own.system) / 1000 + children;
+}
+
 async function runProcessor(c: Case, params: unknown, workDir: string): Promise<{ ms: number; steps: StepLog; result: unknown }> {
   await mkdir(join(workDir, "out"), { recursive: true });
   const ctx: ProcessorContext = {
@@ -138,12 +149,14 @@ const median = (values: number[]) => {
 };
 
 console.log(`${runs} runs each, medians in ms; steps: median ms × runs per job\n`);
-console.log("| job | raw | processor | added | steps |");
-console.log("|---|--:|--:|--:|---|");
+console.log("| job | raw | processor | added | CPU raw | CPU processor | steps |");
+console.log("|---|--:|--:|--:|--:|--:|---|");
 for (const c of cases) {
   const params = jobTypes[c.type].params.parse({ url: "https://example.com/input", ...c.options });
   const raw: number[] = [];
   const processor: number[] = [];
+  const rawCpu: number[] = [];
+  const processorCpu: number[] = [];
   const stepMs = new Map<string, number[]>();
   const stepRuns = new Map<string, number>();
   let lastResult: unknown;
@@ -151,13 +164,18 @@ for (const c of cases) {
   for (let i = -1; i < runs; i++) {
     const work = await mkdtemp(join(dir, "run-"));
     try {
+      const c0 = await cpuMs();
       const t0 = performance.now();
       await c.raw(params, work);
       const rawMs = performance.now() - t0;
+      const c1 = await cpuMs();
       const run = await runProcessor(c, params, join(work, "job"));
+      const c2 = await cpuMs();
       if (i < 0) continue;
       raw.push(rawMs);
       processor.push(run.ms);
+      rawCpu.push(c1 - c0);
+      processorCpu.push(c2 - c1);
       lastResult = run.result;
       const totals = run.steps.totals();
       for (const [name, ms] of Object.entries(totals)) stepMs.set(name, [...(stepMs.get(name) ?? []), ms]);
@@ -169,6 +187,6 @@ for (const c of cases) {
   const steps = [...stepMs].map(([name, ms]) => `${name} ${Math.round(median(ms))}${stepRuns.get(name)! / runs > 1 ? ` ×${stepRuns.get(name)! / runs}` : ""}`).join(", ");
   const r = median(raw);
   const p = median(processor);
-  console.log(`| ${c.type} ${JSON.stringify(c.options)} | ${Math.round(r)} | ${Math.round(p)} | +${Math.round(p - r)} | ${steps} |`);
+  console.log(`| ${c.type} ${JSON.stringify(c.options)} | ${Math.round(r)} | ${Math.round(p)} | +${Math.round(p - r)} | ${Math.round(median(rawCpu))} | ${Math.round(median(processorCpu))} | ${steps} |`);
   if (process.env.SHOW_RESULT) console.log(JSON.stringify(lastResult));
 }

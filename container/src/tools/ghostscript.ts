@@ -77,8 +77,7 @@ export function ghostscriptFailure(result: RunResult): JobFailure | undefined {
 /**
  * Number of pages Ghostscript can see in a PDF (after its own repair of damaged files), in
  * a run of its own. Fails encrypted_media for a file that needs a password, corrupt_media
- * for none. compressPdf does not call it (its pdfwrite run gives both counts, GsRun); the
- * bench times it as the pass that saves.
+ * for none. compressPdf needs no such pass: its pdfwrite run says both counts (GsRun).
  */
 export async function pdfPageCount(path: string, options: GsRunOptions): Promise<number> {
   const result = await runGhostscript(

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobCancelled, JobFailure } from "../src/errors.ts";
 import { buildArgs } from "../src/processors/compress-pdf.ts";
+import { StepLog } from "../src/steps.ts";
 import { runGhostscript } from "../src/tools/ghostscript.ts";
 import { buildPdf, photoJpeg, xmpPacket } from "./pdf-fixtures.ts";
 import { runJob, startMediaServer, withTempDir, type MediaServer } from "./helpers.ts";
@@ -114,6 +115,13 @@ describe("compressPdf", () => {
     expect(sizes.low!).toBeLessThan(sizes.medium!);
     expect(sizes.medium!).toBeLessThan(sizes.high!);
     expect(sizes.low!).toBeLessThan(photoPdf.length / 4);
+  });
+
+  it("runs Ghostscript once: both page counts come from its pdfwrite run", async () => {
+    const steps = new StepLog();
+    const job = await runJob("compressPdf", { url: media.serve("/once.pdf", photoPdf), quality: "low" }, { steps });
+    expect(completed(job.state).result).toMatchObject({ keptOriginal: false, pages: 2, source: { pages: 2 } });
+    expect(steps.list().map((s) => s.step)).toEqual(["gs"]);
   });
 
   it("keeps the document metadata by default", async () => {

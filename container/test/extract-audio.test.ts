@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
+import { StepLog } from "../src/steps.ts";
 import { runJob } from "./helpers.ts";
 import { completed, failed, ffprobe, isMonotonic, useVideoMedia } from "./video-fixtures.ts";
 
@@ -8,7 +9,8 @@ const { serve, serveBytes, fixtureBytes } = useVideoMedia();
 describe("extractAudio", () => {
   it("extracts a 192 kbps constant-bitrate MP3 by default, as long as the video", async () => {
     const input = await fixtureBytes("small");
-    const job = await runJob("extractAudio", { url: serveBytes("/small.mp4", input) });
+    const steps = new StepLog();
+    const job = await runJob("extractAudio", { url: serveBytes("/small.mp4", input) }, { steps });
     const { result, outputs } = completed(job.state);
     const bytes = await job.output(result.url);
     const probe = await ffprobe(bytes);
@@ -25,6 +27,8 @@ describe("extractAudio", () => {
     expect(outputs).toEqual([{ name: "audio.mp3", contentType: "audio/mpeg", size: bytes.length }]);
     expect(isMonotonic(job.progress)).toBe(true);
     expect(parseStoredResult("extractAudio", result)).toEqual({ ok: true, value: result });
+    // One probe of the input, one encode; the output is described from its own header.
+    expect(steps.list().map((s) => s.step)).toEqual(["ffprobe", "ffmpeg"]);
   });
 
   it.each([

@@ -9,6 +9,7 @@ import type { ProcessorJobState } from "../../src/contract/processor-protocol.ts
 import { jobTypes, type JobParamsInput, type JobType } from "../../src/contract/registry.ts";
 import { loadConfig, type Config } from "../src/config.ts";
 import { JobTable } from "../src/jobs.ts";
+import type { StepLog } from "../src/steps.ts";
 
 export interface MediaServer {
   /** URL at which `body` is served; `contentType` is what the server claims. */
@@ -62,12 +63,15 @@ let counter = 0;
 export async function runJob<T extends JobType>(
   type: T,
   params: JobParamsInput<T>,
-  options: { config?: Config; table?: JobTable; deadlineMs?: number } = {},
+  options: { config?: Config; table?: JobTable; deadlineMs?: number; steps?: StepLog } = {},
 ): Promise<FinishedJob> {
   const config = options.config ?? (await testConfig());
   const table = options.table ?? new JobTable(config);
   const id = `test_${process.pid}_${++counter}`;
-  table.start({ id, type, params: jobTypes[type].params.parse(params) as never });
+  const start = () => table.start({ id, type, params: jobTypes[type].params.parse(params) as never });
+  // The job's work begins inside start(), so it records its steps in the log current there.
+  if (options.steps) options.steps.run(start);
+  else start();
   const progress: number[] = [];
   const deadline = Date.now() + (options.deadlineMs ?? 60_000);
   let state = table.get(id)!;

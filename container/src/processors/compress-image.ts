@@ -5,6 +5,7 @@ import { copyFile } from "node:fs/promises";
 import sharp, { type OutputInfo } from "sharp";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
+import { step } from "../steps.ts";
 import { decodeHeic } from "../tools/heic.ts";
 import { identifyImage, imageFailure, type OutputImageFormat } from "../tools/image.ts";
 import type { ProcessorContext } from "./types.ts";
@@ -80,7 +81,7 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
 
   let info: OutputInfo;
   try {
-    info = await pipeline.toFile(outputPath);
+    info = await step("sharp encode", () => pipeline.toFile(outputPath));
   } catch (error) {
     throw imageFailure(error);
   }

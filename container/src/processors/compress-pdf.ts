@@ -7,7 +7,7 @@ import { copyFile, open, rename, stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
-import { GS_BASE_ARGS, ghostscriptFailure, pdfPageCount, runGhostscript } from "../tools/ghostscript.ts";
+import { GS_BASE_ARGS, ghostscriptFailure, runGhostscript } from "../tools/ghostscript.ts";
 import { writeWithoutMetadata } from "../tools/qpdf.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
@@ -50,17 +50,20 @@ export async function compressPdf(params: Params, ctx: ProcessorContext): Promis
   const { input, signal, config } = ctx;
   await identifyPdf(input.path);
   const gs = { signal, timeoutMs: config.JOB_TIMEOUT_MS };
-  const sourcePages = await pdfPageCount(input.path, gs);
   ctx.setProgress(10);
 
   const compressed = join(ctx.workDir, "compressed.pdf");
-  const result = await runGhostscript(buildArgs(params, { input: input.path, output: compressed }), {
+  const run = await runGhostscript(buildArgs(params, { input: input.path, output: compressed }), {
     ...gs,
-    onPage: (page) => ctx.setProgress(10 + (70 * page) / sourcePages),
+    onPage: (page, of) => ctx.setProgress(10 + (70 * page) / Math.max(page, of)),
   });
-  const failure = ghostscriptFailure(result);
+  const failure = ghostscriptFailure(run);
   if (failure) throw failure;
-  const pages = await pdfPageCount(compressed, gs);
+  // The page counts come from this run's own words: the document's count before its first
+  // page, then a line per page written. Ghostscript's repair of a damaged file is in both.
+  const sourcePages = run.pages;
+  const pages = run.processed;
+  if (sourcePages === 0) throw new JobFailure("corrupt_media", "the PDF is damaged or has no pages", { cause: run.stdout.trim().slice(-2000) });
   if (pages < sourcePages) {
     throw new JobFailure("corrupt_media", `the PDF is damaged: only ${pages} of its ${sourcePages} pages could be read`);
   }

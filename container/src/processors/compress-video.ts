@@ -117,6 +117,10 @@ export async function compressVideo(params: Params, ctx: ProcessorContext): Prom
   });
   throwIfAborted(signal);
 
+  // The one output probed: the result states the encode's measured length, picture size and
+  // bitrate, which MP4 (edit lists, the AAC encoder's priming) and WebM (block timings)
+  // each define their own way; ffprobe reads both as players do. Its ~0.1 s is small beside
+  // an encode. (extractAudio reads its MP3's header instead, tools/mp3.ts.)
   const result = await probeMedia(output, signal);
   const size = (await stat(output)).size;
   const duration = result.duration;

@@ -1,12 +1,13 @@
 // extractAudio: the input's main audio stream as a constant-bitrate MP3 (128, 192 or 320
-// kbps). Duration and bitrate are measured on the output; a video without audio fails
-// with no_audio_stream.
+// kbps). Duration and bitrate are measured on the output (read from its header, as ffprobe
+// would); a video without audio fails with no_audio_stream.
 import { stat } from "node:fs/promises";
 import type { QualityPreset } from "../../../src/contract/common.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { throwIfAborted } from "../errors.ts";
 import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
+import { readMp3Facts } from "../tools/mp3.ts";
 import { round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
@@ -55,16 +56,21 @@ export async function encodeMp3(
     task: "extracting the audio",
   });
   throwIfAborted(ctx.signal);
-  const result = await probeMedia(output, ctx.signal);
-  const bitRate = result.audio?.bitRate ?? result.bitRate ?? MP3_KBPS[quality] * 1000;
+  const facts = (await readMp3Facts(output)) ?? (await probeMp3(output, ctx.signal));
   return {
     url: name,
     size: (await stat(output)).size,
     // The encoder's delay is silence players skip (ffprobe shows it as the start time).
-    duration: round3(result.duration - (result.audio?.startTime ?? 0)),
+    duration: round3(facts.duration - facts.startTime),
     format: "mp3",
-    bitrate: `${Math.round(bitRate / 1000)}kbps`,
+    bitrate: `${Math.round((facts.bitRate ?? MP3_KBPS[quality] * 1000) / 1000)}kbps`,
   };
+}
+
+/** The same facts from ffprobe, for an MP3 whose first frame does not hold them. */
+async function probeMp3(path: string, signal: AbortSignal): Promise<{ duration: number; startTime: number; bitRate: number | null }> {
+  const probe = await probeMedia(path, signal);
+  return { duration: probe.duration, startTime: probe.audio?.startTime ?? 0, bitRate: probe.audio?.bitRate ?? probe.bitRate };
 }
 
 export async function extractAudio(params: JobParams<"extractAudio">, ctx: ProcessorContext): Promise<StoredResult<"extractAudio">> {

@@ -1,6 +1,8 @@
 // What a processor module gets and gives. The framework (jobs.ts) downloads the input
 // once, gives each processor a private work directory, and collects the outputs it
 // registers; a processor's result holds output names where the API will put signed URLs.
+// Its steps are timed without its help: every tool run (tools/spawn.ts) and sharp step is
+// recorded in the StepLog the processor runs in (steps.ts).
 import type { JobParams, JobType } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import type { Config } from "../config.ts";

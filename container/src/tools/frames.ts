@@ -6,6 +6,7 @@ import { access, rm } from "node:fs/promises";
 import sharp from "sharp";
 import type { Config } from "../config.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
+import { step } from "../steps.ts";
 import { imageFailure } from "./image.ts";
 import { ffmpegTimeoutMs, runFfmpeg, seconds } from "./ffmpeg.ts";
 import { inputOptions, type MediaProbe } from "./ffprobe.ts";
@@ -154,7 +155,7 @@ export async function grabFrame(
         break;
     }
     try {
-      const info = await image.toFile(frame.output);
+      const info = await step("sharp encode", () => image.toFile(frame.output));
       return { size: info.size, width: info.width, height: info.height };
     } catch (error) {
       if (/missing|no such file/i.test(String((error as Error)?.message))) {

@@ -11,31 +11,47 @@ export const GS_BASE_ARGS = ["-dSAFER", "-dBATCH", "-dNOPAUSE"];
 export interface GsRunOptions {
   signal: AbortSignal;
   timeoutMs: number;
-  /** Called with each page number as Ghostscript starts it ("Page N" on stdout). */
-  onPage?: (page: number) => void;
+  /** Called as Ghostscript starts each page, with the page's number and the document's page count. */
+  onPage?: (page: number, pages: number) => void;
 }
 
-export async function runGhostscript(args: string[], options: GsRunOptions): Promise<RunResult> {
+export interface GsRun extends RunResult {
+  /** The document's page count, as the PDF interpreter said before its first page ("Processing pages 1 through N."); 0 if it said none. */
+  pages: number;
+  /** Pages it went through ("Page N" lines): one output page each. */
+  processed: number;
+}
+
+/**
+ * Runs Ghostscript (without -q, so that it says how many pages there are and which it is
+ * on) and reads its page lines as they come: the counts need no pass of their own.
+ */
+export async function runGhostscript(args: string[], options: GsRunOptions): Promise<GsRun> {
   let pending = "";
+  let pages = 0;
+  let processed = 0;
   const result = await runTool(GS, args, {
     signal: options.signal,
     timeoutMs: options.timeoutMs,
-    onStdout: options.onPage
-      ? (chunk) => {
-          const lines = (pending + chunk).split("\n");
-          pending = lines.pop() ?? "";
-          for (const line of lines) {
-            const page = /^Page (\d+)\s*$/.exec(line);
-            if (page) options.onPage!(Number(page[1]));
-          }
+    onStdout: (chunk) => {
+      const lines = (pending + chunk).split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const range = /^Processing pages (\d+) through (\d+)\.\s*$/.exec(line);
+        if (range) pages = Math.max(0, Number(range[2]) - Number(range[1]) + 1);
+        const page = /^Page (\d+)\s*$/.exec(line);
+        if (page) {
+          processed++;
+          options.onPage?.(Number(page[1]), pages);
         }
-      : undefined,
+      }
+    },
   });
   if (result.aborted) throw new JobCancelled();
   if (result.timedOut) {
     throw new JobFailure("processing_timeout", `Ghostscript did not finish within ${Math.round(options.timeoutMs / 1000)} s`);
   }
-  return result;
+  return { ...result, pages, processed };
 }
 
 /** What Ghostscript said about a file it could not read, or undefined if nothing was wrong. */
@@ -59,8 +75,9 @@ export function ghostscriptFailure(result: RunResult): JobFailure | undefined {
 }
 
 /**
- * Number of pages Ghostscript can see in a PDF (after its own repair of damaged files).
- * Fails encrypted_media for a file that needs a password, corrupt_media for none.
+ * Number of pages Ghostscript can see in a PDF (after its own repair of damaged files), in
+ * a run of its own. Fails encrypted_media for a file that needs a password, corrupt_media
+ * for none. compressPdf needs no such pass: its pdfwrite run says both counts (GsRun).
  */
 export async function pdfPageCount(path: string, options: GsRunOptions): Promise<number> {
   const result = await runGhostscript(

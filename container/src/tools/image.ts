@@ -3,6 +3,7 @@
 import { open } from "node:fs/promises";
 import sharp, { type Metadata } from "sharp";
 import { JobFailure } from "../errors.ts";
+import { step } from "../steps.ts";
 
 export type OutputImageFormat = "jpg" | "png" | "webp" | "avif";
 
@@ -24,7 +25,7 @@ export interface ImageInfo {
 export async function identifyImage(path: string, maxPixels: number): Promise<ImageInfo> {
   let meta: Metadata;
   try {
-    meta = await sharp(path, { limitInputPixels: maxPixels }).metadata();
+    meta = await step("sharp metadata", () => sharp(path, { limitInputPixels: maxPixels }).metadata());
   } catch (error) {
     throw await notAnImage(path, error);
   }

@@ -4,6 +4,7 @@
 // the kernel kills the tool too: it runs under `setpriv --pdeathsig SIGKILL`
 // (util-linux; prctl(2) PR_SET_PDEATHSIG), so no tool outlives the work that started it.
 import { spawn, spawnSync } from "node:child_process";
+import { step } from "../steps.ts";
 
 /** Whether this machine has setpriv with --pdeathsig (Linux); elsewhere tools run directly. */
 const SETPRIV = process.platform === "linux" && spawnSync("setpriv", ["--pdeathsig", "SIGKILL", "--", "true"], { stdio: "ignore" }).status === 0;
@@ -31,7 +32,12 @@ export interface RunResult {
   aborted: boolean;
 }
 
+/** Runs `command` to its end; the run is a step of the current job, named after the command. */
 export function runTool(command: string, args: string[], options: RunOptions): Promise<RunResult> {
+  return step(command, () => run(command, args, options));
+}
+
+function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
   const maxBuffer = options.maxBuffer ?? 4 * 1024 * 1024;
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.

@@ -149,7 +149,8 @@ function countedStub<T extends object>(stub: T, binding: string, name: string | 
       if (typeof value !== "function" || typeof key === "symbol" || key === "then") return value;
       return (...args: unknown[]) => {
         add(jobOf(name === undefined ? args : [name, ...args]), "durableObjects", binding);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
+        // Reflect.apply: an RPC method is itself a stub, whose .apply would be a remote call.
+        return Reflect.apply(value, target, args);
       };
     },
   });
@@ -159,8 +160,8 @@ function countedNamespace<T extends object>(namespace: T, binding: string): T {
   return new Proxy(namespace, {
     get(target, key) {
       const value = Reflect.get(target, key);
-      if (key === "getByName") return (name: string, ...rest: unknown[]) => countedStub((value as Function).call(target, name, ...rest), binding, name);
-      if (key === "get") return (id: DurableObjectId, ...rest: unknown[]) => countedStub((value as Function).call(target, id, ...rest), binding, id.name);
+      if (key === "getByName") return (name: string, ...rest: unknown[]) => countedStub(Reflect.apply(value as Function, target, [name, ...rest]), binding, name);
+      if (key === "get") return (id: DurableObjectId, ...rest: unknown[]) => countedStub(Reflect.apply(value as Function, target, [id, ...rest]), binding, id.name);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });

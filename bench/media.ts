@@ -101,19 +101,24 @@ export async function makeInputs(): Promise<Inputs> {
     }
     await writeFile(tmp, buildPdf(pages, { info: { Title: "media-jobs benchmark" } }));
   });
-  const clip = await cached(join(MEDIA_DIR, "clip-360p-5.6s.mp4"), async (tmp) => {
-    await exec("ffmpeg", [
-      "-nostdin", "-v", "error", "-y",
-      "-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=5.6",
-      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:d=5.6",
-      "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
-      "-c:a", "aac", "-ac", "2", "-b:a", "128k", "-movflags", "+faststart", "-f", "mp4", tmp,
-    ]);
-  });
+  const clip = await testClip("clip-360p-5.6s.mp4", { size: "640x360", fps: 25, seconds: 5.6, sampleRate: 48000, channels: 2, audioBitrate: "128k" });
   const image = await cached(join(MEDIA_DIR, "photo-1280x960.jpg"), async (tmp) => {
     await (await photo(1280, 960, 7)).jpeg({ quality: 90 }).toFile(tmp);
   });
   return { video, photo: photoPath, pdf, clip, image, pdf2: await twoPagePdf(), small: await smallJpeg() };
+}
+
+/** A short H.264 (CRF 23) + AAC clip of ffmpeg's testsrc2 and a 440 Hz tone. */
+function testClip(file: string, o: { size: string; fps: number; seconds: number; sampleRate: number; channels: number; audioBitrate: string }): Promise<string> {
+  return cached(join(MEDIA_DIR, file), async (tmp) => {
+    await exec("ffmpeg", [
+      "-nostdin", "-v", "error", "-y",
+      "-f", "lavfi", "-i", `testsrc2=s=${o.size}:r=${o.fps}:d=${o.seconds}`,
+      "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=${o.sampleRate}:d=${o.seconds}`,
+      "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
+      "-c:a", "aac", "-ac", String(o.channels), "-b:a", o.audioBitrate, "-movflags", "+faststart", "-f", "mp4", tmp,
+    ]);
+  });
 }
 
 function twoPagePdf(): Promise<string> {
@@ -208,14 +213,6 @@ export interface SoakInputs {
 
 export async function makeSoakInputs(): Promise<SoakInputs> {
   await mkdir(MEDIA_DIR, { recursive: true });
-  const clip = await cached(join(MEDIA_DIR, "clip-180p-3s.mp4"), async (tmp) => {
-    await exec("ffmpeg", [
-      "-nostdin", "-v", "error", "-y",
-      "-f", "lavfi", "-i", "testsrc2=s=320x180:r=15:d=3",
-      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=3",
-      "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
-      "-c:a", "aac", "-ac", "1", "-b:a", "64k", "-movflags", "+faststart", "-f", "mp4", tmp,
-    ]);
-  });
+  const clip = await testClip("clip-180p-3s.mp4", { size: "320x180", fps: 15, seconds: 3, sampleRate: 44100, channels: 1, audioBitrate: "64k" });
   return { clip, image: await smallJpeg(), pdf: await twoPagePdf() };
 }

@@ -109,9 +109,9 @@ class Context {
 type Statement = D1PreparedStatement & { readonly inner: D1PreparedStatement; readonly params: unknown[] };
 
 function countedStatement(inner: D1PreparedStatement, params: unknown[], context: Context): Statement {
-  const counted = <T>(result: Promise<T>, n = 1) =>
+  const counted = <T>(result: Promise<T>) =>
     result.then((value) => {
-      for (let i = 0; i < n; i++) context.statement(params);
+      context.statement(params);
       return value;
     });
   return {
@@ -129,8 +129,9 @@ function countedD1(d1: D1Database, context: Context): D1Database {
   const wrapped: Partial<D1Database> = {
     prepare: (query: string) => countedStatement(d1.prepare(query), [], context),
     batch: (async (statements: Statement[]) => {
+      // One D1 result per statement that ran, each with its own meta.
       const results = await d1.batch(statements.map((s) => s.inner));
-      for (const s of statements) context.statement(s.params);
+      results.forEach((_, i) => context.statement(statements[i]!.params));
       return results;
     }) as D1Database["batch"],
     exec: async (query: string) => {

@@ -26,7 +26,12 @@ export interface LoadResult {
 export interface ApiResult {
   rows: LoadResult[];
   keys: number;
+  /** Jobs of another organization kept running (their downloads held) while the service's POSTs were measured: seen processing before and after. */
+  running: { before: number; after: number };
 }
+
+/** Issue 16: creates while this many jobs run, at least this share of the bare Worker's requests per second. */
+export const CREATE_GOAL = { running: 20, ratio: 0.5 } as const;
 
 export const LOAD = { concurrency: 16, posts: 600, gets: 2000, warmup: 40, deadlineMs: 60_000 } as const;
 
@@ -144,6 +149,7 @@ export async function measureApi(service: Service, inputs: Inputs, media: MediaS
 
   const baseline = await startBaseline(created, job);
   const rows: LoadResult[] = [];
+  let running = { before: 0, after: 0 };
   try {
     const post = (base: string) => (i: number): Request => ({
       url: `${base}/v1/jobs`,
@@ -158,15 +164,22 @@ export async function measureApi(service: Service, inputs: Inputs, media: MediaS
     log("  baseline Hono worker: POST, GET");
     rows.push(await load("baseline", "POST /v1/jobs", LOAD.posts, post(baseline.url)));
     rows.push(await load("baseline", "GET /v1/jobs/:id", LOAD.gets, get(baseline.url)));
-    log("  service: POST /v1/jobs");
+    log(`  service: POST /v1/jobs while ${CREATE_GOAL.running} jobs run`);
+    const held = await Org.create(service, "bench-running", "enterprise");
+    for (let i = 0; i < CREATE_GOAL.running; i++) await held.createJob("compress-image", media.heldUrl(inputs.small), { quality: 70 });
+    const processing = async () => (await held.listJobs(`status=processing&limit=${CREATE_GOAL.running}`)).length;
+    const before = await until(async () => ((await processing()) === CREATE_GOAL.running ? CREATE_GOAL.running : undefined), 250, 60_000, `${CREATE_GOAL.running} held jobs to be processing`);
     rows.push(await load("service", "POST /v1/jobs", LOAD.posts, post(service.baseUrl)));
+    running = { before, after: await processing() };
+    media.release();
     // The creates started real (small) jobs: let them finish before the reads are measured.
     log("  waiting for the created jobs to finish");
+    await drain(held);
     await drain(org);
     log("  service: GET /v1/jobs/:id");
     rows.push(await load("service", "GET /v1/jobs/:id", LOAD.gets, get(service.baseUrl)));
   } finally {
     await baseline.stop();
   }
-  return { rows, keys };
+  return { rows, keys, running };
 }

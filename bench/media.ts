@@ -1,6 +1,8 @@
 // The bench's inputs, generated on first use into bench/.media/ (git-ignored) and reused
-// by later runs: a 1080p 30 s H.264 clip with audio, a 12-megapixel JPEG and a 20-page
-// PDF of photos; and a loopback HTTP server that serves them to the local service.
+// by later runs: long ones (a 1080p 30 s H.264 clip with audio, a 12-megapixel JPEG, a
+// 20-page PDF of photos), short ones (a 5.6 s clip, a 1280×960 JPEG, a 2-page PDF: the
+// sizes of issue 16's short jobs); and a loopback HTTP server that serves them to the
+// local service.
 import { createReadStream } from "node:fs";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -17,6 +19,10 @@ export interface Inputs {
   video: string;
   photo: string;
   pdf: string;
+  /** Short jobs' inputs. */
+  clip: string;
+  image: string;
+  pdf2: string;
   /** A 480×320 JPEG for the load sections, where jobs must be cheap. */
   small: string;
 }
@@ -26,6 +32,9 @@ export const INPUT_DESCRIPTIONS = {
   video: "1920×1080, 25 fps, 30 s, H.264 (x264 veryfast, CRF 18, a keyframe every 2 s as cameras write) + AAC 192 kb/s stereo; ffmpeg testsrc2 under fixed grain, a 440 Hz tone mixed with pink noise",
   photo: "4000×3000 (12 MP) JPEG, quality 92; gradient, shapes and blurred grain (sharp)",
   pdf: "20 US-letter pages, each a distinct 1700×2200 photo-like JPEG (q 90, ~200 dpi) under a few lines of text (container/test/pdf-fixtures.ts)",
+  clip: "640×360, 25 fps, 5.6 s, H.264 (x264 veryfast, CRF 23) + AAC 128 kb/s stereo; testsrc2, a 440 Hz tone",
+  image: "1280×960 JPEG, quality 90 (sharp)",
+  pdf2: "2 US-letter pages, each a 600×800 photo-like JPEG (q 85) under a caption",
   small: "480×320 JPEG, quality 90",
 } as const;
 
@@ -92,8 +101,35 @@ export async function makeInputs(): Promise<Inputs> {
     }
     await writeFile(tmp, buildPdf(pages, { info: { Title: "media-jobs benchmark" } }));
   });
-  const small = await smallJpeg();
-  return { video, photo: photoPath, pdf, small };
+  const clip = await testClip("clip-360p-5.6s.mp4", { size: "640x360", fps: 25, seconds: 5.6, sampleRate: 48000, channels: 2, audioBitrate: "128k" });
+  const image = await cached(join(MEDIA_DIR, "photo-1280x960.jpg"), async (tmp) => {
+    await (await photo(1280, 960, 7)).jpeg({ quality: 90 }).toFile(tmp);
+  });
+  return { video, photo: photoPath, pdf, clip, image, pdf2: await twoPagePdf(), small: await smallJpeg() };
+}
+
+/** A short H.264 (CRF 23) + AAC clip of ffmpeg's testsrc2 and a 440 Hz tone. */
+function testClip(file: string, o: { size: string; fps: number; seconds: number; sampleRate: number; channels: number; audioBitrate: string }): Promise<string> {
+  return cached(join(MEDIA_DIR, file), async (tmp) => {
+    await exec("ffmpeg", [
+      "-nostdin", "-v", "error", "-y",
+      "-f", "lavfi", "-i", `testsrc2=s=${o.size}:r=${o.fps}:d=${o.seconds}`,
+      "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=${o.sampleRate}:d=${o.seconds}`,
+      "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
+      "-c:a", "aac", "-ac", String(o.channels), "-b:a", o.audioBitrate, "-movflags", "+faststart", "-f", "mp4", tmp,
+    ]);
+  });
+}
+
+function twoPagePdf(): Promise<string> {
+  return cached(join(MEDIA_DIR, "photos-2-pages.pdf"), async (tmp) => {
+    const pages = [];
+    for (let i = 0; i < 2; i++) {
+      const data = await (await photo(600, 800, i + 40)).jpeg({ quality: 85 }).toBuffer();
+      pages.push({ lines: [`Page ${i + 1} of 2`], jpeg: { data, width: 600, height: 800 } });
+    }
+    await writeFile(tmp, buildPdf(pages, { info: { Title: "media-jobs soak" } }));
+  });
 }
 
 function smallJpeg(): Promise<string> {
@@ -107,6 +143,10 @@ export interface MediaServer {
   url(file: string): string;
   /** URL of a file served after `delayMs`, counted against `group` while in flight. */
   slowUrl(file: string, group: string, delayMs: number): string;
+  /** URL of a file whose download waits until release() (at most 120 s): keeps a job running. */
+  heldUrl(file: string): string;
+  /** Lets every held download go on. */
+  release(): void;
   /** Serves `bytes` with `contentType` at `path` (under /served/); returns its URL. */
   serve(path: string, bytes: Buffer, contentType: string): string;
   /** Largest number of downloads in flight at once, per group. */
@@ -118,6 +158,8 @@ export async function startMediaServer(): Promise<MediaServer> {
   const inFlight = new Map<string, number>();
   const maxInFlight = new Map<string, number>();
   const served = new Map<string, { bytes: Buffer; contentType: string }>();
+  let release!: () => void;
+  let released = new Promise<void>((done) => (release = done));
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://media");
     const fixed = served.get(url.pathname);
@@ -133,6 +175,7 @@ export async function startMediaServer(): Promise<MediaServer> {
       res.once("close", () => inFlight.set(group, (inFlight.get(group) ?? 1) - 1));
       await sleep(Math.min(5_000, Number(url.searchParams.get("delay") ?? 0)));
     }
+    if (url.searchParams.has("held")) await Promise.race([released, new Promise((done) => setTimeout(done, 120_000).unref())]);
     const { size } = await stat(path);
     res.writeHead(200, { "content-type": "application/octet-stream", "content-length": size });
     createReadStream(path).pipe(res);
@@ -143,6 +186,11 @@ export async function startMediaServer(): Promise<MediaServer> {
   return {
     url: (file) => `${base}/${name(file)}`,
     slowUrl: (file, group, delayMs) => `${base}/${name(file)}?group=${encodeURIComponent(group)}&delay=${delayMs}`,
+    heldUrl: (file) => `${base}/${name(file)}?held=1&n=${Math.random().toString(36).slice(2)}`,
+    release: () => {
+      release();
+      released = new Promise<void>((done) => (release = done));
+    },
     serve: (path, bytes, contentType) => {
       const at = `/served/${path.replace(/^\/+/, "")}`;
       served.set(at, { bytes, contentType });
@@ -165,22 +213,6 @@ export interface SoakInputs {
 
 export async function makeSoakInputs(): Promise<SoakInputs> {
   await mkdir(MEDIA_DIR, { recursive: true });
-  const clip = await cached(join(MEDIA_DIR, "clip-180p-3s.mp4"), async (tmp) => {
-    await exec("ffmpeg", [
-      "-nostdin", "-v", "error", "-y",
-      "-f", "lavfi", "-i", "testsrc2=s=320x180:r=15:d=3",
-      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=3",
-      "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
-      "-c:a", "aac", "-ac", "1", "-b:a", "64k", "-movflags", "+faststart", "-f", "mp4", tmp,
-    ]);
-  });
-  const pdf = await cached(join(MEDIA_DIR, "photos-2-pages.pdf"), async (tmp) => {
-    const pages = [];
-    for (let i = 0; i < 2; i++) {
-      const data = await (await photo(600, 800, i + 40)).jpeg({ quality: 85 }).toBuffer();
-      pages.push({ lines: [`Page ${i + 1} of 2`], jpeg: { data, width: 600, height: 800 } });
-    }
-    await writeFile(tmp, buildPdf(pages, { info: { Title: "media-jobs soak" } }));
-  });
-  return { clip, image: await smallJpeg(), pdf };
+  const clip = await testClip("clip-180p-3s.mp4", { size: "320x180", fps: 15, seconds: 3, sampleRate: 44100, channels: 1, audioBitrate: "64k" });
+  return { clip, image: await smallJpeg(), pdf: await twoPagePdf() };
 }

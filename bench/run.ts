@@ -1,6 +1,7 @@
-// `npm run bench`: starts the local service, runs the five measurements of issue 10 in one
-// go, and writes docs/benchmarks.md and docs/benchmarks.png. Raw results are kept in
-// bench/.media/results.json; `--report-only` redraws the report from them, and `--quick`
+// `npm run bench`: starts the local service, runs the six measurements (issues 10 and 16)
+// in one go, and writes docs/benchmarks.md and docs/benchmarks.png. Raw results are kept in
+// bench/.media/results.json; `--only overhead,statements` runs those sections and keeps the
+// others from the last results; `--report-only` redraws the report from them, and `--quick`
 // runs each measurement once, small, to check the bench itself (not for the report).
 // Always: the service, the media server and the baseline worker are stopped, even on failure.
 import { readFile, stat, writeFile } from "node:fs/promises";
@@ -15,8 +16,9 @@ import { measureLimits } from "./limits-load.ts";
 import { makeInputs, MEDIA_DIR, startMediaServer } from "./media.ts";
 import { measureOverhead } from "./overhead.ts";
 import { measureQuality } from "./quality.ts";
-import { analysis, writeReport, type Machine, type Results } from "./report.ts";
-import { exec, log, Org, othersRunning } from "./support.ts";
+import { analysis, SECTION_NAMES, writeReport, type Machine, type Results } from "./report.ts";
+import { measureStatements } from "./statements.ts";
+import { BENCH_VARS, exec, log, Org, othersRunning } from "./support.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const resultsFile = join(MEDIA_DIR, "results.json");
@@ -56,16 +58,28 @@ async function machine(): Promise<Machine> {
   };
 }
 
+type Section = keyof typeof SECTION_NAMES;
+const SECTIONS = Object.keys(SECTION_NAMES) as Section[];
+
+async function previousResults(): Promise<Partial<Results>> {
+  return readFile(resultsFile, "utf8").then((text) => JSON.parse(text) as Results, () => ({}));
+}
+
 async function main() {
-  const args = new Set(process.argv.slice(2));
-  if (args.has("--report-only")) {
-    const results = JSON.parse(await readFile(resultsFile, "utf8")) as Results;
+  const args = process.argv.slice(2);
+  if (args.includes("--report-only")) {
+    const results = (await previousResults()) as Results;
     results.analysis = analysis(results);
     await writeReport(results, docs);
     log(`rewrote ${docs.markdown} and ${docs.png} from ${resultsFile}`);
     return;
   }
-  const quick = args.has("--quick");
+  const onlyAt = args.indexOf("--only");
+  const only = onlyAt < 0 ? SECTIONS : (args[onlyAt + 1] ?? "").split(",").filter(Boolean);
+  const unknown = only.filter((name) => !SECTIONS.includes(name as Section));
+  if (unknown.length || !only.length) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(", ")}; got ${JSON.stringify(args[onlyAt + 1] ?? "")}`);
+  const runs = (name: Section) => only.includes(name);
+  const quick = args.includes("--quick");
   const started = performance.now();
   const noisy: string[] = [];
   const section = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -81,29 +95,30 @@ async function main() {
   const inputs = await section("inputs", makeInputs);
   const sizes = Object.fromEntries(await Promise.all(Object.entries(inputs).map(async ([k, p]) => [k, { bytes: (await stat(p)).size }])));
   log("starting the service (processor + wrangler dev)");
-  const service = await startService({ startTimeout: 120_000 });
+  const service = await startService({ startTimeout: 120_000, vars: BENCH_VARS });
   const media = await startMediaServer();
   try {
-    const overheadOrg = await Org.create(service, "bench-overhead", "enterprise", 6);
-    const overhead = await section("1. processing overhead", () =>
-      measureOverhead(overheadOrg, inputs, media, (type) => (quick ? 1 : type === "compressVideo" || type === "videoExtraction" ? 3 : 5)),
-    );
-    const quality = await section("2. compression", () => measureQuality(inputs));
-    const api = await section("3. API load", () => measureApi(service, inputs, media));
-    const dispatch = await section("4. dispatch latency", () => measureDispatch(service, inputs, media, quick ? 10 : 100));
-    const limits = await section("5. limits under load", () => measureLimits(service, inputs, media));
-    const results: Results = {
-      machine: await machine(),
-      totalSeconds: (performance.now() - started) / 1000,
-      noisy,
-      inputs: sizes,
-      overhead,
-      quality,
-      api,
-      dispatch,
-      limits,
-      analysis: "",
+    const previous = await previousResults();
+    const now = await machine();
+    const results: Results = { ...previous, machine: now, totalSeconds: 0, noisy, inputs: sizes, measuredAt: { ...previous.measuredAt }, analysis: "" };
+    const measured = <K extends Section>(key: K, value: Results[K]) => {
+      results[key] = value;
+      results.measuredAt![key] = now.date;
     };
+    const longRuns = (short: boolean, type?: string) => (quick ? 1 : short ? 5 : type === "compressVideo" || type === "videoExtraction" ? 3 : 5);
+    if (runs("overhead")) {
+      const org = await Org.create(service, "bench-overhead", "enterprise", 6);
+      measured("overhead", await section("1. processing overhead", () => measureOverhead(org, inputs, media, (c) => longRuns(!(c.input in { video: 1, photo: 1, pdf: 1 }), c.type))));
+    }
+    if (runs("quality")) measured("quality", await section("2. compression", () => measureQuality(inputs)));
+    if (runs("api")) measured("api", await section("3. API load", () => measureApi(service, inputs, media)));
+    if (runs("dispatch")) measured("dispatch", await section("4. dispatch latency", () => measureDispatch(service, inputs, media, quick ? 10 : 100)));
+    if (runs("limits")) measured("limits", await section("5. limits under load", () => measureLimits(service, inputs, media)));
+    if (runs("statements")) {
+      const org = await Org.create(service, "bench-statements", "enterprise", 6);
+      measured("statements", await section("6. D1 statements per job", () => measureStatements(service, org, inputs, media, (short) => (quick || !short ? 1 : 3))));
+    }
+    results.totalSeconds = (performance.now() - started) / 1000;
     results.analysis = analysis(results);
     await writeFile(resultsFile, JSON.stringify(results, null, 2));
     await writeReport(results, docs);

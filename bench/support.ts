@@ -6,6 +6,12 @@ import type { Service } from "../test/support/service.ts";
 
 export const exec = promisify(execFile);
 
+/**
+ * Worker variables of the bench's service: the per-job counts of section 6 (src/ops/stats.ts),
+ * and room for section 3's 20 running jobs (the local processor has 4 seats by default).
+ */
+export const BENCH_VARS = { D1_STATS: "true", PROCESSOR_CONCURRENCY: "20" } as const;
+
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 export function median(values: number[]): number {

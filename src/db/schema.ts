@@ -74,6 +74,11 @@ export const jobs = sqliteTable(
     index("jobs_org_status_created").on(t.orgId, t.mode, t.status, t.createdAt, t.id),
     index("jobs_org_type_created").on(t.orgId, t.mode, t.type, t.createdAt, t.id),
     index("jobs_status_lease").on(t.status, t.leaseExpiresAt),
+    // The cron's walks (docs/operations.md: retention): rows by age; completed jobs whose
+    // outputs are still in R2, by completion; finished jobs with a webhook, by completion.
+    index("jobs_created").on(t.createdAt),
+    index("jobs_outputs_due").on(t.completedAt).where(sql`"status" = 'completed' AND "outputs_deleted_at" IS NULL`),
+    index("jobs_webhook_finished").on(t.completedAt).where(sql`"webhook_url" IS NOT NULL`),
   ],
 );
 
@@ -151,6 +156,8 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     uniqueIndex("webhook_deliveries_final").on(t.jobId).where(sql`"trigger" = 'final'`),
     index("webhook_deliveries_job").on(t.jobId, t.createdAt),
+    /** Deliveries never attempted, by age: the cron resends those whose message was lost. */
+    index("webhook_deliveries_unsent").on(t.createdAt).where(sql`"status" = 'pending' AND "attempts" = 0`),
   ],
 );
 

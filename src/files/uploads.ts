@@ -9,6 +9,7 @@ import type { Mode, UploadRow } from "../db/schema.ts";
 import { deleteUploadRows, expiredUploads, extendUpload, findOrgUpload, markUploaded } from "../db/uploads.ts";
 import { iso } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { presignUrl } from "./presign.ts";
 import { signLink, signUploadTarget } from "./signing.ts";
 
@@ -102,14 +103,21 @@ export async function uploadInputLink(env: Env, id: string, now: number): Promis
   return signLink(env.FILES_SIGNING_SECRET, env.PUBLIC_BASE_URL.replace(/\/+$/, ""), uploadKey(id), expires);
 }
 
-export const UPLOAD_CLEANUP_BATCH = 100;
-
-/** Cron: removes expired uploads, bytes first, then rows. Bounded per run; the next run takes the rest. */
+/**
+ * Cron: removes expired uploads, bytes first, then rows, a batch at a time along
+ * uploads_expires (TUNABLES.cleanup); the next run takes what is left.
+ */
 export async function cleanupUploads(db: Db, bucket: R2Bucket, now: number): Promise<number> {
-  const expired = await expiredUploads(db, now, UPLOAD_CLEANUP_BATCH);
-  if (!expired.length) return 0;
-  await bucket.delete(expired.map((row) => uploadKey(row.id)));
-  await deleteUploadRows(db, expired.map((row) => row.id));
-  log("info", "expired uploads removed", { count: expired.length });
-  return expired.length;
+  const { batchSize, maxBatchesPerRun } = TUNABLES.cleanup;
+  let removed = 0;
+  for (let batch = 0; batch < maxBatchesPerRun; batch++) {
+    const expired = await expiredUploads(db, now, batchSize);
+    if (!expired.length) break;
+    await bucket.delete(expired.map((row) => uploadKey(row.id)));
+    await deleteUploadRows(db, expired.map((row) => row.id));
+    removed += expired.length;
+    if (expired.length < batchSize) break;
+  }
+  if (removed) log("info", "expired uploads removed", { count: removed });
+  return removed;
 }

@@ -71,6 +71,21 @@ export const TUNABLES = {
     batchSize: 100,
   },
 
+  /** The cron's clean-ups: retention (src/ops/retention.ts), expired uploads, sessions and idempotency keys. */
+  cleanup: {
+    /**
+     * Rows per statement: a batch's ids are bound one parameter each, and D1 takes at most
+     * 100 bound parameters per statement; R2 deletes up to 1000 keys per call.
+     */
+    batchSize: 50,
+    /**
+     * Batches of each kind per cron run; what is left waits for the next run. With the
+     * 5-minute cron that is up to 288,000 rows of each kind a day, and a run makes at most
+     * about 3 subrequests per batch (a select, an R2 delete, a write).
+     */
+    maxBatchesPerRun: 20,
+  },
+
   jobsQueue: {
     /** wrangler.toml: deliveries of a `jobs` message before it goes to the dead-letter queue. */
     maxRetries: 5,

@@ -15,18 +15,31 @@ export type QuotaVerdict =
  */
 export function checkQuota(admittedAt: number[], limit: number, now: number): QuotaVerdict {
   const inWindow = admittedAt.filter((t) => t > now - quotaWindowMs);
-  if (inWindow.length < limit) {
-    const oldest = inWindow[0];
+  return quotaVerdict({ count: Math.min(inWindow.length, limit), oldest: inWindow[0], limitthNewest: inWindow[inWindow.length - limit] }, limit, now);
+}
+
+/**
+ * What the verdict needs to know of the window, which the limiter reads without loading it
+ * (at most `limit` index entries): how many admissions it holds, counted up to `limit`; the
+ * oldest; and the limit-th newest, whose expiry frees the next place when the window is full.
+ */
+export interface QuotaWindow {
+  count: number;
+  oldest: number | undefined;
+  limitthNewest: number | undefined;
+}
+
+export function quotaVerdict(window: QuotaWindow, limit: number, now: number): QuotaVerdict {
+  if (window.count < limit) {
     return {
       ok: true,
       limit,
-      remaining: limit - inWindow.length - 1,
-      resetInS: oldest === undefined ? Math.ceil(quotaWindowMs / 1000) : secondsUntil(oldest + quotaWindowMs, now),
+      remaining: limit - window.count - 1,
+      resetInS: window.oldest === undefined ? Math.ceil(quotaWindowMs / 1000) : secondsUntil(window.oldest + quotaWindowMs, now),
     };
   }
   // The slot that frees first is the one of the (n - limit + 1)-th oldest admission.
-  const freeing = inWindow[inWindow.length - limit]!;
-  return { ok: false, limit, remaining: 0, retryAfterS: Math.max(1, secondsUntil(freeing + quotaWindowMs, now)) };
+  return { ok: false, limit, remaining: 0, retryAfterS: Math.max(1, secondsUntil(window.limitthNewest! + quotaWindowMs, now)) };
 }
 
 function secondsUntil(at: number, now: number): number {

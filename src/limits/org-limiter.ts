@@ -8,7 +8,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Plan } from "../db/schema.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
-import { checkQuota, planDispatch, type QuotaVerdict, type Slot, type Waiting } from "./admission.ts";
+import { planDispatch, quotaVerdict, type QuotaVerdict, type Slot, type Waiting } from "./admission.ts";
 import { PLAN_LIMITS } from "./plans.ts";
 
 const { quotaWindowMs, slotLeaseMs, doneMemoryMs, startRetryMs } = TUNABLES.limiter;
@@ -55,8 +55,15 @@ export class OrgLimiter extends DurableObject<Env> {
   admit(jobId: string, plan: Plan, now = Date.now()): QuotaVerdict {
     this.#setPlan(plan);
     this.#sql.exec("DELETE FROM admissions WHERE at <= ?", now - quotaWindowMs);
-    const times = this.#sql.exec<{ at: number }>("SELECT at FROM admissions ORDER BY at").toArray().map((r) => r.at);
-    const verdict = checkQuota(times, PLAN_LIMITS[plan].jobsPerHour, now);
+    // Counts at most `limit` entries of admissions_at instead of loading the whole window
+    // (up to 10,000 rows); the limit-th newest is read only when the window is full.
+    const limit = PLAN_LIMITS[plan].jobsPerHour;
+    const { count, oldest } = this.#sql
+      .exec<{ count: number; oldest: number | null }>("SELECT (SELECT count(*) FROM (SELECT 1 FROM admissions LIMIT ?)) AS count, (SELECT min(at) FROM admissions) AS oldest", limit)
+      .one();
+    const limitthNewest =
+      count < limit ? undefined : this.#sql.exec<{ at: number }>("SELECT at FROM admissions ORDER BY at DESC LIMIT 1 OFFSET ?", limit - 1).one().at;
+    const verdict = quotaVerdict({ count, oldest: oldest ?? undefined, limitthNewest }, limit, now);
     if (verdict.ok) this.#sql.exec("INSERT OR IGNORE INTO admissions (job_id, at) VALUES (?, ?)", jobId, now);
     return verdict;
   }

@@ -60,11 +60,12 @@ const { stalledAfterMs, missingLookbackMs, sweepBatchSize } = TUNABLES.webhooks;
  * The cron's safety net for a Worker that stopped half-way: a finished job with a
  * webhookUrl but no final delivery gets one, and a delivery whose message never arrived
  * (no attempt after stalledAfterMs, 10 minutes) is sent again. The consumer claims attempts, so a message
- * that was only late is not delivered twice.
+ * that was only late is not delivered twice. Each query walks a partial index of the rows
+ * it may act on (migrations/0004_retention_indexes.sql), never the whole table.
  */
 export async function sweepDeliveries(env: Env, now: number): Promise<void> {
   const missing = await env.DB.prepare(
-    `SELECT j.id FROM jobs j LEFT JOIN webhook_deliveries d ON d.job_id = j.id AND d."trigger" = 'final'
+    `SELECT j.id FROM jobs j INDEXED BY jobs_webhook_finished LEFT JOIN webhook_deliveries d ON d.job_id = j.id AND d."trigger" = 'final'
      WHERE j.webhook_url IS NOT NULL AND j.status IN ('completed', 'failed', 'cancelled')
        AND j.completed_at BETWEEN ? AND ? AND d.id IS NULL LIMIT ?`,
   )
@@ -73,7 +74,7 @@ export async function sweepDeliveries(env: Env, now: number): Promise<void> {
   for (const { id } of missing.results) await scheduleFinalDelivery(env, id, now);
 
   const stalled = await env.DB.prepare(
-    `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0 AND created_at < ? LIMIT ?`,
+    `SELECT id FROM webhook_deliveries INDEXED BY webhook_deliveries_unsent WHERE status = 'pending' AND attempts = 0 AND created_at < ? LIMIT ?`,
   )
     .bind(now - stalledAfterMs, sweepBatchSize)
     .all<{ id: string }>();

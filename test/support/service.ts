@@ -48,6 +48,8 @@ export interface ServiceOptions {
    * Node processor. Inputs must then be served where containers reach them.
    */
   containers?: { sleepAfter: string; instances: number; jobsPerInstance: number };
+  /** More Worker variables (the bench: D1_STATS, PROCESSOR_CONCURRENCY). */
+  vars?: Record<string, string>;
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -147,6 +149,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         PROCESSOR_INSTANCES: String(options.containers.instances),
         JOBS_PER_INSTANCE: String(options.containers.jobsPerInstance),
       }),
+      ...options.vars,
     };
     const args = [
       "dev",

@@ -74,29 +74,6 @@ export function ghostscriptFailure(result: RunResult): JobFailure | undefined {
   return undefined;
 }
 
-/**
- * Number of pages Ghostscript can see in a PDF (after its own repair of damaged files), in
- * a run of its own. Fails encrypted_media for a file that needs a password, corrupt_media
- * for none. compressPdf needs no such pass: its pdfwrite run says both counts (GsRun).
- */
-export async function pdfPageCount(path: string, options: GsRunOptions): Promise<number> {
-  const result = await runGhostscript(
-    ["-q", "-dNODISPLAY", ...GS_BASE_ARGS, `--permit-file-read=${path}`, "-c", `(${psString(path)}) (r) file runpdfbegin pdfpagecount = quit`],
-    options,
-  );
-  const failure = ghostscriptFailure(result);
-  if (failure && failure.code !== "corrupt_media") throw failure;
-  const count = /(\d+)\s*$/.exec(result.stdout.trim());
-  const pages = count ? Number(count[1]) : 0;
-  if (pages === 0) throw failure ?? new JobFailure("corrupt_media", "the PDF is damaged or has no pages", { cause: tail(`${result.stdout}\n${result.stderr}`) });
-  return pages;
-}
-
-/** A PostScript string body: backslashes and parentheses escaped. */
-export function psString(s: string): string {
-  return s.replace(/[\\()]/g, (c) => `\\${c}`);
-}
-
 function tail(text: string): string {
   return text.trim().slice(-2000);
 }

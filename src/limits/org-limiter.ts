@@ -2,8 +2,10 @@
 // creations against the hourly quota and hands out concurrency slots to waiting jobs in
 // priority order. Being one object, its decisions are atomic across every Worker
 // instance; being one per organization, one organization's backlog never delays another.
-// Slots are leases: a runner renews its slot while the job runs and releases it when the
-// job ends; a slot nobody renews returns to the pool when its lease runs out.
+// A slot is held from the job's start until it ends (finishJob releases it). Its lease is
+// only a check date: when it runs out and jobs wait, the limiter asks the job's runner
+// (JobRunner `holds`) and reclaims the slot only if the runner no longer has the job, so
+// a slot is never given away while its job runs, whatever the runner is doing.
 import { DurableObject } from "cloudflare:workers";
 import type { Plan } from "../db/schema.ts";
 import { configureLogging, log } from "../lib/log.ts";
@@ -78,10 +80,33 @@ export class OrgLimiter extends DurableObject<Env> {
     await this.dispatch(now);
   }
 
-  /** Extends a running job's slot; false when the slot was lost (lease ran out). */
+  /** Extends a running job's slot; false when the slot was lost (reclaimed). */
   renew(jobId: string, now = Date.now()): boolean {
     const cursor = this.#sql.exec("UPDATE slots SET lease_expires_at = ? WHERE job_id = ?", now + slotLeaseMs, jobId);
     return cursor.rowsWritten > 0;
+  }
+
+  /**
+   * Slots past their check date: each one whose runner still has its job is extended,
+   * the others are reclaimed. A runner that cannot be asked keeps its slot until the next
+   * check: a slot is never given away on a guess.
+   */
+  async #checkExpiredSlots(now: number): Promise<void> {
+    const expired = this.#sql.exec<{ job_id: string }>("SELECT job_id FROM slots WHERE lease_expires_at <= ?", now).toArray();
+    await Promise.all(
+      expired.map(async ({ job_id: jobId }) => {
+        let holds = true;
+        try {
+          holds = await this.env.JOB_RUNNER.getByName(jobId).holds(jobId);
+        } catch (error) {
+          log("warn", "could not ask a runner about its slot; keeping it", { job: jobId, error: String(error) });
+        }
+        if (holds) return this.renew(jobId, now);
+        log("warn", "slot's runner no longer has its job; reclaiming it", { job: jobId });
+        this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
+        return false;
+      }),
+    );
   }
 
   /** A job ended (or was cancelled): its slot or place in line is freed at once. */
@@ -102,7 +127,7 @@ export class OrgLimiter extends DurableObject<Env> {
     const inWindow = this.#sql
       .exec<{ n: number; oldest: number | null }>("SELECT count(*) AS n, min(at) AS oldest FROM admissions WHERE at > ?", now - quotaWindowMs)
       .one();
-    const processing = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM slots WHERE lease_expires_at > ?", now).one().n;
+    const processing = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM slots").one().n;
     const queued = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n;
     return {
       plan: this.#plan(),
@@ -113,8 +138,9 @@ export class OrgLimiter extends DurableObject<Env> {
     };
   }
 
-  /** Reclaims expired slots and starts waiting jobs while slots are free. */
+  /** Checks expired slots with their runners and starts waiting jobs while slots are free. */
   async dispatch(now = Date.now()): Promise<void> {
+    if (this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n > 0) await this.#checkExpiredSlots(now);
     for (;;) {
       const waiting = this.#sql
         .exec<{ job_id: string; priority: number; created_at: number }>("SELECT job_id, priority, created_at FROM waiting")
@@ -123,12 +149,9 @@ export class OrgLimiter extends DurableObject<Env> {
       const slots = this.#sql
         .exec<{ job_id: string; lease_expires_at: number }>("SELECT job_id, lease_expires_at FROM slots")
         .toArray()
-        .map((r): Slot => ({ jobId: r.job_id, leaseExpiresAt: r.lease_expires_at }));
+        // Expiry was decided above, with the runners: every slot still here is held.
+        .map((r): Slot => ({ jobId: r.job_id, leaseExpiresAt: Math.max(r.lease_expires_at, now + 1) }));
       const plan = planDispatch(waiting, slots, PLAN_LIMITS[this.#plan()].concurrentJobs, now);
-      for (const jobId of plan.expired) {
-        log("warn", "slot lease expired; reclaiming it", { job: jobId });
-        this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
-      }
       if (plan.start.length === 0) break;
       // Slots are taken before any await, so an interleaved call sees them as held.
       for (const jobId of plan.start) {

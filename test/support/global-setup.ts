@@ -85,14 +85,18 @@ function webhookReceiver() {
 }
 
 /**
- * The Worker's public origin for processor-to-Worker requests (an upload's signed link):
- * workerd under vitest has no port of its own, so this server holds each request until
- * a test fetches it (GET /__relay/next), passes it to the Worker, and posts the answer
- * back (POST /__relay/respond/<id>, status and headers in x-relay-status and
- * x-relay-headers). test/worker/helpers.ts: relayToWorker.
+ * The Worker's public origin for processor-to-Worker requests (an upload's signed link,
+ * the processor's pushed events): workerd under vitest has no port of its own, so this
+ * server holds each request until a test file's pump fetches it (GET /__relay/next, the
+ * body base64 in `body`), passes it to the Worker, and posts the answer back (POST
+ * /__relay/respond/<id>, status and headers in x-relay-status and x-relay-headers).
+ * Test files run side by side, each with its own Worker: a pump whose Worker does not know
+ * the request's job answers with x-relay-requeue, and the request waits for another pump
+ * (at most MAX_BOUNCES times). test/worker/helpers.ts: relayToWorker.
  */
 function workerRelay() {
-  type Held = { id: number; method: string; path: string; headers: Record<string, string>; res: import("node:http").ServerResponse };
+  const MAX_BOUNCES = 50;
+  type Held = { id: number; method: string; path: string; headers: Record<string, string>; body: string; bounces: number; res: import("node:http").ServerResponse };
   const waiting: Held[] = [];
   const held = new Map<number, Held>();
   const pollers: ((next: Held) => void)[] = [];
@@ -103,7 +107,7 @@ function workerRelay() {
       const next = waiting.shift();
       const answer = (item: Held | undefined) =>
         item
-          ? res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: item.id, method: item.method, path: item.path, headers: item.headers }))
+          ? res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: item.id, method: item.method, path: item.path, headers: item.headers, body: item.body }))
           : res.writeHead(204).end();
       if (next) return answer(next);
       const timer = setTimeout(() => {
@@ -120,16 +124,25 @@ function workerRelay() {
     const respond = /^\/__relay\/respond\/(\d+)$/.exec(url.pathname);
     if (req.method === "POST" && respond) {
       const item = held.get(Number(respond[1]));
-      held.delete(Number(respond[1]));
       if (!item) return res.writeHead(404).end();
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
+      if (req.headers["x-relay-requeue"] && ++item.bounces < MAX_BOUNCES) {
+        const poller = pollers.shift();
+        if (poller) poller(item);
+        else waiting.push(item);
+        return res.writeHead(204).end();
+      }
+      held.delete(Number(respond[1]));
       const headers = JSON.parse(String(req.headers["x-relay-headers"] ?? "{}")) as Record<string, string>;
       item.res.writeHead(Number(req.headers["x-relay-status"] ?? 502), headers).end(Buffer.concat(chunks));
       return res.writeHead(204).end();
     }
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
-    const item: Held = { id: ++counter, method: req.method ?? "GET", path: req.url ?? "/", headers, res };
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("base64");
+    const item: Held = { id: ++counter, method: req.method ?? "GET", path: req.url ?? "/", headers, body, bounces: 0, res };
     held.set(item.id, item);
     const poller = pollers.shift();
     if (poller) poller(item);

@@ -5,6 +5,7 @@ import { database } from "../../src/db/client.ts";
 import { insertJob } from "../../src/db/jobs.ts";
 import type { jobs } from "../../src/db/schema.ts";
 import { newId } from "../../src/lib/crypto.ts";
+import { PROCESSOR_EVENTS_PATH } from "../../src/contract/processor-protocol.ts";
 
 export const testEnv = env as unknown as Env & { MEDIA_URL: string; PROCESSOR_URL: string };
 
@@ -95,20 +96,31 @@ export async function processorState(pid: string) {
 
 /**
  * Serves requests that reached the Worker's public origin (PUBLIC_BASE_URL, the relay in
- * test/support/global-setup.ts) until `stop` aborts: the processor's download of an upload.
+ * test/support/global-setup.ts) until `stop` aborts: the processor's pushed events and its
+ * downloads of uploads. test/worker/relay-pump.ts runs it for every Worker test file.
  */
 export async function relayToWorker(stop: AbortSignal): Promise<number> {
   let served = 0;
   while (!stop.aborted) {
-    const next = await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/next`);
+    let next: Response;
+    try {
+      next = await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/next`);
+    } catch {
+      continue;
+    }
     if (next.status !== 200) continue;
-    const request = (await next.json()) as { id: number; method: string; path: string; headers: Record<string, string> };
-    const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers: request.headers.range ? { range: request.headers.range } : {} });
+    const request = (await next.json()) as { id: number; method: string; path: string; headers: Record<string, string>; body: string };
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => (headers[name] = value));
+    for (const name of ["range", "authorization", "content-type"]) if (request.headers[name]) headers[name] = request.headers[name];
+    const body = request.body ? Uint8Array.from(atob(request.body), (c) => c.charCodeAt(0)) : undefined;
+    const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers, body });
+    const answer: Record<string, string> = {};
+    response.headers.forEach((value, name) => (answer[name] = value));
+    // Another test file's job (its Worker is not this one): let another file's pump have it.
+    const requeue = response.status === 409 && request.path.startsWith(PROCESSOR_EVENTS_PATH);
     await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/respond/${request.id}`, {
       method: "POST",
-      headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(headers) },
+      headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(answer), ...(requeue ? { "x-relay-requeue": "1" } : {}) },
       body: await response.arrayBuffer(),
     });
     served++;

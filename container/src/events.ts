@@ -42,14 +42,15 @@ export class EventPusher {
     this.#progressTimer.unref();
   }
 
-  /** The attempt ended: its final state goes now, and nothing after it. Resolves once sent (or given up). */
+  /** The attempt ended: its final state goes now (unless pushes were stopped), and nothing after it. Resolves once sent (or given up). */
   finished(): Promise<void> {
+    if (this.#stopped) return this.#chain;
     this.stop();
     this.#push(true);
     return this.#chain;
   }
 
-  /** No more pushes (the attempt ended or was removed). */
+  /** No more pushes, not even the final state (the attempt was removed, or the runner no longer holds it). */
   stop(): void {
     this.#stopped = true;
     clearInterval(this.#heartbeat);

@@ -129,37 +129,47 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /**
-   * The sweeper's question for a processing job at `attempt` that it has not heard of for
-   * a while: true if this runner still has it, and then it checks on it now (its alarm may
-   * have been lost). False when the runner holds nothing of that attempt.
+   * An event the processor pushed (src/runner/events.ts). False when this runner does not
+   * hold that attempt. Progress is taken at once; a final state is kept and handled by an
+   * alarm set for now, so the processor's push returns at once (storing outputs may take
+   * long) and a failure while handling it is retried like any other.
    */
-  async poke(attempt: number): Promise<boolean> {
-    const current = await this.#attempt();
-    const waiting = await waitingForSeat(this.ctx.storage);
-    const holds = current?.attempt === attempt || waiting?.previousAttempt === attempt;
-    if (holds) await this.ctx.storage.setAlarm(Date.now());
-    return holds;
-  }
-
-  /** An event the processor pushed (src/runner/events.ts). False when this runner does not hold that attempt. */
   async event(state: ProcessorJobState): Promise<boolean> {
     const current = await this.#attempt();
     if (!current || current.pid !== state.id) return false;
     if (this.#finishing === current.pid) return true;
     // An event can overtake the answer to the start: the processor has the attempt.
-    await this.#handle({ ...current, started: true, failures: 0 }, state);
+    const next = { ...current, started: true, failures: 0 };
+    if (state.state === "running") {
+      await this.#running(next, state.progress);
+      return true;
+    }
+    await this.ctx.storage.put({ attempt: next, final: state });
+    await this.ctx.storage.setAlarm(Date.now());
     return true;
   }
 
-  /** The watchdog: resend an unacknowledged start, or ask the processor after a silence. */
+  /** The poke of the sweeper: true if this runner still has the job at `attempt`, and then it checks on it now. */
+  async poke(attempt: number): Promise<boolean> {
+    const current = await this.#attempt();
+    const waiting = await waitingForSeat(this.ctx.storage);
+    if (current?.attempt !== attempt && waiting?.previousAttempt !== attempt) return false;
+    // Its alarm may have been lost: do what it would have done.
+    await this.alarm();
+    return true;
+  }
+
+  /** The watchdog: handle a pushed final state, resend an unacknowledged start, or ask the processor after a silence. */
   override async alarm(): Promise<void> {
     if (await whileWaiting(this.env, this.ctx.storage, (request) => this.#seat(request))) return;
     const current = await this.#attempt();
     if (!current || this.#finishing === current.pid) return;
     try {
+      const final = await this.ctx.storage.get<ProcessorJobState>("final");
+      if (final?.id === current.pid) return await this.#handle(current, final);
       if (current.started) return await this.#check(current);
       const job = await findJob(this.#db(), current.jobId);
-      if (!job || job.status !== "processing" || job.attempt !== current.attempt) return this.#letGo(current, "delete");
+      if (!job || job.status !== "processing" || job.attempt !== current.attempt) return this.#letGo(current);
       await this.#sendStart(current, job);
     } catch (error) {
       log("error", "runner check crashed", { job: current.jobId, attempt: current.attempt, error: String(error) });
@@ -349,7 +359,7 @@ export class JobRunner extends DurableObject<Env> {
       // The seat request replaces the attempt with no other I/O between (only storage), so
       // the sweeper or the limiter asking meanwhile finds that the runner holds the job.
       // The next attempt takes a seat like any waiting job (maybe on another instance).
-      await this.ctx.storage.delete("attempt");
+      await this.ctx.storage.delete(["attempt", "final"]);
       await this.#seat(seatRequest(job, current.attempt));
       return;
     }
@@ -368,7 +378,7 @@ export class JobRunner extends DurableObject<Env> {
    * (first of the follow-ups when it ended the job, at once when someone else had).
    */
   async #finish(current: Attempt, outcome: Outcome): Promise<boolean> {
-    const letGo = () => this.#letGo(current, "delete");
+    const letGo = () => this.#letGo(current);
     if (await finishJob(this.env, current.jobId, outcome, { stop: letGo })) return true;
     await letGo();
     return false;
@@ -377,11 +387,12 @@ export class JobRunner extends DurableObject<Env> {
   /**
    * Stops the watchdog and releases the processor's attempt, then forgets it. In that
    * order: a `cancel` that arrives meanwhile still finds the attempt and returns only once
-   * it is released.
+   * it is released; events that arrive meanwhile are ignored.
    */
-  async #letGo(current: Attempt, how: "cancel" | "delete"): Promise<void> {
+  async #letGo(current: Attempt): Promise<void> {
+    this.#finishing = current.pid;
     await this.ctx.storage.deleteAlarm();
-    await this.#release(current, how);
+    await this.#release(current, "delete");
     await this.#forget();
   }
 

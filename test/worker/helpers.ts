@@ -100,6 +100,7 @@ export async function processorState(pid: string) {
  * downloads of uploads. test/worker/relay-pump.ts runs it for every Worker test file.
  */
 export async function relayToWorker(stop: AbortSignal): Promise<number> {
+  const inFlight = new Set<Promise<void>>();
   let served = 0;
   while (!stop.aborted) {
     let next: Response;
@@ -109,21 +110,36 @@ export async function relayToWorker(stop: AbortSignal): Promise<number> {
       continue;
     }
     if (next.status !== 200) continue;
-    const request = (await next.json()) as { id: number; method: string; path: string; headers: Record<string, string>; body: string };
-    const headers: Record<string, string> = {};
-    for (const name of ["range", "authorization", "content-type"]) if (request.headers[name]) headers[name] = request.headers[name];
-    const body = request.body ? Uint8Array.from(atob(request.body), (c) => c.charCodeAt(0)) : undefined;
-    const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers, body });
-    const answer: Record<string, string> = {};
-    response.headers.forEach((value, name) => (answer[name] = value));
-    // Another test file's job (its Worker is not this one): let another file's pump have it.
-    const requeue = response.status === 409 && request.path.startsWith(PROCESSOR_EVENTS_PATH);
-    await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/respond/${request.id}`, {
-      method: "POST",
-      headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(answer), ...(requeue ? { "x-relay-requeue": "1" } : {}) },
-      body: await response.arrayBuffer(),
-    });
+    // Served side by side: a slow request (an upload's download) holds up no other.
+    const serving = serveRelayed((await next.json()) as RelayedRequest).finally(() => inFlight.delete(serving));
+    inFlight.add(serving);
     served++;
   }
+  await Promise.allSettled(inFlight);
   return served;
+}
+
+interface RelayedRequest {
+  id: number;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Base64. */
+  body: string;
+}
+
+async function serveRelayed(request: RelayedRequest): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const name of ["range", "authorization", "content-type"]) if (request.headers[name]) headers[name] = request.headers[name];
+  const body = request.body ? Uint8Array.from(atob(request.body), (c) => c.charCodeAt(0)) : undefined;
+  const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers, body });
+  const answer: Record<string, string> = {};
+  response.headers.forEach((value, name) => (answer[name] = value));
+  // Another test file's job (its Worker is not this one): let another file's pump have it.
+  const requeue = response.status === 409 && request.path.startsWith(PROCESSOR_EVENTS_PATH);
+  await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/respond/${request.id}`, {
+    method: "POST",
+    headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(answer), ...(requeue ? { "x-relay-requeue": "1" } : {}) },
+    body: await response.arrayBuffer(),
+  });
 }

@@ -33,7 +33,7 @@ const schema = z.object({
    */
   JOB_TIMEOUT_MS: int(6 * 3600_000),
   /** While a job runs, an event is pushed to its callback at least this often (a heartbeat when nothing changed). */
-  HEARTBEAT_MS: int(5_000),
+  HEARTBEAT_MS: int(3_000),
   /** Progress is pushed at most this often; the final state goes at once. */
   PROGRESS_REPORT_MS: int(1_000),
   /** One event push gives up after this long (the runner asks for the state when events stop). */

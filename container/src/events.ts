@@ -19,6 +19,8 @@ export class EventPusher {
   #progressTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #stopped = false;
+  /** The runner answered 409: it no longer holds the attempt, so nothing more goes out, not even what is queued. */
+  #refused = false;
 
   constructor(callback: Callback, config: Config, state: () => ProcessorJobState) {
     this.#callback = callback;
@@ -61,6 +63,7 @@ export class EventPusher {
   #push(final: boolean): void {
     this.#lastSentAt = Date.now();
     this.#chain = this.#chain.then(async () => {
+      if (this.#refused) return;
       const tries = final ? 2 : 1;
       for (let i = 1; i <= tries; i++) {
         try {
@@ -72,7 +75,10 @@ export class EventPusher {
           });
           await response.body?.cancel();
           // 409: the runner no longer holds this attempt; nothing more to tell it.
-          if (response.status === 409) return this.stop();
+          if (response.status === 409) {
+            this.#refused = true;
+            return this.stop();
+          }
           if (response.ok || response.status < 500) return;
         } catch (error) {
           if (i === tries) log("warn", "event push failed; the runner will ask", { job: this.#state().id, error: String(error) });

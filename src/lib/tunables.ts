@@ -25,7 +25,7 @@ export const TUNABLES = {
 
   runner: {
     /** The processor pushes an event at least this often while an attempt runs: container/src/config.ts HEARTBEAT_MS (a test checks). */
-    heartbeatMs: 5_000,
+    heartbeatMs: 3_000,
     /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id). */
     silentHeartbeats: 3,
     /** Progress reaches D1 at most this often... */

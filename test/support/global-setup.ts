@@ -90,21 +90,33 @@ function webhookReceiver() {
  * server holds each request until a test file's pump fetches it (GET /__relay/next, the
  * body base64 in `body`), passes it to the Worker, and posts the answer back (POST
  * /__relay/respond/<id>, status and headers in x-relay-status and x-relay-headers).
- * Test files run side by side, each with its own Worker: a pump whose Worker does not know
- * the request's job answers with x-relay-requeue, and the request waits for another pump
- * (at most MAX_BOUNCES times). test/worker/helpers.ts: relayToWorker.
+ * Test files run side by side, each with its own Worker: each file's Worker is given a
+ * PUBLIC_BASE_URL of its own, `<relay>/__scope/<tag>`, and its pump asks for that scope
+ * only (GET /__relay/next?scope=<tag>); the prefix is removed before the request reaches
+ * the Worker. A pump whose Worker does not know the request's job answers with
+ * x-relay-requeue, and the request waits for another pump of the scope (at most
+ * MAX_BOUNCES times). test/worker/relay-pump.ts, test/worker/helpers.ts: relayToWorker.
  */
 function workerRelay() {
   const MAX_BOUNCES = 50;
-  type Held = { id: number; method: string; path: string; headers: Record<string, string>; body: string; bounces: number; res: import("node:http").ServerResponse };
-  const waiting: Held[] = [];
+  type Held = { id: number; scope: string; method: string; path: string; headers: Record<string, string>; body: string; bounces: number; res: import("node:http").ServerResponse };
+  const waitingBy = new Map<string, Held[]>();
+  const pollersBy = new Map<string, ((next: Held) => void)[]>();
+  const waitingOf = (scope: string) => waitingBy.get(scope) ?? (waitingBy.set(scope, []), waitingBy.get(scope)!);
+  const pollersOf = (scope: string) => pollersBy.get(scope) ?? (pollersBy.set(scope, []), pollersBy.get(scope)!);
+  const offer = (item: Held) => {
+    const poller = pollersOf(item.scope).shift();
+    if (poller) poller(item);
+    else waitingOf(item.scope).push(item);
+  };
   const held = new Map<number, Held>();
-  const pollers: ((next: Held) => void)[] = [];
   let counter = 0;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://relay");
     if (req.method === "GET" && url.pathname === "/__relay/next") {
-      const next = waiting.shift();
+      const scope = url.searchParams.get("scope") ?? "";
+      const pollers = pollersOf(scope);
+      const next = waitingOf(scope).shift();
       const answer = (item: Held | undefined) =>
         item
           ? res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: item.id, method: item.method, path: item.path, headers: item.headers, body: item.body }))
@@ -128,9 +140,7 @@ function workerRelay() {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       if (req.headers["x-relay-requeue"] && ++item.bounces < MAX_BOUNCES) {
-        const poller = pollers.shift();
-        if (poller) poller(item);
-        else waiting.push(item);
+        offer(item);
         return res.writeHead(204).end();
       }
       held.delete(Number(respond[1]));
@@ -142,11 +152,10 @@ function workerRelay() {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString("base64");
-    const item: Held = { id: ++counter, method: req.method ?? "GET", path: req.url ?? "/", headers, body, bounces: 0, res };
+    const scoped = /^\/__scope\/([A-Za-z0-9_-]+)(\/.*)$/.exec(req.url ?? "/");
+    const item: Held = { id: ++counter, scope: scoped?.[1] ?? "", method: req.method ?? "GET", path: scoped?.[2] ?? req.url ?? "/", headers, body, bounces: 0, res };
     held.set(item.id, item);
-    const poller = pollers.shift();
-    if (poller) poller(item);
-    else waiting.push(item);
+    offer(item);
   });
   const close = () => {
     server.closeAllConnections();

@@ -99,19 +99,19 @@ export async function processorState(pid: string) {
  * test/support/global-setup.ts) until `stop` aborts: the processor's pushed events and its
  * downloads of uploads. test/worker/relay-pump.ts runs it for every Worker test file.
  */
-export async function relayToWorker(stop: AbortSignal): Promise<number> {
+export async function relayToWorker(stop: AbortSignal, relay = { base: testEnv.PUBLIC_BASE_URL, scope: "" }): Promise<number> {
   const inFlight = new Set<Promise<void>>();
   let served = 0;
   while (!stop.aborted) {
     let next: Response;
     try {
-      next = await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/next`);
+      next = await fetch(`${relay.base}/__relay/next?scope=${relay.scope}`);
     } catch {
       continue;
     }
     if (next.status !== 200) continue;
     // Served side by side: a slow request (an upload's download) holds up no other.
-    const serving = serveRelayed((await next.json()) as RelayedRequest).finally(() => inFlight.delete(serving));
+    const serving = serveRelayed(relay.base, (await next.json()) as RelayedRequest).finally(() => inFlight.delete(serving));
     inFlight.add(serving);
     served++;
   }
@@ -128,7 +128,7 @@ interface RelayedRequest {
   body: string;
 }
 
-async function serveRelayed(request: RelayedRequest): Promise<void> {
+async function serveRelayed(base: string, request: RelayedRequest): Promise<void> {
   const headers: Record<string, string> = {};
   for (const name of ["range", "authorization", "content-type"]) if (request.headers[name]) headers[name] = request.headers[name];
   const body = request.body ? Uint8Array.from(atob(request.body), (c) => c.charCodeAt(0)) : undefined;
@@ -137,7 +137,7 @@ async function serveRelayed(request: RelayedRequest): Promise<void> {
   response.headers.forEach((value, name) => (answer[name] = value));
   // Another test file's job (its Worker is not this one): let another file's pump have it.
   const requeue = response.status === 409 && request.path.startsWith(PROCESSOR_EVENTS_PATH);
-  await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/respond/${request.id}`, {
+  await fetch(`${base}/__relay/respond/${request.id}`, {
     method: "POST",
     headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(answer), ...(requeue ? { "x-relay-requeue": "1" } : {}) },
     body: await response.arrayBuffer(),

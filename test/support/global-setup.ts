@@ -87,8 +87,8 @@ function webhookReceiver() {
 /**
  * The Worker's public origin for processor-to-Worker requests (an upload's signed link,
  * the processor's pushed events): workerd under vitest has no port of its own, so this
- * server holds each request until a test file's pump fetches it (GET /__relay/next, the
- * body base64 in `body`), passes it to the Worker, and posts the answer back (POST
+ * server holds each request until a test file's pump fetches it (GET /__relay/next: every
+ * request waiting, the body base64 in `body`), passes it to the Worker, and posts the answer back (POST
  * /__relay/respond/<id>, status and headers in x-relay-status and x-relay-headers).
  * Test files run side by side, each with its own Worker: each file's Worker is given a
  * PUBLIC_BASE_URL of its own, `<relay>/__scope/<tag>`, and its pump asks for that scope
@@ -116,19 +116,22 @@ function workerRelay() {
     if (req.method === "GET" && url.pathname === "/__relay/next") {
       const scope = url.searchParams.get("scope") ?? "";
       const pollers = pollersOf(scope);
-      const next = waitingOf(scope).shift();
-      const answer = (item: Held | undefined) =>
-        item
-          ? res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: item.id, method: item.method, path: item.path, headers: item.headers, body: item.body }))
+      // Everything waiting in the scope at once: one round trip serves a burst of events.
+      const queued = waitingOf(scope).splice(0);
+      const answer = (items: Held[]) =>
+        items.length
+          ? res
+              .writeHead(200, { "content-type": "application/json" })
+              .end(JSON.stringify(items.map((item) => ({ id: item.id, method: item.method, path: item.path, headers: item.headers, body: item.body }))))
           : res.writeHead(204).end();
-      if (next) return answer(next);
+      if (queued.length) return answer(queued);
       const timer = setTimeout(() => {
         pollers.splice(pollers.indexOf(deliver), 1);
-        answer(undefined);
+        answer([]);
       }, 1000);
       const deliver = (item: Held) => {
         clearTimeout(timer);
-        answer(item);
+        answer([item]);
       };
       pollers.push(deliver);
       return;

@@ -32,7 +32,8 @@ export async function call(method: string, path: string, options: { key?: string
 
 /** A raw request to the Worker under test (for downloads). */
 export function workerFetch(url: string, init?: RequestInit): Promise<Response> {
-  return exports.default.fetch(new Request(url, init));
+  // A link under this file's scope of the relay (test/worker/relay-pump.ts) is the Worker's own path.
+  return exports.default.fetch(new Request(url.replace(/\/__scope\/[A-Za-z0-9_-]+\//, "/"), init));
 }
 
 /** A live compress-image job of the org written straight to D1 (nothing runs it); `fields` override the defaults. */
@@ -111,9 +112,11 @@ export async function relayToWorker(stop: AbortSignal, relay = { base: testEnv.P
     }
     if (next.status !== 200) continue;
     // Served side by side: a slow request (an upload's download) holds up no other.
-    const serving = serveRelayed(relay.base, (await next.json()) as RelayedRequest).finally(() => inFlight.delete(serving));
-    inFlight.add(serving);
-    served++;
+    for (const request of (await next.json()) as RelayedRequest[]) {
+      const serving = serveRelayed(relay.base, request).finally(() => inFlight.delete(serving));
+      inFlight.add(serving);
+      served++;
+    }
   }
   await Promise.allSettled(inFlight);
   return served;

@@ -85,10 +85,13 @@ export const TUNABLES = {
     /** The hourly quota's sliding window. */
     quotaWindowMs: HOUR_MS,
     /**
-     * A slot's job is checked with its runner this long after it started (and again each
-     * time after): a slot is reclaimed only when its runner no longer holds the job.
+     * A slot's lease. The limiter itself asks the job's runner shortly before it runs out
+     * (slotCheckAheadMs) and extends it while the runner holds the job; a slot is
+     * reclaimed only when its runner no longer has the job.
      */
     slotLeaseMs: 2 * MINUTE_MS,
+    /** How long before a slot's lease runs out the limiter asks the job's runner. */
+    slotCheckAheadMs: 20_000,
     /** How long a finished job is remembered, so that a late duplicate queue message starts nothing. */
     doneMemoryMs: 24 * HOUR_MS,
     /** After a runner could not be reached to start a job, the limiter tries again this soon. */

@@ -3,9 +3,10 @@
 // priority order. Being one object, its decisions are atomic across every Worker
 // instance; being one per organization, one organization's backlog never delays another.
 // A slot is held from the job's start until it ends (finishJob releases it). Its lease is
-// only a check date: when it runs out and jobs wait, the limiter asks the job's runner
-// (JobRunner `holds`) and reclaims the slot only if the runner no longer has the job, so
-// a slot is never given away while its job runs, whatever the runner is doing.
+// kept by the limiter itself: shortly before it runs out the limiter asks the job's runner
+// (JobRunner `holds`), extends it while the runner has the job and reclaims the slot only
+// when it does not, so a slot is never given away while its job runs, whatever the runner
+// is doing, and a running job's slot is never seen expired.
 import { DurableObject } from "cloudflare:workers";
 import type { Plan } from "../db/schema.ts";
 import { configureLogging, log } from "../lib/log.ts";
@@ -13,7 +14,7 @@ import { TUNABLES } from "../lib/tunables.ts";
 import { checkQuota, planDispatch, type QuotaVerdict, type Slot, type Waiting } from "./admission.ts";
 import { PLAN_LIMITS } from "./plans.ts";
 
-const { quotaWindowMs, slotLeaseMs, doneMemoryMs, startRetryMs } = TUNABLES.limiter;
+const { quotaWindowMs, slotLeaseMs, slotCheckAheadMs, doneMemoryMs, startRetryMs } = TUNABLES.limiter;
 
 export interface Usage {
   plan: Plan;
@@ -87,12 +88,12 @@ export class OrgLimiter extends DurableObject<Env> {
   }
 
   /**
-   * Slots past their check date: each one whose runner still has its job is extended,
-   * the others are reclaimed. A runner that cannot be asked keeps its slot until the next
-   * check: a slot is never given away on a guess.
+   * Slots whose lease runs out within slotCheckAheadMs: each one whose runner still has its
+   * job is extended, the others are reclaimed. A runner that cannot be asked keeps its slot
+   * until the next check: a slot is never given away on a guess.
    */
-  async #checkExpiredSlots(now: number): Promise<void> {
-    const expired = this.#sql.exec<{ job_id: string }>("SELECT job_id FROM slots WHERE lease_expires_at <= ?", now).toArray();
+  async #checkExpiringSlots(now: number): Promise<void> {
+    const expired = this.#sql.exec<{ job_id: string }>("SELECT job_id FROM slots WHERE lease_expires_at <= ?", now + slotCheckAheadMs).toArray();
     await Promise.all(
       expired.map(async ({ job_id: jobId }) => {
         let holds = true;
@@ -140,7 +141,7 @@ export class OrgLimiter extends DurableObject<Env> {
 
   /** Checks expired slots with their runners and starts waiting jobs while slots are free. */
   async dispatch(now = Date.now()): Promise<void> {
-    if (this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n > 0) await this.#checkExpiredSlots(now);
+    await this.#checkExpiringSlots(now);
     for (;;) {
       const waiting = this.#sql
         .exec<{ job_id: string; priority: number; created_at: number }>("SELECT job_id, priority, created_at FROM waiting")
@@ -182,14 +183,13 @@ export class OrgLimiter extends DurableObject<Env> {
     }
   }
 
-  /** Wakes up when the first lease can expire, if anything is waiting behind it. */
+  /** Wakes up to check the first slot whose lease is about to run out. */
   async #scheduleAlarm(now: number): Promise<void> {
     const next = this.#sql.exec<{ at: number | null }>("SELECT min(lease_expires_at) AS at FROM slots").one().at;
-    const waiting = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n;
+    if (next === null) return;
+    const checkAt = Math.max(next - slotCheckAheadMs, now + 1);
     const current = await this.ctx.storage.getAlarm();
-    if (next !== null && waiting > 0) {
-      if (current === null || current > next) await this.ctx.storage.setAlarm(Math.max(next, now + 1));
-    }
+    if (current === null || current > checkAt) await this.ctx.storage.setAlarm(checkAt);
   }
 
   override async alarm(): Promise<void> {

@@ -74,6 +74,11 @@ describe("the tunables' relations", () => {
     expect(pool.waitCheckMs).toBeLessThan(limiter.slotLeaseMs);
   });
 
+  it("the limiter asks a slot's runner before the slot's lease runs out, and not at once", () => {
+    expect(limiter.slotCheckAheadMs).toBeGreaterThan(0);
+    expect(limiter.slotCheckAheadMs).toBeLessThan(limiter.slotLeaseMs / 2);
+  });
+
   it("the limiter still remembers a finished job when the queue's last redelivery of its message arrives", () => {
     let redeliveriesMs = 0;
     for (let attempt = 1; attempt <= jobsQueue.maxRetries; attempt++) redeliveriesMs += Math.min(jobsQueue.maxRetryDelayS, 2 ** attempt) * 1000;

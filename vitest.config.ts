@@ -46,7 +46,7 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           globalSetup: ["./test/support/global-setup.ts"],
-          setupFiles: ["./test/support/apply-migrations.ts"],
+          setupFiles: ["./test/support/apply-migrations.ts", "./test/worker/relay-pump.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -25,7 +25,7 @@ export function createApp(config: Config, jobs: JobTable) {
   );
 
   app.post("/jobs", async (c) => {
-    const body = (await c.req.json().catch(() => null)) as { id?: unknown; type?: unknown; params?: unknown; inputUrl?: unknown } | null;
+    const body = (await c.req.json().catch(() => null)) as { id?: unknown; type?: unknown; params?: unknown; inputUrl?: unknown; callback?: unknown } | null;
     const type = typeof body?.type === "string" && Object.hasOwn(jobTypes, body.type) ? (body.type as keyof typeof jobTypes) : undefined;
     if (!body || typeof body.id !== "string" || !type) return c.json({ error: "body must be {id, type, params}" }, 400);
     // The Worker validated these already; checking again keeps the processor safe on its own.
@@ -35,7 +35,9 @@ export function createApp(config: Config, jobs: JobTable) {
     const fromUpload = uploadRefId(params.data.url) !== undefined;
     const inputUrl = typeof body.inputUrl === "string" && URL.canParse(body.inputUrl) ? body.inputUrl : undefined;
     if (fromUpload !== (inputUrl !== undefined)) return c.json({ error: "inputUrl is required with an upload: input, and refused otherwise" }, 400);
-    return c.json(jobs.start({ id: body.id, type, params: params.data, ...(inputUrl ? { inputUrl } : {}) }), 202);
+    const callback = parseCallback(body.callback);
+    if (callback === null) return c.json({ error: "callback must be {url: an http(s) URL, token: a string}" }, 400);
+    return c.json(jobs.start({ id: body.id, type, params: params.data, ...(inputUrl ? { inputUrl } : {}), ...(callback ? { callback } : {}) }), 202);
   });
 
   app.get("/jobs/:id", (c) => {
@@ -61,4 +63,12 @@ export function createApp(config: Config, jobs: JobTable) {
   });
 
   return app;
+}
+
+/** The runner's callback for pushed events: absent (undefined), well formed, or refused (null). */
+function parseCallback(value: unknown): { url: string; token: string } | undefined | null {
+  if (value === undefined) return undefined;
+  const { url, token } = (value ?? {}) as { url?: unknown; token?: unknown };
+  if (typeof url !== "string" || typeof token !== "string" || !URL.canParse(url)) return null;
+  return /^https?:$/.test(new URL(url).protocol) ? { url, token } : null;
 }

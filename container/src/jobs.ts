@@ -1,18 +1,20 @@
-// The processor's job table: one entry per attempt, run in the background, observed by
-// polling. Always: a job's child processes are killed on cancel, and its work directory
+// The processor's job table: one entry per attempt, run in the background; its events are
+// pushed to the runner's callback (events.ts) and its state can be asked for. Always: a job's child processes are killed on cancel, and its work directory
 // is removed on DELETE or when nobody collects it within FINISHED_JOB_TTL_MS.
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../../src/contract/processor-protocol.ts";
+import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput, ProcessorTimings } from "../../src/contract/processor-protocol.ts";
 import type { JobError } from "../../src/contract/job.ts";
 import type { JobType } from "../../src/contract/registry.ts";
 import type { StoredResult } from "../../src/contract/stored-result.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure } from "./errors.ts";
+import { EventPusher } from "./events.ts";
 import { fetchInput } from "./fetch-input.ts";
 import { log } from "./log.ts";
 import { processors } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
+import { StepLog } from "./steps.ts";
 
 interface Entry {
   id: string;
@@ -24,6 +26,8 @@ interface Entry {
   result?: StoredResult;
   error?: JobError;
   finishedAt?: number;
+  timings: ProcessorTimings;
+  events?: EventPusher;
   done: Promise<void>;
 }
 
@@ -50,8 +54,10 @@ export class JobTable {
       dir: join(this.#config.workDir, safeName(request.id)),
       controller: new AbortController(),
       outputs: new Map(),
+      timings: {},
       done: Promise.resolve(),
     };
+    if (request.callback) entry.events = new EventPusher(request.callback, this.#config, () => view(entry));
     this.#jobs.set(request.id, entry);
     entry.done = this.#run(entry, request);
     return view(entry);
@@ -81,6 +87,7 @@ export class JobTable {
     const entry = this.#jobs.get(id);
     if (!entry) return;
     entry.controller.abort();
+    entry.events?.stop();
     await entry.done;
     this.#jobs.delete(id);
     await rm(entry.dir, { recursive: true, force: true });
@@ -96,30 +103,40 @@ export class JobTable {
   async #run(entry: Entry, request: ProcessorJobRequest): Promise<void> {
     const signal = AbortSignal.any([entry.controller.signal, AbortSignal.timeout(this.#config.JOB_TIMEOUT_MS)]);
     const started = Date.now();
+    const setProgress = (percent: number) => {
+      const next = Math.max(entry.progress, Math.min(99, Math.round(percent)));
+      if (next === entry.progress) return;
+      entry.progress = next;
+      entry.events?.progressed();
+    };
+    // Each tool run and sharp step of the work, for the "job finished" log line.
+    const steps = new StepLog();
     try {
       const processor = processors[request.type];
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
       await mkdir(join(entry.dir, "out"), { recursive: true });
+      const fetchStart = Date.now();
       const input = request.inputUrl
         ? await fetchInput(request.inputUrl, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: true })
         : await fetchInput(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
-      entry.progress = Math.max(entry.progress, 5);
-      const result = await (processor as Processor<JobType>)(request.params, {
+      entry.timings.fetchInputMs = Date.now() - fetchStart;
+      setProgress(5);
+      const processStart = Date.now();
+      const result = await steps.run(() => (processor as Processor<JobType>)(request.params, {
         input,
         workDir: entry.dir,
         signal,
         config: this.#config,
-        setProgress: (percent: number) => {
-          entry.progress = Math.max(entry.progress, Math.min(99, Math.round(percent)));
-        },
+        setProgress,
         addOutput: (name: string, contentType: string) => {
           const path = join(entry.dir, "out", safeName(name));
           entry.outputs.set(name, { path, contentType, size: 0 });
           return path;
         },
-      });
+      }));
       if (entry.controller.signal.aborted) throw new JobCancelled();
       for (const output of entry.outputs.values()) output.size = (await stat(output.path)).size;
+      entry.timings.processMs = Date.now() - processStart;
       entry.result = result;
       entry.progress = 100;
       entry.state = "completed";
@@ -146,7 +163,9 @@ export class JobTable {
       await rm(entry.dir, { recursive: true, force: true });
     } finally {
       entry.finishedAt = Date.now();
-      log("info", "job finished", { job: entry.id, type: request.type, state: entry.state, ms: entry.finishedAt - started });
+      log("info", "job finished", { job: entry.id, type: request.type, state: entry.state, ms: entry.finishedAt - started, ...entry.timings, steps: steps.list() });
+      // Not awaited by `done`: a cancel or DELETE must not wait for the runner to answer.
+      void entry.events?.finished();
     }
   }
 }
@@ -155,10 +174,10 @@ function view(entry: Entry): ProcessorJobState {
   switch (entry.state) {
     case "completed": {
       const outputs: ProcessorOutput[] = [...entry.outputs].map(([name, o]) => ({ name, contentType: o.contentType, size: o.size }));
-      return { id: entry.id, state: "completed", progress: 100, result: entry.result!, outputs };
+      return { id: entry.id, state: "completed", progress: 100, result: entry.result!, outputs, timings: entry.timings };
     }
     case "failed":
-      return { id: entry.id, state: "failed", progress: entry.progress, error: entry.error! };
+      return { id: entry.id, state: "failed", progress: entry.progress, error: entry.error!, timings: entry.timings };
     default:
       return { id: entry.id, state: entry.state, progress: entry.progress } as ProcessorJobState;
   }

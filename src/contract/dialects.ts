@@ -1,7 +1,7 @@
 // The two dialects of one job model (docs/api.md, docs/sdk.md): the HTTP job nests results under
 // `result` and says `queued`; the client library and the webhook payload put results at
 // the root, say `pending`, and carry the error as its message.
-import type { HttpJob, JobErrorCode, JobStatus } from "./job.ts";
+import type { HttpJob, JobErrorCode, JobStatus, JobTimings } from "./job.ts";
 import { canonicalJobType, type JobType } from "./names.ts";
 import type { JobResult } from "./registry.ts";
 
@@ -21,6 +21,8 @@ interface SdkJobBase<T extends JobType> {
   errorCode: JobErrorCode | null;
   /** The metadata given at creation; `{}` when none was. */
   metadata: Record<string, string>;
+  /** Where the job's time went, in milliseconds; each phase null until measured. */
+  timings: JobTimings;
 }
 
 type SdkJobOf<T extends JobType> =

@@ -28,6 +28,20 @@ export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];
 export const jobError = z.object({ code: z.enum(JOB_ERROR_CODES), message: z.string() });
 export type JobError = z.infer<typeof jobError>;
 
+const phaseMs = z.int().min(0).nullable();
+
+/**
+ * Where a job's time went, in milliseconds; each phase null until measured (docs/api.md:
+ * timings). The same object in both dialects and in the "job finished" log line.
+ */
+export const jobTimings = z.object({
+  queuedMs: phaseMs.describe("Created until its first attempt started (waiting for a concurrency slot and a processor)."),
+  fetchInputMs: phaseMs.describe("The processor's download of the input, in the last attempt."),
+  processMs: phaseMs.describe("The processing itself (probe, tools, outputs written), in the last attempt."),
+  storeOutputMs: phaseMs.describe("Outputs moved from the processor into storage."),
+});
+export type JobTimings = z.infer<typeof jobTimings>;
+
 export const httpJob = z.object({
   id: z.string(),
   type: z.enum(HTTP_JOB_TYPES as [string, ...string[]]),
@@ -43,6 +57,7 @@ export const httpJob = z.object({
   error: jobError.optional(),
   /** The metadata given at creation; `{}` when none was. */
   metadata: jobMetadata,
+  timings: jobTimings,
 });
 export type HttpJob = z.infer<typeof httpJob>;
 

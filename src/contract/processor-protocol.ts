@@ -1,12 +1,18 @@
 // The HTTP protocol between the job runner (Worker) and the processor (container or
 // local Node process). One processor job is one attempt of one API job.
 //
-//   POST   /jobs                    {id, type, params}  → 202 ProcessorJobState (idempotent on id)
+//   POST   /jobs                    {id, type, params, callback?}  → 202 ProcessorJobState (idempotent on id)
 //   GET    /jobs/:id                → 200 ProcessorJobState | 404 when the processor does not know it
 //   GET    /jobs/:id/outputs/:name  → the output's bytes, with Content-Type and Content-Length
 //   POST   /jobs/:id/cancel         → 200 ProcessorJobState; kills its processes
 //   DELETE /jobs/:id                → 204; removes its files
 //   GET    /status                  → 200 {version, tools, running}
+//
+// And the other way, pushed while an attempt runs (docs/architecture.md: events):
+//
+//   POST   <callback.url>           ProcessorJobState, `authorization: Bearer <callback.token>`
+//     progress at most once per PROGRESS_REPORT_MS, a heartbeat every HEARTBEAT_MS while
+//     nothing else was sent, and the final state (completed, failed, cancelled) at once.
 import type { JobError } from "./job.ts";
 import type { JobParams, JobType } from "./registry.ts";
 import type { StoredResult } from "./stored-result.ts";
@@ -22,6 +28,12 @@ export interface ProcessorJobRequest {
    * redirected: a user's URL can neither become one nor lead to one.
    */
   inputUrl?: string;
+  /**
+   * Where the processor pushes this attempt's events. The token is the attempt's own
+   * (HMAC-SHA256 of the attempt id under PROCESSOR_TOKEN), so it is good for nothing else.
+   * Without it the runner learns the state only by asking (GET /jobs/:id).
+   */
+  callback?: { url: string; token: string };
 }
 
 export interface ProcessorOutput {
@@ -31,8 +43,19 @@ export interface ProcessorOutput {
   size: number;
 }
 
+/** Where an attempt's time went on the processor, in milliseconds; absent until measured. */
+export interface ProcessorTimings {
+  /** Downloading (or reading) the input. */
+  fetchInputMs?: number;
+  /** Running the job type's tools, up to its outputs on disk. */
+  processMs?: number;
+}
+
 export type ProcessorJobState =
   | { id: string; state: "running"; progress: number }
-  | { id: string; state: "completed"; progress: 100; result: StoredResult; outputs: ProcessorOutput[] }
-  | { id: string; state: "failed"; progress: number; error: JobError }
+  | { id: string; state: "completed"; progress: 100; result: StoredResult; outputs: ProcessorOutput[]; timings?: ProcessorTimings }
+  | { id: string; state: "failed"; progress: number; error: JobError; timings?: ProcessorTimings }
   | { id: string; state: "cancelled"; progress: number };
+
+/** The Worker's route for pushed events, under its public origin (locally) or the container's outbound host. */
+export const PROCESSOR_EVENTS_PATH = "/internal/processor-events";

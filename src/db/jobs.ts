@@ -2,7 +2,7 @@
 // states (and attempt) it may start from, so a duplicate queue delivery, a late alarm or
 // a race with cancel changes nothing instead of moving a job backwards. Each returns
 // whether it took effect.
-import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobErrorCode, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
 import { TUNABLES } from "../lib/tunables.ts";
@@ -80,75 +80,107 @@ async function changed(result: Promise<{ meta: { changes?: number } } | D1Result
   return ((await result).meta.changes ?? 0) > 0;
 }
 
-/** queued (or processing, for a retry) → processing with the next attempt number. */
-export function startAttempt(db: Db, id: string, previousAttempt: number, now: number): Promise<boolean> {
-  return changed(
-    db
-      .update(jobs)
-      .set({
-        status: "processing",
-        attempt: previousAttempt + 1,
-        startedAt: sql`coalesce(${jobs.startedAt}, ${now})`,
-        progress: 0,
-        leaseExpiresAt: now + TUNABLES.job.leaseMs,
-      })
-      .where(and(eq(jobs.id, id), eq(jobs.attempt, previousAttempt), inArray(jobs.status, ["queued", "processing"])))
-      .run(),
-  );
+/** The processor's and the runner's measurements, stored when a job ends (null fields stay as they were). */
+export interface JobTimings {
+  fetchInputMs?: number | null;
+  processMs?: number | null;
+  storeOutputMs?: number | null;
 }
 
-/** Renews the lease and records progress; false when the job left this attempt (cancelled, finished). */
-export function renewLease(db: Db, id: string, attempt: number, progress: number, now: number): Promise<boolean> {
+function timingColumns(t: JobTimings = {}) {
+  return {
+    fetchInputMs: t.fetchInputMs ?? null,
+    processMs: t.processMs ?? null,
+    storeOutputMs: t.storeOutputMs ?? null,
+  };
+}
+
+/**
+ * queued (or processing, for a retry) → processing with the next attempt number; the row
+ * as it is now, or undefined when the job was not at `previousAttempt` any more. The time
+ * queued is measured at the first attempt; the sweep asks the runner about the job from
+ * `leaseMs` on (src/runner/sweeper.ts).
+ */
+export async function startAttempt(db: Db, id: string, previousAttempt: number, now: number): Promise<JobRow | undefined> {
+  const rows = await db
+    .update(jobs)
+    .set({
+      status: "processing",
+      attempt: previousAttempt + 1,
+      startedAt: sql`coalesce(${jobs.startedAt}, ${now})`,
+      queuedMs: sql`coalesce(${jobs.queuedMs}, max(0, ${now} - ${jobs.createdAt}))`,
+      progress: 0,
+      leaseExpiresAt: now + TUNABLES.job.leaseMs,
+    })
+    .where(and(eq(jobs.id, id), eq(jobs.attempt, previousAttempt), inArray(jobs.status, ["queued", "processing"])))
+    .returning();
+  return rows[0];
+}
+
+/** Records progress of a processing attempt; false when the job left it (cancelled, finished). */
+export function recordProgress(db: Db, id: string, attempt: number, progress: number): Promise<boolean> {
   return changed(
     db
       .update(jobs)
-      .set({ progress: sql`max(coalesce(${jobs.progress}, 0), ${progress})`, leaseExpiresAt: now + TUNABLES.job.leaseMs })
+      .set({ progress: sql`max(coalesce(${jobs.progress}, 0), ${progress})` })
       .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
       .run(),
   );
 }
 
-export function completeJob(db: Db, id: string, attempt: number, result: unknown, now: number): Promise<boolean> {
-  return changed(
-    db
-      .update(jobs)
-      .set({ status: "completed", result, progress: 100, completedAt: now, leaseExpiresAt: null })
-      .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
-      .run(),
-  );
+/** processing at `attempt` → completed; the final row, or undefined when the job was not there. */
+export async function completeJob(db: Db, id: string, attempt: number, result: unknown, now: number, timings?: JobTimings): Promise<JobRow | undefined> {
+  const rows = await db
+    .update(jobs)
+    .set({ status: "completed", result, progress: 100, completedAt: now, leaseExpiresAt: null, ...timingColumns(timings) })
+    .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
+    .returning();
+  return rows[0];
 }
 
-/** Fails a job that is processing at `attempt`, or still queued when `attempt` is null. */
-export function failJob(db: Db, id: string, attempt: number | null, error: { code: JobErrorCode; message: string }, now: number) {
+/** Fails a job that is processing at `attempt`, or still queued when `attempt` is null; the final row, or undefined. */
+export async function failJob(
+  db: Db,
+  id: string,
+  attempt: number | null,
+  error: { code: JobErrorCode; message: string },
+  now: number,
+  timings?: JobTimings,
+): Promise<JobRow | undefined> {
   const guard =
     attempt === null
       ? and(eq(jobs.id, id), eq(jobs.status, "queued"))
       : and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing"));
-  return changed(
-    db
-      .update(jobs)
-      .set({ status: "failed", errorCode: error.code, errorMessage: error.message, completedAt: now, leaseExpiresAt: null })
-      .where(guard)
-      .run(),
-  );
+  const rows = await db
+    .update(jobs)
+    .set({ status: "failed", errorCode: error.code, errorMessage: error.message, completedAt: now, leaseExpiresAt: null, ...(timings ? timingColumns(timings) : {}) })
+    .where(guard)
+    .returning();
+  return rows[0];
 }
 
-/** queued or processing → cancelled. */
-export function cancelJob(db: Db, id: string, now: number): Promise<boolean> {
-  return changed(
-    db
-      .update(jobs)
-      .set({ status: "cancelled", completedAt: now, leaseExpiresAt: null })
-      .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "processing"])))
-      .run(),
-  );
+/** queued or processing → cancelled; the final row, or undefined when the job had ended. */
+export async function cancelJob(db: Db, id: string, now: number): Promise<JobRow | undefined> {
+  const rows = await db
+    .update(jobs)
+    .set({ status: "cancelled", completedAt: now, leaseExpiresAt: null })
+    .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "processing"])))
+    .returning();
+  return rows[0];
 }
 
-/** Processing jobs whose lease ran out before `before` (their runner stopped renewing). */
-export async function expiredLeases(db: Db, before: number, limit: number): Promise<JobRow[]> {
+/**
+ * Processing jobs whose lease ran out before `before`, oldest lease first, a page of
+ * `limit` after the cursor `after` (the last row of the previous page).
+ */
+export async function expiredLeases(db: Db, before: number, limit: number, after?: { leaseExpiresAt: number; id: string }): Promise<JobRow[]> {
+  const cursor = after
+    ? or(gt(jobs.leaseExpiresAt, after.leaseExpiresAt), and(eq(jobs.leaseExpiresAt, after.leaseExpiresAt), gt(jobs.id, after.id)))
+    : undefined;
   return db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.status, "processing"), lt(jobs.leaseExpiresAt, before)))
+    .where(and(eq(jobs.status, "processing"), lt(jobs.leaseExpiresAt, before), cursor))
+    .orderBy(asc(jobs.leaseExpiresAt), asc(jobs.id))
     .limit(limit);
 }

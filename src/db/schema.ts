@@ -62,8 +62,19 @@ export const jobs = sqliteTable(
     createdAt: integer("created_at").notNull(),
     startedAt: integer("started_at"),
     completedAt: integer("completed_at"),
-    /** While processing: when the runner's lease runs out unless renewed. */
+    /**
+     * While processing: from when the cron sweep asks the job's runner whether it still
+     * holds the job (set when an attempt starts; the live lease is in the runner).
+     */
     leaseExpiresAt: integer("lease_expires_at"),
+    /** Where the job's time went (docs/api.md: timings), milliseconds, null until measured: created → first attempt started. */
+    queuedMs: integer("queued_ms"),
+    /** The processor's download of the input (the last attempt's). */
+    fetchInputMs: integer("fetch_input_ms"),
+    /** The processor's tools, up to the outputs on its disk (the last attempt's). */
+    processMs: integer("process_ms"),
+    /** Outputs from the processor into R2. */
+    storeOutputMs: integer("store_output_ms"),
     /** When retention removed the job's outputs from R2. */
     outputsDeletedAt: integer("outputs_deleted_at"),
     /** The caller's metadata as given (JSON object of strings); null when none. Filtered through job_metadata. */

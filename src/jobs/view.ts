@@ -32,5 +32,6 @@ export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<Http
       : {}),
     ...(row.status === "failed" ? { error: { code: (row.errorCode ?? "processing_failed") as JobErrorCode, message: row.errorMessage ?? "" } } : {}),
     metadata: row.metadata ?? {},
+    timings: { queuedMs: row.queuedMs, fetchInputMs: row.fetchInputMs, processMs: row.processMs, storeOutputMs: row.storeOutputMs },
   };
 }

@@ -1,8 +1,8 @@
 // Every timing, retry count and batch size of the Worker, in one object, units in the
-// names (Ms, S, Ratio; bare counts otherwise). The relations between them (a lease against
-// the polls that renew it, the sweep window against the cron period, a retry schedule
+// names (Ms, S, Ratio; bare counts otherwise). The relations between them (the runner's
+// silence check against the processor's heartbeat, the sweep window against the cron period, a retry schedule
 // against its deadline) and the copies wrangler.toml must hold (cron period, queue
-// max_retries, read rate) are checked by test/lib/tunables.test.ts; docs/architecture.md
+// max_retries, read rate) are checked by test/limits/tunables.test.ts; docs/architecture.md
 // says what each one governs. Plan quotas are in src/limits/plans.ts, the processor's own
 // limits in container/src/config.ts.
 
@@ -14,25 +14,28 @@ const WEBHOOK_RETRY_DELAYS_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 360
 
 export const TUNABLES = {
   job: {
-    /** How long a runner's hold on a processing job lasts; every poll of a running attempt renews it. */
+    /**
+     * How long after an attempt starts the cron sweep first asks the job's runner whether
+     * it still holds the job (the live lease is in the runner; D1 is not renewed).
+     */
     leaseMs: MINUTE_MS,
     /** Attempts a job gets when its processor is lost (restarted, replaced); then processing_interrupted. */
     maxAttempts: 3,
   },
 
   runner: {
-    /** Poll delays: quick at first so short jobs finish without waiting, then slower. */
-    firstPollDelayMs: 100,
-    /** Polls at the first delay (about 1 s)... */
-    firstPolls: 10,
-    fastPollDelayMs: 250,
-    /** ...then at the fast delay until this many polls in all (about 10 s), then slow. */
-    fastPolls: 40,
-    slowPollDelayMs: 2_000,
-    /** Delay after a poll that failed (processor unreachable, 5xx, output copy failed). */
-    failedPollDelayMs: 2_000,
-    /** Consecutive failed polls before the processor counts as lost (the attempt ends). */
-    maxPollFailures: 5,
+    /** The processor pushes an event at least this often while an attempt runs: container/src/config.ts HEARTBEAT_MS (a test checks). */
+    heartbeatMs: 3_000,
+    /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id). */
+    silentHeartbeats: 3,
+    /** Progress reaches D1 at most this often... */
+    progressWriteMs: 5_000,
+    /** ...and only when it crossed one of these marks since the last write: a job's D1 writes do not grow with its duration. */
+    progressMarks: [25, 50, 75],
+    /** Delay after a call that failed (processor unreachable, 5xx, output copy failed) before the next try. */
+    failedCallDelayMs: 2_000,
+    /** Consecutive failed calls before the processor counts as lost (the attempt ends). */
+    maxCallFailures: 5,
   },
 
   /** The processor pool (src/limits/processor-pool.ts; docs/capacity.md). Vars named below override. */
@@ -54,7 +57,7 @@ export const TUNABLES = {
     localSeats: 4,
     /** A seat neither granted nor confirmed this recently is checked with its runner (and reclaimed if the runner lets it go). */
     seatCheckMs: 60_000,
-    /** A runner waiting for a seat asks again this often (a lost call from the pool costs at most this), and renews its org slot. */
+    /** A runner waiting for a seat asks again this often (a lost call from the pool costs at most this). */
     waitCheckMs: 20_000,
   },
 
@@ -96,10 +99,14 @@ export const TUNABLES = {
   limiter: {
     /** The hourly quota's sliding window. */
     quotaWindowMs: HOUR_MS,
-    /** A concurrency slot nobody renews returns to the pool after this long. */
+    /**
+     * A slot's lease. The limiter itself asks the job's runner shortly before it runs out
+     * (slotCheckAheadMs) and extends it while the runner holds the job; a slot is
+     * reclaimed only when its runner no longer has the job.
+     */
     slotLeaseMs: 2 * MINUTE_MS,
-    /** A running job's runner renews its slot this often (on the next poll after it). */
-    slotRenewMs: 20_000,
+    /** How long before a slot's lease runs out the limiter asks the job's runner. */
+    slotCheckAheadMs: 20_000,
     /** How long a finished job is remembered, so that a late duplicate queue message starts nothing. */
     doneMemoryMs: 24 * HOUR_MS,
     /** After a runner could not be reached to start a job, the limiter tries again this soon. */

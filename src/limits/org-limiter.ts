@@ -2,8 +2,11 @@
 // creations against the hourly quota and hands out concurrency slots to waiting jobs in
 // priority order. Being one object, its decisions are atomic across every Worker
 // instance; being one per organization, one organization's backlog never delays another.
-// Slots are leases: a runner renews its slot while the job runs and releases it when the
-// job ends; a slot nobody renews returns to the pool when its lease runs out.
+// A slot is held from the job's start until it ends (finishJob releases it). Its lease is
+// kept by the limiter itself: shortly before it runs out the limiter asks the job's runner
+// (JobRunner `holds`), extends it while the runner has the job and reclaims the slot only
+// when it does not, so a slot is never given away while its job runs, whatever the runner
+// is doing, and a running job's slot is never seen expired.
 import { DurableObject } from "cloudflare:workers";
 import type { Plan } from "../db/schema.ts";
 import { configureLogging, log } from "../lib/log.ts";
@@ -11,7 +14,7 @@ import { TUNABLES } from "../lib/tunables.ts";
 import { planDispatch, quotaVerdict, type QuotaVerdict, type Slot, type Waiting } from "./admission.ts";
 import { PLAN_LIMITS } from "./plans.ts";
 
-const { quotaWindowMs, slotLeaseMs, doneMemoryMs, startRetryMs } = TUNABLES.limiter;
+const { quotaWindowMs, slotLeaseMs, slotCheckAheadMs, doneMemoryMs, startRetryMs } = TUNABLES.limiter;
 
 export interface Usage {
   plan: Plan;
@@ -85,10 +88,33 @@ export class OrgLimiter extends DurableObject<Env> {
     await this.dispatch(now);
   }
 
-  /** Extends a running job's slot; false when the slot was lost (lease ran out). */
+  /** Extends a running job's slot; false when the slot was lost (reclaimed). */
   renew(jobId: string, now = Date.now()): boolean {
     const cursor = this.#sql.exec("UPDATE slots SET lease_expires_at = ? WHERE job_id = ?", now + slotLeaseMs, jobId);
     return cursor.rowsWritten > 0;
+  }
+
+  /**
+   * Slots whose lease runs out within slotCheckAheadMs: each one whose runner still has its
+   * job is extended, the others are reclaimed. A runner that cannot be asked keeps its slot
+   * until the next check: a slot is never given away on a guess.
+   */
+  async #checkExpiringSlots(now: number): Promise<void> {
+    const expired = this.#sql.exec<{ job_id: string }>("SELECT job_id FROM slots WHERE lease_expires_at <= ?", now + slotCheckAheadMs).toArray();
+    await Promise.all(
+      expired.map(async ({ job_id: jobId }) => {
+        let holds = true;
+        try {
+          holds = await this.env.JOB_RUNNER.getByName(jobId).holds(jobId);
+        } catch (error) {
+          log("warn", "could not ask a runner about its slot; keeping it", { job: jobId, error: String(error) });
+        }
+        if (holds) return this.renew(jobId, now);
+        log("warn", "slot's runner no longer has its job; reclaiming it", { job: jobId });
+        this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
+        return false;
+      }),
+    );
   }
 
   /** A job ended (or was cancelled): its slot or place in line is freed at once. */
@@ -109,7 +135,7 @@ export class OrgLimiter extends DurableObject<Env> {
     const inWindow = this.#sql
       .exec<{ n: number; oldest: number | null }>("SELECT count(*) AS n, min(at) AS oldest FROM admissions WHERE at > ?", now - quotaWindowMs)
       .one();
-    const processing = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM slots WHERE lease_expires_at > ?", now).one().n;
+    const processing = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM slots").one().n;
     const queued = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n;
     return {
       plan: this.#plan(),
@@ -120,8 +146,9 @@ export class OrgLimiter extends DurableObject<Env> {
     };
   }
 
-  /** Reclaims expired slots and starts waiting jobs while slots are free. */
+  /** Checks expired slots with their runners and starts waiting jobs while slots are free. */
   async dispatch(now = Date.now()): Promise<void> {
+    await this.#checkExpiringSlots(now);
     for (;;) {
       const waiting = this.#sql
         .exec<{ job_id: string; priority: number; created_at: number }>("SELECT job_id, priority, created_at FROM waiting")
@@ -130,12 +157,9 @@ export class OrgLimiter extends DurableObject<Env> {
       const slots = this.#sql
         .exec<{ job_id: string; lease_expires_at: number }>("SELECT job_id, lease_expires_at FROM slots")
         .toArray()
-        .map((r): Slot => ({ jobId: r.job_id, leaseExpiresAt: r.lease_expires_at }));
+        // Expiry was decided above, with the runners: every slot still here is held.
+        .map((r): Slot => ({ jobId: r.job_id, leaseExpiresAt: Math.max(r.lease_expires_at, now + 1) }));
       const plan = planDispatch(waiting, slots, PLAN_LIMITS[this.#plan()].concurrentJobs, now);
-      for (const jobId of plan.expired) {
-        log("warn", "slot lease expired; reclaiming it", { job: jobId });
-        this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
-      }
       if (plan.start.length === 0) break;
       // Slots are taken before any await, so an interleaved call sees them as held.
       for (const jobId of plan.start) {
@@ -166,14 +190,13 @@ export class OrgLimiter extends DurableObject<Env> {
     }
   }
 
-  /** Wakes up when the first lease can expire, if anything is waiting behind it. */
+  /** Wakes up to check the first slot whose lease is about to run out. */
   async #scheduleAlarm(now: number): Promise<void> {
     const next = this.#sql.exec<{ at: number | null }>("SELECT min(lease_expires_at) AS at FROM slots").one().at;
-    const waiting = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n;
+    if (next === null) return;
+    const checkAt = Math.max(next - slotCheckAheadMs, now + 1);
     const current = await this.ctx.storage.getAlarm();
-    if (next !== null && waiting > 0) {
-      if (current === null || current > next) await this.ctx.storage.setAlarm(Math.max(next, now + 1));
-    }
+    if (current === null || current > checkAt) await this.ctx.storage.setAlarm(checkAt);
   }
 
   override async alarm(): Promise<void> {

@@ -5,9 +5,19 @@
 import { Container } from "@cloudflare/containers";
 import { idleStop } from "../limits/pool-plan.ts";
 import { log } from "../lib/log.ts";
+import { CALLBACK_HOST, receiveProcessorEvent } from "./events.ts";
 
 export class ProcessorContainer extends Container<Env> {
   override defaultPort = 8080;
+
+  /**
+   * The processor pushes its events to http://CALLBACK_HOST/…: the runtime hands those
+   * requests to this handler inside the Worker, so they never cross the internet and
+   * need no public route (src/runner/events.ts).
+   */
+  static {
+    ProcessorContainer.outboundByHost = { [CALLBACK_HOST]: (request, env) => receiveProcessorEvent(env as Env, request) };
+  }
 
   constructor(ctx: ConstructorParameters<typeof Container<Env>>[0], env: Env) {
     // Every request renews the activity timer; this is how long after the last one the

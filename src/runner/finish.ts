@@ -5,16 +5,16 @@
 // job, by the caller that won; each is also idempotent, so a retry after a crash is harmless.
 import type { JobError } from "../contract/job.ts";
 import { database } from "../db/client.ts";
-import { cancelJob, completeJob, failJob, findJob } from "../db/jobs.ts";
+import { cancelJob, completeJob, failJob, type JobTimings } from "../db/jobs.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { log } from "../lib/log.ts";
 import { scheduleFinalDelivery } from "../webhooks/schedule.ts";
 
 export type Outcome =
   /** The processor finished attempt `attempt` and its outputs are in R2. */
-  | { status: "completed"; attempt: number; result: unknown }
+  | { status: "completed"; attempt: number; result: unknown; timings?: JobTimings }
   /** Fails the job processing at `attempt`, or still queued when `attempt` is null. */
-  | { status: "failed"; attempt: number | null; error: JobError }
+  | { status: "failed"; attempt: number | null; error: JobError; timings?: JobTimings }
   /** Stops a queued or processing job. */
   | { status: "cancelled" };
 
@@ -36,20 +36,31 @@ export interface FinishOptions {
 export async function finishJob(env: Env, jobId: string, outcome: Outcome, options: FinishOptions = {}): Promise<boolean> {
   const db = database(env.DB);
   const now = options.now ?? Date.now();
-  const acted =
+  // The update returns the final row (UPDATE … RETURNING): no read after it.
+  const job =
     outcome.status === "completed"
-      ? await completeJob(db, jobId, outcome.attempt, outcome.result, now)
+      ? await completeJob(db, jobId, outcome.attempt, outcome.result, now, outcome.timings)
       : outcome.status === "failed"
-        ? await failJob(db, jobId, outcome.attempt, outcome.error, now)
+        ? await failJob(db, jobId, outcome.attempt, outcome.error, now, outcome.timings)
         : await cancelJob(db, jobId, now);
-  if (!acted) return false;
+  if (!job) return false;
 
   await (options.stop ?? (() => env.JOB_RUNNER.getByName(jobId).cancel()))();
-  const job = await findJob(db, jobId);
-  if (!job) return true;
-  log("info", "job finished", { job: jobId, status: job.status, ...(job.errorCode ? { error: job.errorCode } : {}) });
+  log("info", "job finished", {
+    job: jobId,
+    type: job.type,
+    status: job.status,
+    attempt: job.attempt,
+    ...(job.errorCode ? { error: job.errorCode } : {}),
+    // Where its time went, the same phases as the job's `timings` (docs/api.md).
+    queuedMs: job.queuedMs,
+    fetchInputMs: job.fetchInputMs,
+    processMs: job.processMs,
+    storeOutputMs: job.storeOutputMs,
+    totalMs: now - job.createdAt,
+  });
   await limiterFor(env, job.orgId, job.mode).release(jobId);
   // The one `final` delivery, when the job has a webhookUrl (unique per job, so a retry adds none).
-  await scheduleFinalDelivery(env, jobId);
+  await scheduleFinalDelivery(env, job, now);
   return true;
 }

@@ -1,37 +1,43 @@
 // JobRunner: one Durable Object per job. It starts an attempt on a processor (sending the
-// start again until the processor has it), then polls it from alarms (no invocation waits for the whole job), copies outputs to R2 and
-// finalizes the row. A processor that vanishes (unreachable, or answers 404 for the
+// start again until the processor has it), then follows it through the events the
+// processor pushes (src/runner/events.ts): progress is kept here and reaches D1 only at a
+// few marks; the final state is handled as it arrives. The runner's alarm is a watchdog:
+// when no event came for TUNABLES.runner.silentHeartbeats heartbeats it asks the processor
+// once (GET /jobs/:id). A processor that vanishes (unreachable, or answers 404 for the
 // attempt) costs one attempt; after TUNABLES.job.maxAttempts the job fails
-// `processing_interrupted`. It ends a job only through finishJob. Always: an attempt's
-// processor job is cancelled or deleted when the runner lets go of it.
+// `processing_interrupted`. The runner holds the job's live lease: the sweeper and the
+// limiter ask it (`holds`, `poke`) instead of reading a lease in D1. It ends a job only
+// through finishJob. Always: an attempt's processor job is cancelled or deleted when the
+// runner lets go of it.
 import { DurableObject } from "cloudflare:workers";
 import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
 import { parseStoredResult } from "../contract/stored-result.ts";
 import { uploadRefId } from "../contract/uploads.ts";
 import { database, type Db } from "../db/client.ts";
-import { findJob, renewLease, startAttempt } from "../db/jobs.ts";
+import { findJob, recordProgress, startAttempt } from "../db/jobs.ts";
+import type { JobRow } from "../db/schema.ts";
 import { outputKey } from "../files/signing.ts";
 import { uploadInputLink } from "../files/uploads.ts";
-import { limiterFor } from "../limits/org-limiter.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { describe, reportConfigProblems } from "../ops/config.ts";
+import { callbackFor } from "./events.ts";
 import { finishJob, type Outcome } from "./finish.ts";
 import { beginWhenSeated, clearWaiting, seatRequest, waitingForSeat, whileWaiting, type SeatRequest } from "./seat.ts";
 import { processorFetch } from "./transport.ts";
 
 const { maxAttempts } = TUNABLES.job;
-const { firstPollDelayMs, firstPolls, fastPollDelayMs, fastPolls, slowPollDelayMs, failedPollDelayMs, maxPollFailures } = TUNABLES.runner;
+const { heartbeatMs, silentHeartbeats, progressWriteMs, progressMarks, failedCallDelayMs, maxCallFailures } = TUNABLES.runner;
+const SILENCE_MS = heartbeatMs * silentHeartbeats;
 
 /** What the runner keeps in its storage while an attempt runs. */
 export interface Attempt {
   jobId: string;
   orgId: string;
   mode: string;
-  /** When the concurrency slot was last renewed. */
-  renewedAt: number;
+  type: JobType;
   attempt: number;
   /** The processor's id for this attempt: `<jobId>.<attempt>`. */
   pid: string;
@@ -39,11 +45,19 @@ export interface Attempt {
   instance: string;
   /** Whether the processor acknowledged the start; until then each alarm sends it again. */
   started: boolean;
-  polls: number;
+  /** Consecutive failed calls to the processor. */
   failures: number;
+  /** The latest progress the processor reported (D1 has it at the marks only). */
+  progress: number;
+  /** When progress was last written to D1, and what was written. */
+  progressWrittenAt: number;
+  progressWritten: number;
 }
 
 export class JobRunner extends DurableObject<Env> {
+  /** The attempt whose outcome is being recorded now: later events and checks of it wait or do nothing. */
+  #finishing: string | undefined;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     configureLogging(env);
@@ -53,12 +67,16 @@ export class JobRunner extends DurableObject<Env> {
     return database(this.env.DB);
   }
 
+  async #attempt(): Promise<Attempt | undefined> {
+    return this.ctx.storage.get<Attempt>("attempt");
+  }
+
   /**
    * Starts the job if it is still queued; called by the limiter once the job has a slot.
    * Safe to call any number of times. True while the job runs here (it holds its slot).
    */
   async start(jobId: string): Promise<boolean> {
-    if ((await this.ctx.storage.get<Attempt>("attempt")) || (await waitingForSeat(this.ctx.storage))) return true;
+    if ((await this.#attempt()) || (await waitingForSeat(this.ctx.storage))) return true;
     // Thrown, not returned: the limiter keeps the job waiting and retries it later, so a
     // missing secret costs no attempt and takes no seat (docs/deploy.md: configuration).
     const problems = reportConfigProblems(this.env, "job start");
@@ -69,7 +87,7 @@ export class JobRunner extends DurableObject<Env> {
 
   /** The pool gives this job a seat on `instance`: the attempt begins. False when the job will not run. */
   async seated(jobId: string, instance: string): Promise<boolean> {
-    const current = await this.ctx.storage.get<Attempt>("attempt");
+    const current = await this.#attempt();
     if (current) return current.instance === instance;
     const request = (await waitingForSeat(this.ctx.storage)) ?? (await this.#queuedRequest(jobId));
     if (!request) return false;
@@ -79,7 +97,15 @@ export class JobRunner extends DurableObject<Env> {
 
   /** Asked by the pool before it reclaims a seat: true while an attempt here runs on it. */
   async holdsSeat(instance: string): Promise<boolean> {
-    return (await this.ctx.storage.get<Attempt>("attempt"))?.instance === instance;
+    return (await this.#attempt())?.instance === instance;
+  }
+
+  /**
+   * Asked by the limiter before it reclaims the job's slot: true while this runner has the
+   * job (an attempt runs, or it waits for a seat). Reads only this object's storage.
+   */
+  async holds(jobId: string): Promise<boolean> {
+    return (await this.#attempt())?.jobId === jobId || (await waitingForSeat(this.ctx.storage))?.jobId === jobId;
   }
 
   async #queuedRequest(jobId: string): Promise<SeatRequest | undefined> {
@@ -94,7 +120,7 @@ export class JobRunner extends DurableObject<Env> {
 
   /** Stops the job's processor work; the row was already marked cancelled by the caller. */
   async cancel(): Promise<void> {
-    const current = await this.ctx.storage.get<Attempt>("attempt");
+    const current = await this.#attempt();
     const waiting = await waitingForSeat(this.ctx.storage);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
@@ -102,42 +128,71 @@ export class JobRunner extends DurableObject<Env> {
     else if (waiting) await processorPool(this.env).release(waiting.jobId);
   }
 
-  /** Runs the poll now (used by the sweeper for a job whose lease expired). */
-  async poke(): Promise<void> {
-    if (await this.ctx.storage.get<Attempt>("attempt")) await this.alarm();
+  /**
+   * An event the processor pushed (src/runner/events.ts). False when this runner does not
+   * hold that attempt. Progress is taken at once; a final state is kept and handled by an
+   * alarm set for now, so the processor's push returns at once (storing outputs may take
+   * long) and a failure while handling it is retried like any other.
+   */
+  async event(state: ProcessorJobState): Promise<boolean> {
+    const current = await this.#attempt();
+    if (!current || current.pid !== state.id) return false;
+    if (this.#finishing === current.pid) return true;
+    // An event can overtake the answer to the start: the processor has the attempt.
+    const next = { ...current, started: true, failures: 0 };
+    if (state.state === "running") {
+      await this.#running(next, state.progress);
+      return true;
+    }
+    await this.ctx.storage.put({ attempt: next, final: state });
+    await this.ctx.storage.setAlarm(Date.now());
+    return true;
   }
 
+  /** The poke of the sweeper: true if this runner still has the job at `attempt`, and then it checks on it now. */
+  async poke(attempt: number): Promise<boolean> {
+    const current = await this.#attempt();
+    const waiting = await waitingForSeat(this.ctx.storage);
+    if (current?.attempt !== attempt && waiting?.previousAttempt !== attempt) return false;
+    // Its alarm may have been lost: do what it would have done.
+    await this.alarm();
+    return true;
+  }
+
+  /** The watchdog: handle a pushed final state, resend an unacknowledged start, or ask the processor after a silence. */
   override async alarm(): Promise<void> {
     if (await whileWaiting(this.env, this.ctx.storage, (request) => this.#seat(request))) return;
-    const current = await this.ctx.storage.get<Attempt>("attempt");
-    if (!current) return;
+    const current = await this.#attempt();
+    if (!current || this.#finishing === current.pid) return;
     try {
-      if (current.started) return await this.#poll(current);
+      const final = await this.ctx.storage.get<ProcessorJobState>("final");
+      if (final?.id === current.pid) return await this.#handle(current, final);
+      if (current.started) return await this.#check(current);
       const job = await findJob(this.#db(), current.jobId);
-      if (!job || job.status !== "processing" || job.attempt !== current.attempt) return this.#letGo(current, "delete");
+      if (!job || job.status !== "processing" || job.attempt !== current.attempt) return this.#letGo(current);
       await this.#sendStart(current, job);
     } catch (error) {
-      log("error", "runner poll crashed", { job: current.jobId, attempt: current.attempt, error: String(error) });
-      await this.#schedule({ ...current, failures: current.failures + 1 });
+      log("error", "runner check crashed", { job: current.jobId, attempt: current.attempt, error: String(error) });
+      await this.#failedCall(current);
     }
   }
 
   async #beginAttempt(jobId: string, previousAttempt: number, instance: string): Promise<boolean> {
-    const db = this.#db();
-    const now = Date.now();
-    if (!(await startAttempt(db, jobId, previousAttempt, now))) return false;
-    const job = (await findJob(db, jobId))!;
+    const job = await startAttempt(this.#db(), jobId, previousAttempt, Date.now());
+    if (!job) return false;
     const current: Attempt = {
       jobId,
       orgId: job.orgId,
       mode: job.mode,
-      renewedAt: now,
+      type: job.type as JobType,
       attempt: job.attempt,
       pid: `${jobId}.${job.attempt}`,
       instance,
       started: false,
-      polls: 0,
       failures: 0,
+      progress: 0,
+      progressWrittenAt: 0,
+      progressWritten: 0,
     };
     await this.ctx.storage.put("attempt", current);
     log("info", "attempt started", { job: jobId, attempt: current.attempt });
@@ -146,18 +201,21 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /**
-   * Hands the attempt to the processor. Starting is idempotent on the attempt id, so a start
-   * that failed (refused, unreachable, connection lost) is sent again by the next alarm
-   * instead of polling for an attempt the processor never had; after
-   * TUNABLES.runner.maxPollFailures in a row the attempt counts as lost.
+   * Hands the attempt to the processor, with the callback its events go to. Starting is
+   * idempotent on the attempt id, so a start that failed (refused, unreachable, connection
+   * lost) is sent again by the next alarm instead of asking for an attempt the processor
+   * never had; after TUNABLES.runner.maxCallFailures in a row the attempt counts as lost.
    */
-  async #sendStart(current: Attempt, job: { type: string; params: unknown }): Promise<void> {
+  async #sendStart(current: Attempt, job: Pick<JobRow, "type" | "params">): Promise<void> {
+    // The watchdog first: if this invocation dies, the start is sent again.
+    await this.ctx.storage.setAlarm(Date.now() + failedCallDelayMs);
     try {
       const upload = uploadRefId((job.params as { url: string }).url);
       const request: ProcessorJobRequest = {
         id: current.pid,
         type: job.type as JobType,
         params: job.params as JobParams,
+        callback: await callbackFor(this.env, current.pid),
         ...(upload ? { inputUrl: await uploadInputLink(this.env, upload, Date.now()) } : {}),
       };
       const response = await processorFetch(this.env, current.instance)("/jobs", {
@@ -166,96 +224,127 @@ export class JobRunner extends DurableObject<Env> {
         body: JSON.stringify(request),
       });
       if (!response.ok) throw new Error(`processor answered ${response.status} to start: ${await response.text()}`);
-      await this.#schedule({ ...current, started: true, failures: 0 });
+      const state = (await response.json()) as ProcessorJobState;
+      // An event may have moved the attempt on (or ended it) while the start was in flight.
+      const now = await this.#attempt();
+      if (now?.pid !== current.pid || now.started || this.#finishing === current.pid) return;
+      await this.#handle({ ...now, started: true, failures: 0 }, state);
     } catch (error) {
       log("warn", "processor refused or unreachable at start", { job: current.jobId, attempt: current.attempt, error: String(error) });
-      await this.#schedule({ ...current, failures: current.failures + 1 });
+      const now = await this.#attempt();
+      if (now?.pid === current.pid && !now.started) await this.#failedCall(now);
     }
   }
 
-  async #schedule(current: Attempt): Promise<void> {
-    if (current.failures >= maxPollFailures) return this.#lost(current, "the processor stopped answering");
-    await this.ctx.storage.put("attempt", current);
-    const delay =
-      current.failures > 0
-        ? failedPollDelayMs
-        : current.polls < firstPolls
-          ? firstPollDelayMs
-          : current.polls < fastPolls
-            ? fastPollDelayMs
-            : slowPollDelayMs;
-    await this.ctx.storage.setAlarm(Date.now() + delay);
-  }
-
-  async #poll(current: Attempt): Promise<void> {
-    const call = processorFetch(this.env, current.instance);
+  /** After a silence: asks the processor for the attempt's state once. */
+  async #check(current: Attempt): Promise<void> {
     let response: Response;
     try {
-      response = await call(`/jobs/${encodeURIComponent(current.pid)}`);
-    } catch (error) {
-      return this.#schedule({ ...current, failures: current.failures + 1 });
+      response = await processorFetch(this.env, current.instance)(`/jobs/${encodeURIComponent(current.pid)}`);
+    } catch {
+      return this.#failedCall(current);
     }
     if (response.status === 404) return this.#lost(current, "the processor lost the job (it restarted or was replaced)");
-    if (!response.ok) return this.#schedule({ ...current, failures: current.failures + 1 });
+    if (!response.ok) return this.#failedCall(current);
     const state = (await response.json()) as ProcessorJobState;
-    const next = { ...current, polls: current.polls + 1, failures: 0 };
+    const now = await this.#attempt();
+    if (now?.pid !== current.pid || this.#finishing === current.pid) return;
+    await this.#handle({ ...now, failures: 0 }, state);
+  }
 
+  /** A state of the attempt, pushed or asked for. */
+  async #handle(current: Attempt, state: ProcessorJobState): Promise<void> {
     switch (state.state) {
-      case "running": {
-        const now = Date.now();
-        if (!(await renewLease(this.#db(), current.jobId, current.attempt, state.progress, now))) return this.#letGo(current, "cancel");
-        if (now - current.renewedAt >= TUNABLES.limiter.slotRenewMs) {
-          const held = await limiterFor(this.env, current.orgId, current.mode).renew(current.jobId);
-          if (!held) log("warn", "concurrency slot lease was lost while the job ran", { job: current.jobId });
-          next.renewedAt = now;
-        }
-        return this.#schedule(next);
-      }
+      case "running":
+        return this.#running(current, state.progress);
       case "completed":
-        return this.#collect(current, state.result, state.outputs);
+        return this.#whileFinishing(current, () => this.#collect(current, state));
       case "failed":
-        await this.#finish(current, { status: "failed", attempt: current.attempt, error: state.error });
-        return;
+        return this.#whileFinishing(current, async () => {
+          await this.#finish(current, { status: "failed", attempt: current.attempt, error: state.error, timings: state.timings });
+        });
       case "cancelled":
         // Cancelled on the processor without our asking (it is shutting down): try again.
         return this.#lost(current, "the processor stopped the job while shutting down");
     }
   }
 
+  /** Keeps the progress, writes it to D1 at a mark (not more often than progressWriteMs), and re-arms the watchdog. */
+  async #running(current: Attempt, progress: number): Promise<void> {
+    const next = { ...current, progress: Math.max(current.progress, progress) };
+    const now = Date.now();
+    const mark = progressMarks.findLast((m) => next.progress >= m) ?? 0;
+    if (mark > next.progressWritten && now - next.progressWrittenAt >= progressWriteMs) {
+      next.progressWritten = mark;
+      next.progressWrittenAt = now;
+      if (!(await recordProgress(this.#db(), current.jobId, current.attempt, next.progress))) {
+        // The job left this attempt (cancelled): whoever did it stops this runner too.
+        return;
+      }
+    }
+    await this.ctx.storage.put("attempt", next);
+    await this.ctx.storage.setAlarm(now + SILENCE_MS);
+  }
+
+  /** Runs the attempt's end once: events and checks that arrive meanwhile do nothing. */
+  async #whileFinishing(current: Attempt, work: () => Promise<void>): Promise<void> {
+    this.#finishing = current.pid;
+    // If this invocation dies, the watchdog asks again and the end is recorded then.
+    await this.ctx.storage.put("attempt", current);
+    await this.ctx.storage.setAlarm(Date.now() + SILENCE_MS);
+    try {
+      await work();
+    } finally {
+      if (this.#finishing === current.pid) this.#finishing = undefined;
+    }
+  }
+
+  async #failedCall(current: Attempt): Promise<void> {
+    const next = { ...current, failures: current.failures + 1 };
+    if (next.failures >= maxCallFailures) return this.#lost(next, "the processor stopped answering");
+    await this.ctx.storage.put("attempt", next);
+    await this.ctx.storage.setAlarm(Date.now() + failedCallDelayMs);
+  }
+
   /** Checks the result against its type's schema, copies every output to R2, then completes the row. */
-  async #collect(current: Attempt, result: unknown, outputs: ProcessorOutput[]): Promise<void> {
-    const job = await findJob(this.#db(), current.jobId);
-    if (!job) return this.#letGo(current, "delete");
-    const checked = parseStoredResult(job.type as JobType, result);
+  async #collect(current: Attempt, state: Extract<ProcessorJobState, { state: "completed" }>): Promise<void> {
+    const checked = parseStoredResult(current.type, state.result);
     if (!checked.ok) {
-      log("error", "processor result does not fit its type", { job: current.jobId, attempt: current.attempt, type: job.type, issues: checked.issues });
-      const message = `processing produced a ${job.type} result that does not fit its schema; this is a fault on our side, it has been logged`;
-      await this.#finish(current, { status: "failed", attempt: current.attempt, error: { code: "invalid_result", message } });
+      log("error", "processor result does not fit its type", { job: current.jobId, attempt: current.attempt, type: current.type, issues: checked.issues });
+      const message = `processing produced a ${current.type} result that does not fit its schema; this is a fault on our side, it has been logged`;
+      await this.#finish(current, { status: "failed", attempt: current.attempt, error: { code: "invalid_result", message }, timings: state.timings });
       return;
     }
-    const call = processorFetch(this.env, current.instance);
+    const storeStart = Date.now();
     try {
-      for (const output of outputs) {
-        const response = await call(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
-        if (!response.ok || !response.body) throw new Error(`output ${output.name}: HTTP ${response.status}`);
-        // R2 needs a known length for a streamed body; the processor states it.
-        const sized = new FixedLengthStream(output.size);
-        const [, put] = await Promise.all([
-          response.body.pipeTo(sized.writable),
-          this.env.OUTPUTS.put(outputKey(current.jobId, output.name), sized.readable, {
-            httpMetadata: { contentType: output.contentType },
-            customMetadata: { jobId: current.jobId },
-          }),
-        ]);
-        if (!put) throw new Error(`output ${output.name}: R2 refused the object`);
-      }
+      await this.#store(current, state.outputs);
     } catch (error) {
       log("warn", "collecting outputs failed", { job: current.jobId, attempt: current.attempt, error: String(error) });
-      return this.#schedule({ ...current, failures: current.failures + 1 });
+      return this.#failedCall(current);
     }
-    if (!(await this.#finish(current, { status: "completed", attempt: current.attempt, result: checked.value }))) {
+    const timings = { ...state.timings, storeOutputMs: Date.now() - storeStart };
+    if (!(await this.#finish(current, { status: "completed", attempt: current.attempt, result: checked.value, timings }))) {
       // Cancelled while we copied: the outputs belong to no one.
-      await this.env.OUTPUTS.delete(outputs.map((o) => outputKey(current.jobId, o.name)));
+      await this.env.OUTPUTS.delete(state.outputs.map((o) => outputKey(current.jobId, o.name)));
+    }
+  }
+
+  /** Streams each output from the processor into R2. */
+  async #store(current: Attempt, outputs: ProcessorOutput[]): Promise<void> {
+    const call = processorFetch(this.env, current.instance);
+    for (const output of outputs) {
+      const response = await call(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
+      if (!response.ok || !response.body) throw new Error(`output ${output.name}: HTTP ${response.status}`);
+      // R2 needs a known length for a streamed body; the processor states it.
+      const sized = new FixedLengthStream(output.size);
+      const [, put] = await Promise.all([
+        response.body.pipeTo(sized.writable),
+        this.env.OUTPUTS.put(outputKey(current.jobId, output.name), sized.readable, {
+          httpMetadata: { contentType: output.contentType },
+          customMetadata: { jobId: current.jobId },
+        }),
+      ]);
+      if (!put) throw new Error(`output ${output.name}: R2 refused the object`);
     }
   }
 
@@ -263,11 +352,15 @@ export class JobRunner extends DurableObject<Env> {
   async #lost(current: Attempt, reason: string): Promise<void> {
     log("warn", "processor lost the attempt", { job: current.jobId, attempt: current.attempt, reason });
     if (current.attempt < maxAttempts) {
+      await this.ctx.storage.deleteAlarm();
       await this.#release(current, "delete");
-      await this.ctx.storage.deleteAll();
-      // The next attempt takes a seat like any waiting job (maybe on another instance).
       const job = await findJob(this.#db(), current.jobId);
-      if (job) await this.#seat(seatRequest(job, current.attempt));
+      if (!job || job.status !== "processing" || job.attempt !== current.attempt) return this.#forget();
+      // The seat request replaces the attempt with no other I/O between (only storage), so
+      // the sweeper or the limiter asking meanwhile finds that the runner holds the job.
+      // The next attempt takes a seat like any waiting job (maybe on another instance).
+      await this.ctx.storage.delete(["attempt", "final"]);
+      await this.#seat(seatRequest(job, current.attempt));
       return;
     }
     await this.#finish(current, {
@@ -285,20 +378,25 @@ export class JobRunner extends DurableObject<Env> {
    * (first of the follow-ups when it ended the job, at once when someone else had).
    */
   async #finish(current: Attempt, outcome: Outcome): Promise<boolean> {
-    const letGo = () => this.#letGo(current, "delete");
+    const letGo = () => this.#letGo(current);
     if (await finishJob(this.env, current.jobId, outcome, { stop: letGo })) return true;
     await letGo();
     return false;
   }
 
   /**
-   * Stops polling and releases the processor's attempt, then forgets it. In that order: a
-   * `cancel` that arrives meanwhile still finds the attempt and returns only once it is
-   * released.
+   * Stops the watchdog and releases the processor's attempt, then forgets it. In that
+   * order: a `cancel` that arrives meanwhile still finds the attempt and returns only once
+   * it is released; events that arrive meanwhile are ignored.
    */
-  async #letGo(current: Attempt, how: "cancel" | "delete"): Promise<void> {
+  async #letGo(current: Attempt): Promise<void> {
+    this.#finishing = current.pid;
     await this.ctx.storage.deleteAlarm();
-    await this.#release(current, how);
+    await this.#release(current, "delete");
+    await this.#forget();
+  }
+
+  async #forget(): Promise<void> {
     await this.ctx.storage.deleteAll();
   }
 

@@ -1,11 +1,10 @@
 // The runner's side of the processor pool (src/limits/processor-pool.ts): a job takes a
-// seat before its attempt begins, or waits for one. While it waits the runner keeps what
-// it holds alive (its org concurrency slot and, for a retry after a lost attempt, the
-// job's lease) and asks the pool again every waitCheckMs, so a lost call costs no more.
+// seat before its attempt begins, or waits for one. While it waits, the runner holds the
+// job (the limiter and the sweeper ask it: JobRunner `holds`, `poke`) and asks the pool
+// again every waitCheckMs, so a lost call costs no more.
 import { database } from "../db/client.ts";
-import { findJob, renewLease } from "../db/jobs.ts";
+import { findJob } from "../db/jobs.ts";
 import type { JobRow } from "../db/schema.ts";
-import { limiterFor } from "../limits/org-limiter.ts";
 import { POOL } from "../limits/pool-plan.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 
@@ -60,8 +59,8 @@ export async function beginWhenSeated(
 }
 
 /**
- * The runner's alarm while its job waits for a seat: keeps its holds alive and asks again,
- * or gives up its place when the job ended meanwhile. False when the job is not waiting.
+ * The runner's alarm while its job waits for a seat: asks again, or gives up its place
+ * when the job ended meanwhile. False when the job is not waiting.
  */
 export async function whileWaiting(env: Env, storage: DurableObjectStorage, seat: (request: SeatRequest) => Promise<boolean>): Promise<boolean> {
   const request = await waitingForSeat(storage);
@@ -73,10 +72,6 @@ export async function whileWaiting(env: Env, storage: DurableObjectStorage, seat
     await processorPool(env).release(request.jobId);
     return true;
   }
-  const now = Date.now();
-  await limiterFor(env, request.orgId, request.mode).renew(request.jobId, now);
-  // A retry after a lost attempt is still `processing`: its lease must not run out while it waits.
-  if (job.status === "processing") await renewLease(database(env.DB), request.jobId, request.previousAttempt, 0, now);
   await seat(request);
   return true;
 }

@@ -15,9 +15,12 @@ export interface WebhookMessage {
   deliveryId: string;
 }
 
-/** The job's one `final` delivery, when it has a webhookUrl; undefined when there is none to schedule. */
-export async function scheduleFinalDelivery(env: Env, jobId: string, now = Date.now()): Promise<string | undefined> {
-  const job = await findJob(database(env.DB), jobId);
+/**
+ * The job's one `final` delivery, when it has a webhookUrl; undefined when there is none to
+ * schedule. Given the job's final row (finishJob has it), reads nothing.
+ */
+export async function scheduleFinalDelivery(env: Env, jobOrId: string | JobRow, now = Date.now()): Promise<string | undefined> {
+  const job = typeof jobOrId === "string" ? await findJob(database(env.DB), jobOrId) : jobOrId;
   if (!job?.webhookUrl) return undefined;
   const delivery = await schedule(env, job, "final", now);
   return delivery?.id;

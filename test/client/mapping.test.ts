@@ -37,6 +37,7 @@ describe("getJob", () => {
       error: null,
       errorCode: null,
       metadata: { order: "ord_123" },
+      timings: { queuedMs: 1000, fetchInputMs: 1200, processMs: 6500, storeOutputMs: 300 },
       ...RESULTS[type],
     });
     expect(job).not.toHaveProperty("result");

@@ -4,6 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../container/src/config.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 
 const { job, runner, pool, sweep, jobsQueue, limiter, webhooks, readRate } = TUNABLES;
@@ -53,21 +54,29 @@ describe("the tunables' relations", () => {
     expect(sweep.pokeWindowMs).toBeGreaterThanOrEqual(sweep.cronPeriodMs);
   });
 
-  it("a live runner renews its job's lease in time, and gives up on a silent processor before the lease runs out", () => {
-    const longestPollDelayMs = Math.max(runner.firstPollDelayMs, runner.fastPollDelayMs, runner.slowPollDelayMs);
-    // From the last renewing poll: one poll delay, then every failed poll until the attempt counts as lost.
-    const silentUntilLostMs = longestPollDelayMs + runner.maxPollFailures * runner.failedPollDelayMs;
-    expect(silentUntilLostMs).toBeLessThan(job.leaseMs);
-    expect(runner.firstPolls).toBeLessThan(runner.fastPolls);
+  it("the runner's silence check waits for more than one missed heartbeat of the processor, and matches the processor's own", () => {
+    expect(runner.silentHeartbeats).toBeGreaterThan(1);
+    expect(loadConfig({}, "/tmp").HEARTBEAT_MS).toBe(runner.heartbeatMs);
+    // Progress is pushed more often than it is written: the runner, not D1, holds the fine-grained value.
+    expect(loadConfig({}, "/tmp").PROGRESS_REPORT_MS).toBeLessThanOrEqual(runner.progressWriteMs);
   });
 
-  it("a running job's concurrency slot is renewed before its lease runs out", () => {
-    // The runner renews on the first poll at least slotRenewMs after the last renewal.
-    expect(limiter.slotRenewMs + runner.slowPollDelayMs + runner.maxPollFailures * runner.failedPollDelayMs).toBeLessThan(limiter.slotLeaseMs);
+  it("a job's D1 writes do not grow with its duration: progress is written at a few fixed marks", () => {
+    expect(runner.progressMarks.length).toBeLessThanOrEqual(3);
+    expect([...runner.progressMarks].sort((a, b) => a - b)).toEqual(runner.progressMarks);
   });
 
-  it("a job waiting for a pool seat renews its concurrency slot before the slot's lease runs out", () => {
+  it("the sweep asks a runner about its job only after the attempt had time to be recorded there", () => {
+    expect(job.leaseMs).toBeGreaterThan(runner.heartbeatMs * runner.silentHeartbeats);
+  });
+
+  it("a job waiting for a pool seat asks the pool again within a slot's check period", () => {
     expect(pool.waitCheckMs).toBeLessThan(limiter.slotLeaseMs);
+  });
+
+  it("the limiter asks a slot's runner before the slot's lease runs out, and not at once", () => {
+    expect(limiter.slotCheckAheadMs).toBeGreaterThan(0);
+    expect(limiter.slotCheckAheadMs).toBeLessThan(limiter.slotLeaseMs / 2);
   });
 
   it("the limiter still remembers a finished job when the queue's last redelivery of its message arrives", () => {

@@ -85,34 +85,53 @@ function webhookReceiver() {
 }
 
 /**
- * The Worker's public origin for processor-to-Worker requests (an upload's signed link):
- * workerd under vitest has no port of its own, so this server holds each request until
- * a test fetches it (GET /__relay/next), passes it to the Worker, and posts the answer
- * back (POST /__relay/respond/<id>, status and headers in x-relay-status and
- * x-relay-headers). test/worker/helpers.ts: relayToWorker.
+ * The Worker's public origin for processor-to-Worker requests (an upload's signed link,
+ * the processor's pushed events): workerd under vitest has no port of its own, so this
+ * server holds each request until a test file's pump fetches it (GET /__relay/next: every
+ * request waiting, the body base64 in `body`), passes it to the Worker, and posts the answer back (POST
+ * /__relay/respond/<id>, status and headers in x-relay-status and x-relay-headers).
+ * Test files run side by side, each with its own Worker: each file's Worker is given a
+ * PUBLIC_BASE_URL of its own, `<relay>/__scope/<tag>`, and its pump asks for that scope
+ * only (GET /__relay/next?scope=<tag>); the prefix is removed before the request reaches
+ * the Worker. A pump whose Worker does not know the request's job answers with
+ * x-relay-requeue, and the request waits for another pump of the scope (at most
+ * MAX_BOUNCES times). test/worker/relay-pump.ts, test/worker/helpers.ts: relayToWorker.
  */
 function workerRelay() {
-  type Held = { id: number; method: string; path: string; headers: Record<string, string>; res: import("node:http").ServerResponse };
-  const waiting: Held[] = [];
+  const MAX_BOUNCES = 50;
+  type Held = { id: number; scope: string; method: string; path: string; headers: Record<string, string>; body: string; bounces: number; res: import("node:http").ServerResponse };
+  const waitingBy = new Map<string, Held[]>();
+  const pollersBy = new Map<string, ((next: Held) => void)[]>();
+  const waitingOf = (scope: string) => waitingBy.get(scope) ?? (waitingBy.set(scope, []), waitingBy.get(scope)!);
+  const pollersOf = (scope: string) => pollersBy.get(scope) ?? (pollersBy.set(scope, []), pollersBy.get(scope)!);
+  const offer = (item: Held) => {
+    const poller = pollersOf(item.scope).shift();
+    if (poller) poller(item);
+    else waitingOf(item.scope).push(item);
+  };
   const held = new Map<number, Held>();
-  const pollers: ((next: Held) => void)[] = [];
   let counter = 0;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://relay");
     if (req.method === "GET" && url.pathname === "/__relay/next") {
-      const next = waiting.shift();
-      const answer = (item: Held | undefined) =>
-        item
-          ? res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: item.id, method: item.method, path: item.path, headers: item.headers }))
+      const scope = url.searchParams.get("scope") ?? "";
+      const pollers = pollersOf(scope);
+      // Everything waiting in the scope at once: one round trip serves a burst of events.
+      const queued = waitingOf(scope).splice(0);
+      const answer = (items: Held[]) =>
+        items.length
+          ? res
+              .writeHead(200, { "content-type": "application/json" })
+              .end(JSON.stringify(items.map((item) => ({ id: item.id, method: item.method, path: item.path, headers: item.headers, body: item.body }))))
           : res.writeHead(204).end();
-      if (next) return answer(next);
+      if (queued.length) return answer(queued);
       const timer = setTimeout(() => {
         pollers.splice(pollers.indexOf(deliver), 1);
-        answer(undefined);
+        answer([]);
       }, 1000);
       const deliver = (item: Held) => {
         clearTimeout(timer);
-        answer(item);
+        answer([item]);
       };
       pollers.push(deliver);
       return;
@@ -120,20 +139,26 @@ function workerRelay() {
     const respond = /^\/__relay\/respond\/(\d+)$/.exec(url.pathname);
     if (req.method === "POST" && respond) {
       const item = held.get(Number(respond[1]));
-      held.delete(Number(respond[1]));
       if (!item) return res.writeHead(404).end();
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
+      if (req.headers["x-relay-requeue"] && ++item.bounces < MAX_BOUNCES) {
+        offer(item);
+        return res.writeHead(204).end();
+      }
+      held.delete(Number(respond[1]));
       const headers = JSON.parse(String(req.headers["x-relay-headers"] ?? "{}")) as Record<string, string>;
       item.res.writeHead(Number(req.headers["x-relay-status"] ?? 502), headers).end(Buffer.concat(chunks));
       return res.writeHead(204).end();
     }
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
-    const item: Held = { id: ++counter, method: req.method ?? "GET", path: req.url ?? "/", headers, res };
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("base64");
+    const scoped = /^\/__scope\/([A-Za-z0-9_-]+)(\/.*)$/.exec(req.url ?? "/");
+    const item: Held = { id: ++counter, scope: scoped?.[1] ?? "", method: req.method ?? "GET", path: scoped?.[2] ?? req.url ?? "/", headers, body, bounces: 0, res };
     held.set(item.id, item);
-    const poller = pollers.shift();
-    if (poller) poller(item);
-    else waiting.push(item);
+    offer(item);
   });
   const close = () => {
     server.closeAllConnections();

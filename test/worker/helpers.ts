@@ -5,6 +5,7 @@ import { database } from "../../src/db/client.ts";
 import { insertJob } from "../../src/db/jobs.ts";
 import type { jobs } from "../../src/db/schema.ts";
 import { newId } from "../../src/lib/crypto.ts";
+import { PROCESSOR_EVENTS_PATH } from "../../src/contract/processor-protocol.ts";
 
 export const testEnv = env as unknown as Env & { MEDIA_URL: string; PROCESSOR_URL: string };
 
@@ -31,7 +32,8 @@ export async function call(method: string, path: string, options: { key?: string
 
 /** A raw request to the Worker under test (for downloads). */
 export function workerFetch(url: string, init?: RequestInit): Promise<Response> {
-  return exports.default.fetch(new Request(url, init));
+  // A link under this file's scope of the relay (test/worker/relay-pump.ts) is the Worker's own path.
+  return exports.default.fetch(new Request(url.replace(/\/__scope\/[A-Za-z0-9_-]+\//, "/"), init));
 }
 
 /** A live compress-image job of the org written straight to D1 (nothing runs it); `fields` override the defaults. */
@@ -95,23 +97,52 @@ export async function processorState(pid: string) {
 
 /**
  * Serves requests that reached the Worker's public origin (PUBLIC_BASE_URL, the relay in
- * test/support/global-setup.ts) until `stop` aborts: the processor's download of an upload.
+ * test/support/global-setup.ts) until `stop` aborts: the processor's pushed events and its
+ * downloads of uploads. test/worker/relay-pump.ts runs it for every Worker test file.
  */
-export async function relayToWorker(stop: AbortSignal): Promise<number> {
+export async function relayToWorker(stop: AbortSignal, relay = { base: testEnv.PUBLIC_BASE_URL, scope: "" }): Promise<number> {
+  const inFlight = new Set<Promise<void>>();
   let served = 0;
   while (!stop.aborted) {
-    const next = await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/next`);
+    let next: Response;
+    try {
+      next = await fetch(`${relay.base}/__relay/next?scope=${relay.scope}`);
+    } catch {
+      continue;
+    }
     if (next.status !== 200) continue;
-    const request = (await next.json()) as { id: number; method: string; path: string; headers: Record<string, string> };
-    const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers: request.headers.range ? { range: request.headers.range } : {} });
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => (headers[name] = value));
-    await fetch(`${testEnv.PUBLIC_BASE_URL}/__relay/respond/${request.id}`, {
-      method: "POST",
-      headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(headers) },
-      body: await response.arrayBuffer(),
-    });
-    served++;
+    // Served side by side: a slow request (an upload's download) holds up no other.
+    for (const request of (await next.json()) as RelayedRequest[]) {
+      const serving = serveRelayed(relay.base, request).finally(() => inFlight.delete(serving));
+      inFlight.add(serving);
+      served++;
+    }
   }
+  await Promise.allSettled(inFlight);
   return served;
+}
+
+interface RelayedRequest {
+  id: number;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Base64. */
+  body: string;
+}
+
+async function serveRelayed(base: string, request: RelayedRequest): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const name of ["range", "authorization", "content-type"]) if (request.headers[name]) headers[name] = request.headers[name];
+  const body = request.body ? Uint8Array.from(atob(request.body), (c) => c.charCodeAt(0)) : undefined;
+  const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers, body });
+  const answer: Record<string, string> = {};
+  response.headers.forEach((value, name) => (answer[name] = value));
+  // Another test file's job (its Worker is not this one): let another file's pump have it.
+  const requeue = response.status === 409 && request.path.startsWith(PROCESSOR_EVENTS_PATH);
+  await fetch(`${base}/__relay/respond/${request.id}`, {
+    method: "POST",
+    headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(answer), ...(requeue ? { "x-relay-requeue": "1" } : {}) },
+    body: await response.arrayBuffer(),
+  });
 }

@@ -112,7 +112,7 @@ describe("concurrency", () => {
     }
   }, 90_000);
 
-  it("gives a lost runner's slot to the next job once its lease runs out", async () => {
+  it("never reclaims a slot whose job still runs, and gives a lost runner's slot to the next job", async () => {
     const { key, orgId } = await newKey({ plan: "free" });
     const stall = () => call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
     const [a, b] = [await stall(), await stall()];
@@ -120,16 +120,22 @@ describe("concurrency", () => {
     const waiting = await stall();
     await waitFor(async () => ((await limiter(orgId).usage()).queued === 1 ? true : undefined), "the third job to wait");
 
-    // Job a's runner disappears: no alarm, no state, so it never renews nor releases its slot.
+    // Both slots are past their check date, but both runners still have their jobs: nothing is reclaimed.
+    const later = Date.now() + TUNABLES.limiter.slotLeaseMs + 1_000;
+    await limiter(orgId).dispatch(later);
+    expect(await limiter(orgId).usage(later)).toMatchObject({ processing: 2, queued: 1 });
+    expect(await processorState(`${waiting.json.id}.1`)).toBeUndefined();
+
+    // Job a's runner disappears: no alarm, no state, so it never releases its slot.
     await runInDurableObject(testEnv.JOB_RUNNER.getByName(a.json.id), async (_instance, state) => {
       await state.storage.deleteAlarm();
       await state.storage.deleteAll();
     });
-    const later = Date.now() + TUNABLES.limiter.slotLeaseMs + 1_000;
-    await limiter(orgId).renew(b.json.id, later); // b's runner is alive and renews as usual
-    await limiter(orgId).dispatch(later);
+    const evenLater = later + TUNABLES.limiter.slotLeaseMs + 1_000;
+    await limiter(orgId).dispatch(evenLater);
     await waitFor(async () => ((await processorState(`${waiting.json.id}.1`))?.state === "running" ? true : undefined), "the waiting job to start");
-    expect((await limiter(orgId).usage(later)).processing).toBe(2);
+    expect((await limiter(orgId).usage(evenLater)).processing).toBe(2);
+    expect((await processorState(`${b.json.id}.1`))?.state).toBe("running");
     await cancelAll(key);
   });
 });

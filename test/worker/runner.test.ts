@@ -5,8 +5,9 @@ import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
+import { callbackFor } from "../../src/runner/events.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
-import { call, media, newKey, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
+import { call, media, newKey, processorState, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
@@ -34,17 +35,65 @@ describe("the job runner", () => {
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
     const id = created.json.id as string;
+    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const pid = `${id}.${attempt}`;
       await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), `attempt ${attempt} to run`);
+      await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
       expect(await row(id)).toMatchObject({ status: "processing", attempt });
-      // What a processor restart looks like from outside: the attempt is gone.
+      // What a processor restart looks like from outside: the attempt is gone, and its
+      // events stop. The runner's watchdog fires after the silence (run here at once).
       await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+      await runInDurableObject(runner, (instance) => instance.alarm());
     }
     const { job } = await waitForJob(key, id);
     expect(job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
     expect(job.error.message).toContain(`${MAX_ATTEMPTS} times`);
     expect(await row(id)).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS });
+  });
+
+  it("ends a job as the processor pushes its end, with no watchdog left to do it, and reports where its time went", async () => {
+    const { key } = await newKey();
+    // The input arrives after 3 s: long enough to take the runner's alarm away first.
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/delayed?ms=3000") } });
+    const id = created.json.id as string;
+    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
+    await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
+    await runInDurableObject(runner, (_instance, state) => state.storage.deleteAlarm());
+    const { job } = await waitForJob(key, id);
+    expect(job.status).toBe("completed");
+    expect(job.timings).toEqual({ queuedMs: expect.any(Number), fetchInputMs: expect.any(Number), processMs: expect.any(Number), storeOutputMs: expect.any(Number) });
+    // The media server held the input back for 3 s: the download phase holds them.
+    expect(job.timings.fetchInputMs).toBeGreaterThanOrEqual(3000);
+    // The runner lets go right after the row is final: nothing left in its storage, no alarm.
+    await waitFor(async () => ((await runInDurableObject(runner, (_instance, state) => state.storage.list())).size === 0 ? true : undefined), "the runner to forget the job");
+    expect(await runInDurableObject(runner, (_instance, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("takes an event only with its attempt's own token, and only for the attempt its runner holds", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
+    const id = created.json.id as string;
+    const pid = `${id}.1`;
+    await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), "attempt 1 to run");
+    const push = async (state: object, token: string) =>
+      (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(state),
+      })).status;
+    const own = (await callbackFor(testEnv, pid)).token;
+    const other = (await callbackFor(testEnv, `${id}.2`)).token;
+    const failed = { id: pid, state: "failed", progress: 5, error: { code: "processing_failed", message: "forged" } };
+    expect(await push(failed, other)).toBe(401);
+    expect(await push(failed, "x".repeat(43))).toBe(401);
+    expect(await push({ ...failed, id: `${id}.2` }, other)).toBe(409);
+    expect(await push({ id: pid, state: "running", progress: 60 }, own)).toBe(204);
+    expect(await row(id)).toMatchObject({ status: "processing", attempt: 1 });
+    // 60 % crossed a mark, and the first write is due at once: D1 has it.
+    expect((await testEnv.DB.prepare("SELECT progress FROM jobs WHERE id = ?").bind(id).first<{ progress: number }>())?.progress).toBe(60);
+    await call("POST", `/v1/jobs/${id}/cancel`, { key });
+    expect(await push({ id: pid, state: "running", progress: 70 }, own)).toBe(409);
   });
 
   it("sends a start the processor never got again on the same attempt instead of losing the attempt", async () => {

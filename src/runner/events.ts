@@ -1,0 +1,61 @@
+// Events the processor pushes while an attempt runs (src/contract/processor-protocol.ts):
+// progress, heartbeats, and the final state as soon as the tools finish. Each attempt has
+// its own callback token, HMAC-SHA256 of its id under PROCESSOR_TOKEN, checked in constant
+// time; an event is handed to the job's runner, which keeps only those of the attempt it
+// holds. Locally the callback is this Worker's route under PUBLIC_BASE_URL; in production
+// the container's outbound requests to CALLBACK_HOST are handled by the ProcessorContainer
+// (src/runner/container.ts) without leaving Cloudflare.
+import { PROCESSOR_EVENTS_PATH, type ProcessorJobRequest, type ProcessorJobState } from "../contract/processor-protocol.ts";
+import { base64url, fromBase64url, hmacSha256, verifyHmacSha256 } from "../lib/crypto.ts";
+import { log } from "../lib/log.ts";
+
+/** The host the container's events are addressed to; only the ProcessorContainer's outbound handler answers it. */
+export const CALLBACK_HOST = "runner.media-jobs.internal";
+
+/** An event is a job state: a few hundred bytes, a completed job's result a few KB. */
+const MAX_EVENT_BYTES = 256 * 1024;
+
+const STATES = new Set<ProcessorJobState["state"]>(["running", "completed", "failed", "cancelled"]);
+
+const tokenMessage = (pid: string) => `processor-events:${pid}`;
+
+/** The callback an attempt's start request carries. */
+export async function callbackFor(env: Env, pid: string): Promise<NonNullable<ProcessorJobRequest["callback"]>> {
+  const origin = env.PROCESSOR_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : `http://${CALLBACK_HOST}`;
+  return { url: `${origin}${PROCESSOR_EVENTS_PATH}`, token: base64url(await hmacSha256(env.PROCESSOR_TOKEN, tokenMessage(pid))) };
+}
+
+/** The job an attempt id `<jobId>.<attempt>` belongs to. */
+export function jobOfAttempt(pid: string): string | undefined {
+  const dot = pid.lastIndexOf(".");
+  return dot > 0 ? pid.slice(0, dot) : undefined;
+}
+
+/**
+ * Checks a pushed event and hands it to its job's runner: 204 when the runner holds the
+ * attempt, 409 when it does not (the processor stops pushing it), 401/400 when the token
+ * or the body is wrong.
+ */
+export async function receiveProcessorEvent(env: Env, request: Request): Promise<Response> {
+  if (request.method !== "POST") return new Response(null, { status: 405 });
+  if (!env.PROCESSOR_TOKEN) return new Response("processor token not configured", { status: 503 });
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_EVENT_BYTES) return new Response("event too large", { status: 413 });
+  const text = await request.text();
+  if (text.length > MAX_EVENT_BYTES) return new Response("event too large", { status: 413 });
+  let state: ProcessorJobState;
+  try {
+    state = JSON.parse(text) as ProcessorJobState;
+  } catch {
+    return new Response("body must be a processor job state (JSON)", { status: 400 });
+  }
+  const jobId = typeof state?.id === "string" ? jobOfAttempt(state.id) : undefined;
+  if (!jobId || !STATES.has(state.state)) return new Response("body must be a processor job state {id, state, …}", { status: 400 });
+  const token = /^Bearer ([A-Za-z0-9_-]{43})$/.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (!token || !(await verifyHmacSha256(env.PROCESSOR_TOKEN, tokenMessage(state.id), fromBase64url(token)))) {
+    log("warn", "processor event with a wrong token", { attempt: state.id });
+    return new Response("wrong token for this attempt", { status: 401 });
+  }
+  const held = await env.JOB_RUNNER.getByName(jobId).event(state);
+  return new Response(null, { status: held ? 204 : 409 });
+}

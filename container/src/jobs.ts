@@ -14,7 +14,7 @@ import { fetchInput } from "./fetch-input.ts";
 import { log } from "./log.ts";
 import { processors } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
-import { StepLog } from "./steps.ts";
+import { StepLog, type StepTime } from "./steps.ts";
 
 interface Entry {
   id: string;
@@ -29,6 +29,8 @@ interface Entry {
   timings: ProcessorTimings;
   events?: EventPusher;
   done: Promise<void>;
+  /** Each tool run and sharp step of the work, for the "job finished" log line. */
+  steps: StepLog;
 }
 
 export class JobTable {
@@ -56,6 +58,7 @@ export class JobTable {
       outputs: new Map(),
       timings: {},
       done: Promise.resolve(),
+      steps: new StepLog(),
     };
     if (request.callback) entry.events = new EventPusher(request.callback, this.#config, () => view(entry));
     this.#jobs.set(request.id, entry);
@@ -66,6 +69,11 @@ export class JobTable {
   get(id: string): ProcessorJobState | undefined {
     const entry = this.#jobs.get(id);
     return entry && view(entry);
+  }
+
+  /** The attempt's tool runs and in-process steps so far, in order. */
+  steps(id: string): StepTime[] {
+    return this.#jobs.get(id)?.steps.list() ?? [];
   }
 
   output(id: string, name: string) {
@@ -109,8 +117,7 @@ export class JobTable {
       entry.progress = next;
       entry.events?.progressed();
     };
-    // Each tool run and sharp step of the work, for the "job finished" log line.
-    const steps = new StepLog();
+    const steps = entry.steps;
     try {
       const processor = processors[request.type];
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);

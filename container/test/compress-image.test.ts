@@ -2,7 +2,6 @@ import sharp, { type Sharp } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseFormat } from "../src/processors/compress-image.ts";
 import { encodeHeic, withRotation } from "../../test/support/heic.ts";
-import { StepLog } from "../src/steps.ts";
 import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
 
 let media: MediaServer;
@@ -28,8 +27,7 @@ function completed(state: { state: string }) {
 describe("compressImage", () => {
   it("turns a JPEG into a smaller WebP within maxWidth, keeping the aspect ratio", async () => {
     const jpeg = await (await photo(1600, 1200)).jpeg({ quality: 95 }).toBuffer();
-    const steps = new StepLog();
-    const job = await runJob("compressImage", { url: media.serve("/photo.jpg", jpeg, "image/jpeg"), quality: 70, format: "webp", maxWidth: 800 }, { steps });
+    const job = await runJob("compressImage", { url: media.serve("/photo.jpg", jpeg, "image/jpeg"), quality: 70, format: "webp", maxWidth: 800 });
     const { result, outputs } = completed(job.state);
     const bytes = await job.output(result.url);
     const meta = await sharp(bytes).metadata();
@@ -41,7 +39,7 @@ describe("compressImage", () => {
     expect(result.compressionRatio).toBeLessThan(1);
     expect(outputs).toEqual([{ name: result.url, contentType: "image/webp", size: bytes.length }]);
     expect(job.progress.at(-1)).toBe(100);
-    expect(steps.list().map((s) => s.step)).toEqual(["sharp metadata", "sharp encode"]);
+    expect(job.steps.map((s) => s.step)).toEqual(["sharp metadata", "sharp encode"]);
   });
 
   it("applies EXIF orientation 6, so a portrait photo stays portrait, and keeps metadata by default", async () => {

@@ -5,7 +5,6 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobCancelled, JobFailure } from "../src/errors.ts";
 import { buildArgs } from "../src/processors/compress-pdf.ts";
-import { StepLog } from "../src/steps.ts";
 import { runGhostscript } from "../src/tools/ghostscript.ts";
 import { buildPdf, photoJpeg, xmpPacket } from "./pdf-fixtures.ts";
 import { runJob, startMediaServer, withTempDir, type MediaServer } from "./helpers.ts";
@@ -118,10 +117,9 @@ describe("compressPdf", () => {
   });
 
   it("runs Ghostscript once: both page counts come from its pdfwrite run", async () => {
-    const steps = new StepLog();
-    const job = await runJob("compressPdf", { url: media.serve("/once.pdf", photoPdf), quality: "low" }, { steps });
+    const job = await runJob("compressPdf", { url: media.serve("/once.pdf", photoPdf), quality: "low" });
     expect(completed(job.state).result).toMatchObject({ keptOriginal: false, pages: 2, source: { pages: 2 } });
-    expect(steps.list().map((s) => s.step)).toEqual(["gs"]);
+    expect(job.steps.map((s) => s.step)).toEqual(["gs"]);
   });
 
   it("keeps the document metadata by default", async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
-import { StepLog } from "../src/steps.ts";
 import { runJob } from "./helpers.ts";
 import { completed, failed, ffprobe, isMonotonic, useVideoMedia } from "./video-fixtures.ts";
 
@@ -9,8 +8,7 @@ const { serve, serveBytes, fixtureBytes } = useVideoMedia();
 describe("extractAudio", () => {
   it("extracts a 192 kbps constant-bitrate MP3 by default, as long as the video", async () => {
     const input = await fixtureBytes("small");
-    const steps = new StepLog();
-    const job = await runJob("extractAudio", { url: serveBytes("/small.mp4", input) }, { steps });
+    const job = await runJob("extractAudio", { url: serveBytes("/small.mp4", input) });
     const { result, outputs } = completed(job.state);
     const bytes = await job.output(result.url);
     const probe = await ffprobe(bytes);
@@ -28,7 +26,7 @@ describe("extractAudio", () => {
     expect(isMonotonic(job.progress)).toBe(true);
     expect(parseStoredResult("extractAudio", result)).toEqual({ ok: true, value: result });
     // One probe of the input, one encode; the output is described from its own header.
-    expect(steps.list().map((s) => s.step)).toEqual(["ffprobe", "ffmpeg"]);
+    expect(job.steps.map((s) => s.step)).toEqual(["ffprobe", "ffmpeg"]);
   });
 
   it.each([

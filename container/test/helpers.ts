@@ -9,7 +9,7 @@ import type { ProcessorJobState } from "../../src/contract/processor-protocol.ts
 import { jobTypes, type JobParamsInput, type JobType } from "../../src/contract/registry.ts";
 import { loadConfig, type Config } from "../src/config.ts";
 import { JobTable } from "../src/jobs.ts";
-import type { StepLog } from "../src/steps.ts";
+import type { StepTime } from "../src/steps.ts";
 
 export interface MediaServer {
   /** URL at which `body` is served; `contentType` is what the server claims. */
@@ -55,6 +55,8 @@ export interface FinishedJob {
   output(name: string): Promise<Buffer>;
   outputPath(name: string): string;
   table: JobTable;
+  /** The job's tool runs and sharp steps, in order (container/src/steps.ts). */
+  steps: StepTime[];
 }
 
 let counter = 0;
@@ -63,15 +65,12 @@ let counter = 0;
 export async function runJob<T extends JobType>(
   type: T,
   params: JobParamsInput<T>,
-  options: { config?: Config; table?: JobTable; deadlineMs?: number; steps?: StepLog } = {},
+  options: { config?: Config; table?: JobTable; deadlineMs?: number } = {},
 ): Promise<FinishedJob> {
   const config = options.config ?? (await testConfig());
   const table = options.table ?? new JobTable(config);
   const id = `test_${process.pid}_${++counter}`;
-  const start = () => table.start({ id, type, params: jobTypes[type].params.parse(params) as never });
-  // The job's work begins inside start(), so it records its steps in the log current there.
-  if (options.steps) options.steps.run(start);
-  else start();
+  table.start({ id, type, params: jobTypes[type].params.parse(params) as never });
   const progress: number[] = [];
   const deadline = Date.now() + (options.deadlineMs ?? 60_000);
   let state = table.get(id)!;
@@ -87,7 +86,7 @@ export async function runJob<T extends JobType>(
     if (!output) throw new Error(`no output named ${name}`);
     return output.path;
   };
-  return { state, progress, table, outputPath, output: (name) => readFile(outputPath(name)) };
+  return { state, progress, table, steps: table.steps(id), outputPath, output: (name) => readFile(outputPath(name)) };
 }
 
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {

@@ -1,7 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
-import { StepLog } from "../src/steps.ts";
 import { runJob } from "./helpers.ts";
 import { completed, failed, meanLuma, useVideoMedia } from "./video-fixtures.ts";
 
@@ -13,8 +12,7 @@ const { serve, serveBytes, fixtureBytes } = useVideoMedia();
 describe("videoThumbnail", () => {
   it("takes the frame at a given second of a 1080p video as a full-size JPEG", async () => {
     const input = await fixtureBytes("hd");
-    const steps = new StepLog();
-    const job = await runJob("videoThumbnail", { url: serveBytes("/hd.mp4", input), timestamp: 4 }, { steps });
+    const job = await runJob("videoThumbnail", { url: serveBytes("/hd.mp4", input), timestamp: 4 });
     const { result, outputs } = completed(job.state);
     const bytes = await job.output(result.url);
     const meta = await sharp(bytes).metadata();
@@ -23,7 +21,7 @@ describe("videoThumbnail", () => {
     expect(result.source).toEqual({ size: input.length, width: 1920, height: 1080, duration: 10 });
     expect(outputs).toEqual([{ name: "thumbnail.jpg", contentType: "image/jpeg", size: bytes.length }]);
     expect(parseStoredResult("videoThumbnail", result)).toEqual({ ok: true, value: result });
-    expect(steps.list().map((s) => s.step)).toEqual(["ffprobe", "ffmpeg", "sharp encode"]);
+    expect(job.steps.map((s) => s.step)).toEqual(["ffprobe", "ffmpeg", "sharp encode"]);
   });
 
   it("reports the start of the frame on screen at the time asked for", async () => {

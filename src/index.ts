@@ -16,6 +16,9 @@ import { JobRunner as JobRunnerBase } from "./runner/job-runner.ts";
 import { instrument } from "./ops/stats.ts";
 
 export { ProcessorContainer } from "./runner/container.ts";
+// The runtime routes a container's outbound requests (the processor's pushed events,
+// ProcessorContainer.outboundByHost) through this entrypoint of the containers package.
+export { ContainerProxy } from "@cloudflare/containers";
 
 // Each entry point takes its env through instrument(), which returns it unchanged unless
 // D1_STATS is "true" (the bench's per-job counts, src/ops/stats.ts).

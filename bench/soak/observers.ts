@@ -2,7 +2,7 @@
 // the sampler of D1 and the limiters, the reader of job lists, and the chaos monkey that
 // kills the processor and takes the webhook receiver down.
 import { log, type Org, sleep } from "../support.ts";
-import type { Kill, Observed } from "./analyse.ts";
+import type { Kill, Observed } from "./observed.ts";
 import type { ChildProcessor } from "./processor.ts";
 import type { Receiver } from "./receiver.ts";
 import { SOAK } from "./shape.ts";

@@ -5,7 +5,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { list, type Check, type Figures, type Observed, type Stats } from "./analyse.ts";
+import type { Check } from "./checks.ts";
+import { list, type Figures, type Stats } from "./figures.ts";
+import type { Observed } from "./observed.ts";
 
 const DOC = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "docs/reliability.md");
 const BEGIN = "<!-- soak:begin (written by npm run soak; edits here are lost) -->";

@@ -10,49 +10,20 @@
 // through finishJob. Always: an attempt's processor job is cancelled or deleted when the
 // runner lets go of it.
 import { DurableObject } from "cloudflare:workers";
-import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
-import type { JobParams, JobType } from "../contract/registry.ts";
-import { parseStoredResult } from "../contract/stored-result.ts";
-import { uploadRefId } from "../contract/uploads.ts";
+import type { ProcessorJobState } from "../contract/processor-protocol.ts";
 import { database, type Db } from "../db/client.ts";
 import { findJob, recordProgress, startAttempt } from "../db/jobs.ts";
 import type { JobRow } from "../db/schema.ts";
-import { outputKey } from "../files/signing.ts";
-import { uploadInputLink } from "../files/uploads.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
-import { TUNABLES } from "../lib/tunables.ts";
 import { describe, reportConfigProblems } from "../ops/config.ts";
-import { callbackFor } from "./events.ts";
+import { afterFailedCall, interrupted, mayRetry, newAttempt, retryAlarmAt, silenceAlarmAt, withProgress, type Attempt } from "./attempt.ts";
 import { finishJob, type Outcome } from "./finish.ts";
+import { collectOutputs, discardOutputs } from "./outputs.ts";
+import { askProcessor, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
 import { beginWhenSeated, clearWaiting, seatRequest, waitingForSeat, whileWaiting, type SeatRequest } from "./seat.ts";
-import { processorFetch } from "./transport.ts";
 
-const { maxAttempts } = TUNABLES.job;
-const { heartbeatMs, silentHeartbeats, progressWriteMs, progressMarks, failedCallDelayMs, maxCallFailures } = TUNABLES.runner;
-const SILENCE_MS = heartbeatMs * silentHeartbeats;
-
-/** What the runner keeps in its storage while an attempt runs. */
-export interface Attempt {
-  jobId: string;
-  orgId: string;
-  mode: string;
-  type: JobType;
-  attempt: number;
-  /** The processor's id for this attempt: `<jobId>.<attempt>`. */
-  pid: string;
-  /** The pool instance whose seat this attempt holds (src/limits/processor-pool.ts). */
-  instance: string;
-  /** Whether the processor acknowledged the start; until then each alarm sends it again. */
-  started: boolean;
-  /** Consecutive failed calls to the processor. */
-  failures: number;
-  /** The latest progress the processor reported (D1 has it at the marks only). */
-  progress: number;
-  /** When progress was last written to D1, and what was written. */
-  progressWrittenAt: number;
-  progressWritten: number;
-}
+export type { Attempt } from "./attempt.ts";
 
 export class JobRunner extends DurableObject<Env> {
   /** The attempt whose outcome is being recorded now: later events and checks of it wait or do nothing. */
@@ -180,20 +151,7 @@ export class JobRunner extends DurableObject<Env> {
   async #beginAttempt(jobId: string, previousAttempt: number, instance: string): Promise<boolean> {
     const job = await startAttempt(this.#db(), jobId, previousAttempt, Date.now());
     if (!job) return false;
-    const current: Attempt = {
-      jobId,
-      orgId: job.orgId,
-      mode: job.mode,
-      type: job.type as JobType,
-      attempt: job.attempt,
-      pid: `${jobId}.${job.attempt}`,
-      instance,
-      started: false,
-      failures: 0,
-      progress: 0,
-      progressWrittenAt: 0,
-      progressWritten: 0,
-    };
+    const current = newAttempt(job, instance);
     await this.ctx.storage.put("attempt", current);
     log("info", "attempt started", { job: jobId, attempt: current.attempt });
     await this.#sendStart(current, job);
@@ -208,23 +166,9 @@ export class JobRunner extends DurableObject<Env> {
    */
   async #sendStart(current: Attempt, job: Pick<JobRow, "type" | "params">): Promise<void> {
     // The watchdog first: if this invocation dies, the start is sent again.
-    await this.ctx.storage.setAlarm(Date.now() + failedCallDelayMs);
+    await this.ctx.storage.setAlarm(retryAlarmAt(Date.now()));
     try {
-      const upload = uploadRefId((job.params as { url: string }).url);
-      const request: ProcessorJobRequest = {
-        id: current.pid,
-        type: job.type as JobType,
-        params: job.params as JobParams,
-        callback: await callbackFor(this.env, current.pid),
-        ...(upload ? { inputUrl: await uploadInputLink(this.env, upload, Date.now()) } : {}),
-      };
-      const response = await processorFetch(this.env, current.instance)("/jobs", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(request),
-      });
-      if (!response.ok) throw new Error(`processor answered ${response.status} to start: ${await response.text()}`);
-      const state = (await response.json()) as ProcessorJobState;
+      const state = await startOnProcessor(this.env, current, job);
       // An event may have moved the attempt on (or ended it) while the start was in flight.
       const now = await this.#attempt();
       if (now?.pid !== current.pid || now.started || this.#finishing === current.pid) return;
@@ -238,15 +182,9 @@ export class JobRunner extends DurableObject<Env> {
 
   /** After a silence: asks the processor for the attempt's state once. */
   async #check(current: Attempt): Promise<void> {
-    let response: Response;
-    try {
-      response = await processorFetch(this.env, current.instance)(`/jobs/${encodeURIComponent(current.pid)}`);
-    } catch {
-      return this.#failedCall(current);
-    }
-    if (response.status === 404) return this.#lost(current, "the processor lost the job (it restarted or was replaced)");
-    if (!response.ok) return this.#failedCall(current);
-    const state = (await response.json()) as ProcessorJobState;
+    const state = await askProcessor(this.env, current);
+    if (state === "no answer") return this.#failedCall(current);
+    if (state === "unknown") return this.#lost(current, "the processor lost the job (it restarted or was replaced)");
     const now = await this.#attempt();
     if (now?.pid !== current.pid || this.#finishing === current.pid) return;
     await this.#handle({ ...now, failures: 0 }, state);
@@ -271,19 +209,12 @@ export class JobRunner extends DurableObject<Env> {
 
   /** Keeps the progress, writes it to D1 at a mark (not more often than progressWriteMs), and re-arms the watchdog. */
   async #running(current: Attempt, progress: number): Promise<void> {
-    const next = { ...current, progress: Math.max(current.progress, progress) };
     const now = Date.now();
-    const mark = progressMarks.findLast((m) => next.progress >= m) ?? 0;
-    if (mark > next.progressWritten && now - next.progressWrittenAt >= progressWriteMs) {
-      next.progressWritten = mark;
-      next.progressWrittenAt = now;
-      if (!(await recordProgress(this.#db(), current.jobId, current.attempt, next.progress))) {
-        // The job left this attempt (cancelled): whoever did it stops this runner too.
-        return;
-      }
-    }
+    const { next, write } = withProgress(current, progress, now);
+    // False when the job left this attempt (cancelled): whoever did it stops this runner too.
+    if (write && !(await recordProgress(this.#db(), current.jobId, current.attempt, next.progress))) return;
     await this.ctx.storage.put("attempt", next);
-    await this.ctx.storage.setAlarm(now + SILENCE_MS);
+    await this.ctx.storage.setAlarm(silenceAlarmAt(now));
   }
 
   /** Runs the attempt's end once: events and checks that arrive meanwhile do nothing. */
@@ -291,7 +222,7 @@ export class JobRunner extends DurableObject<Env> {
     this.#finishing = current.pid;
     // If this invocation dies, the watchdog asks again and the end is recorded then.
     await this.ctx.storage.put("attempt", current);
-    await this.ctx.storage.setAlarm(Date.now() + SILENCE_MS);
+    await this.ctx.storage.setAlarm(silenceAlarmAt(Date.now()));
     try {
       await work();
     } finally {
@@ -300,58 +231,24 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   async #failedCall(current: Attempt): Promise<void> {
-    const next = { ...current, failures: current.failures + 1 };
-    if (next.failures >= maxCallFailures) return this.#lost(next, "the processor stopped answering");
+    const { next, lost, retryAt } = afterFailedCall(current, Date.now());
+    if (lost) return this.#lost(next, "the processor stopped answering");
     await this.ctx.storage.put("attempt", next);
-    await this.ctx.storage.setAlarm(Date.now() + failedCallDelayMs);
+    await this.ctx.storage.setAlarm(retryAt);
   }
 
-  /** Checks the result against its type's schema, copies every output to R2, then completes the row. */
+  /** Copies the outputs to R2 (src/runner/outputs.ts) and records the outcome; a failed copy is a failed call. */
   async #collect(current: Attempt, state: Extract<ProcessorJobState, { state: "completed" }>): Promise<void> {
-    const checked = parseStoredResult(current.type, state.result);
-    if (!checked.ok) {
-      log("error", "processor result does not fit its type", { job: current.jobId, attempt: current.attempt, type: current.type, issues: checked.issues });
-      const message = `processing produced a ${current.type} result that does not fit its schema; this is a fault on our side, it has been logged`;
-      await this.#finish(current, { status: "failed", attempt: current.attempt, error: { code: "invalid_result", message }, timings: state.timings });
-      return;
-    }
-    const storeStart = Date.now();
-    try {
-      await this.#store(current, state.outputs);
-    } catch (error) {
-      log("warn", "collecting outputs failed", { job: current.jobId, attempt: current.attempt, error: String(error) });
-      return this.#failedCall(current);
-    }
-    const timings = { ...state.timings, storeOutputMs: Date.now() - storeStart };
-    if (!(await this.#finish(current, { status: "completed", attempt: current.attempt, result: checked.value, timings }))) {
-      // Cancelled while we copied: the outputs belong to no one.
-      await this.env.OUTPUTS.delete(state.outputs.map((o) => outputKey(current.jobId, o.name)));
-    }
-  }
-
-  /** Streams each output from the processor into R2. */
-  async #store(current: Attempt, outputs: ProcessorOutput[]): Promise<void> {
-    const call = processorFetch(this.env, current.instance);
-    for (const output of outputs) {
-      const response = await call(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
-      if (!response.ok || !response.body) throw new Error(`output ${output.name}: HTTP ${response.status}`);
-      // R2 needs a known length for a streamed body; the processor states it.
-      const sized = new FixedLengthStream(output.size);
-      const [, put] = await Promise.all([
-        response.body.pipeTo(sized.writable),
-        this.env.OUTPUTS.put(outputKey(current.jobId, output.name), sized.readable, {
-          httpMetadata: { contentType: output.contentType },
-          customMetadata: { jobId: current.jobId },
-        }),
-      ]);
-      if (!put) throw new Error(`output ${output.name}: R2 refused the object`);
-    }
+    const outcome = await collectOutputs(this.env, current, state);
+    if (outcome === "retry") return this.#failedCall(current);
+    // Cancelled while we copied: the outputs belong to no one.
+    if (!(await this.#finish(current, outcome)) && outcome.status === "completed") await discardOutputs(this.env, current.jobId, state.outputs);
   }
 
   /** The processor lost this attempt: start the next one, or fail the job after the last. */
   async #lost(current: Attempt, reason: string): Promise<void> {
     log("warn", "processor lost the attempt", { job: current.jobId, attempt: current.attempt, reason });
-    if (current.attempt < maxAttempts) {
+    if (mayRetry(current)) {
       await this.ctx.storage.deleteAlarm();
       await this.#release(current, "delete");
       const job = await findJob(this.#db(), current.jobId);
@@ -363,14 +260,7 @@ export class JobRunner extends DurableObject<Env> {
       await this.#seat(seatRequest(job, current.attempt));
       return;
     }
-    await this.#finish(current, {
-      status: "failed",
-      attempt: current.attempt,
-      error: {
-        code: "processing_interrupted",
-        message: `processing was interrupted ${maxAttempts} times (${reason}); the job was not completed. Retry it by creating it again.`,
-      },
-    });
+    await this.#finish(current, { status: "failed", attempt: current.attempt, error: interrupted(reason) });
   }
 
   /**
@@ -400,16 +290,9 @@ export class JobRunner extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
   }
 
-  /** Best effort: a processor that is gone has nothing left to release. */
+  /** Releases the attempt on its processor (best effort), then its seat. */
   async #release(current: Attempt, how: "cancel" | "delete"): Promise<void> {
-    const call = processorFetch(this.env, current.instance);
-    const path = `/jobs/${encodeURIComponent(current.pid)}`;
-    try {
-      if (how === "cancel") await call(`${path}/cancel`, { method: "POST" });
-      await call(path, { method: "DELETE" });
-    } catch {
-      // Unreachable processor: its own TTL sweep removes the files.
-    }
+    await releaseOnProcessor(this.env, current, how);
     await processorPool(this.env).release(current.jobId);
   }
 }

@@ -175,10 +175,11 @@ function countedNamespace<T extends object>(namespace: T, binding: string): T {
  */
 export function instrument(env: Env, source: string | Request): Env {
   if (!statsEnabled(env)) return env;
+  const path = typeof source === "string" ? undefined : new URL(source.url).pathname;
   const context =
     typeof source === "string"
       ? new Context(source, false)
-      : new Context(`${source.method} ${routeOf(new URL(source.url).pathname)}`, true, new URL(source.url).pathname.split("/").find((part) => JOB_ID.test(part)));
+      : new Context(`${source.method} ${routeOf(path!)}`, true, path!.split("/").find((part) => JOB_ID.test(part)));
   const counted: Record<string, unknown> = { ...env, DB: countedD1(env.DB, context) };
   for (const binding of NAMESPACES) counted[binding] = countedNamespace(env[binding], binding);
   return counted as unknown as Env;

@@ -89,7 +89,7 @@ export class OrgLimiter extends DurableObject<Env> {
   }
 
   /** Extends a running job's slot; false when the slot was lost (reclaimed). */
-  renew(jobId: string, now = Date.now()): boolean {
+  #renew(jobId: string, now: number): boolean {
     const cursor = this.#sql.exec("UPDATE slots SET lease_expires_at = ? WHERE job_id = ?", now + slotLeaseMs, jobId);
     return cursor.rowsWritten > 0;
   }
@@ -109,7 +109,7 @@ export class OrgLimiter extends DurableObject<Env> {
         } catch (error) {
           log("warn", "could not ask a runner about its slot; keeping it", { job: jobId, error: String(error) });
         }
-        if (holds) return this.renew(jobId, now);
+        if (holds) return this.#renew(jobId, now);
         log("warn", "slot's runner no longer has its job; reclaiming it", { job: jobId });
         this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
         return false;

@@ -10,7 +10,7 @@ import { probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { nextNonBlackTime } from "../tools/frame-choice.ts";
 import { checkBox, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame } from "../tools/frames.ts";
 import { round3 } from "./compress-video.ts";
-import { buildArgs as buildAudioArgs, encodeMp3, type Mp3Output } from "./extract-audio.ts";
+import { buildArgs as buildAudioArgs, encodeMp3, startMp3, type EarlyMp3, type Mp3Output } from "./extract-audio.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
@@ -65,6 +65,16 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths): { au
 }
 
 export async function videoExtraction(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoExtraction">> {
+  // The MP3 encoder starts beside the probe (as in extractAudio); a video without audio, or one the probe refuses, kills it unused.
+  const early = params.audio === false ? null : startMp3(params.audio.quality, "audio.mp3", ctx);
+  try {
+    return await extract(params, ctx, early);
+  } finally {
+    await early?.ffmpeg.discard();
+  }
+}
+
+async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | null): Promise<StoredResult<"videoExtraction">> {
   const probe = await probeInput(ctx, { video: true });
   const frames = params.frames;
   if (frames !== false) checkBox(frameBox(probe.video!, frames.width, frames.height), ctx.config);
@@ -74,9 +84,10 @@ export async function videoExtraction(params: Params, ctx: ProcessorContext): Pr
   // Progress: the audio encode and the frames share 10–95 by their expected cost.
   const audioShare = params.audio === false || !probe.audio ? 0 : frames === false ? 1 : 0.4;
   let audio: Mp3Output | null = null;
-  if (params.audio !== false && probe.audio) {
-    audio = await encodeMp3(params.audio.quality, probe, "audio.mp3", ctx, (f) => ctx.setProgress(10 + 85 * audioShare * f));
+  if (params.audio !== false && probe.audio && early) {
+    audio = await encodeMp3(params.audio.quality, probe, "audio.mp3", ctx, (f) => ctx.setProgress(10 + 85 * audioShare * f), early);
   }
+  await early?.ffmpeg.discard();
 
   const results = [];
   if (frames !== false) {

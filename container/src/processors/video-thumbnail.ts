@@ -4,10 +4,10 @@
 import { join } from "node:path";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
-import { describeDuration } from "../tools/ffmpeg.ts";
+import { describeDuration, EarlyFfmpeg } from "../tools/ffmpeg.ts";
 import { probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { representativeFrameTime } from "../tools/frame-choice.ts";
-import { checkBox, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame } from "../tools/frames.ts";
+import { checkBox, earlyGrabArgs, earlyGrabGraph, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame } from "../tools/frames.ts";
 import { round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
@@ -31,8 +31,24 @@ export function requestedFrameTime(seconds: number, probe: MediaProbe): number {
 }
 
 export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoThumbnail">> {
+  const png = join(ctx.workDir, "thumbnail-frame.png");
+  // A time in seconds: ffmpeg starts beside the probe (tools/frames.ts earlyGrabArgs) and the
+  // probe's verdict kills it unused. "auto" first samples windows that need the probe.
+  const early =
+    params.timestamp === "auto"
+      ? null
+      : new EarlyFfmpeg(earlyGrabArgs(ctx.input.path, params.timestamp, png), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS });
+  try {
+    return await thumbnail(params, ctx, png, early);
+  } finally {
+    await early?.discard();
+  }
+}
+
+async function thumbnail(params: Params, ctx: ProcessorContext, png: string, early: EarlyFfmpeg | null): Promise<StoredResult<"videoThumbnail">> {
   const probe = await probeInput(ctx, { video: true });
-  checkBox(frameBox(probe.video!, params.width, params.height), ctx.config);
+  const box = frameBox(probe.video!, params.width, params.height);
+  checkBox(box, ctx.config);
   ctx.setProgress(10);
   const time = params.timestamp === "auto" ? await representativeFrameTime(ctx, probe) : requestedFrameTime(params.timestamp, probe);
   ctx.setProgress(60);
@@ -40,9 +56,10 @@ export async function videoThumbnail(params: Params, ctx: ProcessorContext): Pro
 
   const name = `thumbnail.${params.format}`;
   const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[params.format]);
-  const png = join(ctx.workDir, "thumbnail-frame.png");
   const args = buildArgs(params, probe, { input: ctx.input.path, output: png, time });
-  const image = await grabFrame(ctx, probe, args, { time, png, format: params.format, quality: params.quality, output });
+  const graph = early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
+  if (!graph) await early?.discard();
+  const image = await grabFrame(ctx, probe, args, { time, png, format: params.format, quality: params.quality, output }, early && graph ? { ffmpeg: early, graph } : undefined);
   return {
     url: name,
     size: image.size,

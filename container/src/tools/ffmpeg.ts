@@ -28,9 +28,14 @@ export function ffmpegTimeoutMs(durationS: number, config: Pick<Config, "JOB_TIM
 
 export async function runFfmpeg(args: string[], options: FfmpegOptions): Promise<RunResult> {
   const onStdout = options.onProgress && options.durationS ? progressParser(options.durationS, options.onProgress) : undefined;
+  return checked(runTool("ffmpeg", [...globalOptions(), ...args], { signal: options.signal, timeoutMs: options.timeoutMs, onStdout }), options);
+}
+
+/** A run's outcome in public words: cancelled, over its limit, or failed (ffmpeg's log as cause). */
+async function checked(running: Promise<RunResult>, options: Pick<FfmpegOptions, "signal" | "timeoutMs" | "task">): Promise<RunResult> {
   let run: RunResult;
   try {
-    run = await runTool("ffmpeg", [...globalOptions(), ...args], { signal: options.signal, timeoutMs: options.timeoutMs, onStdout });
+    run = await running;
   } catch (error) {
     throw new JobFailure("processing_failed", "ffmpeg is not available on this processor", { cause: error });
   }
@@ -40,6 +45,51 @@ export async function runFfmpeg(args: string[], options: FfmpegOptions): Promise
   }
   if (run.code !== 0) throw ffmpegFailure(options.task, run.stderr);
   return run;
+}
+
+/**
+ * An ffmpeg run started before the input's probe has answered. Every ffmpeg-family process
+ * spends about 0.1 s loading Debian's ~215 shared libraries before it reads anything (66 %
+ * of `ffprobe -version` is ld.so's symbol lookup, by perf); started beside ffprobe, ffmpeg
+ * loads on the other core while ffprobe reads the input, so a short job waits for one
+ * start instead of two (docs/job-types.md, "What the processor runs").
+ *
+ * `args` hold what does not depend on the probe (input, seek, output and encoder options);
+ * what does (which stream, the channel mix, the frame's size and time) is the filter graph,
+ * read from stdin by `-filter_complex_script pipe:0`. ffmpeg reads that script while it
+ * parses its options, before it opens any input, so until `run` sends the graph the
+ * process has loaded and waits, and has not opened the input: an input the probe refuses
+ * is never read by ffmpeg, as when the two ran in turn. The graph names its output `[out]`
+ * (`args` map it with `-map [out]`); its input streams by index, `[0:1]`, from the probe.
+ */
+export class EarlyFfmpeg {
+  readonly #running: Promise<RunResult>;
+  #send!: (input: { text: string; timeoutMs: number } | null) => void;
+  #onStdout?: (chunk: string) => void;
+
+  /** Starts ffmpeg now; `waitLimitMs` bounds its wait for the graph (run sets the run's own limit). */
+  constructor(args: string[], options: { signal: AbortSignal; waitLimitMs: number }) {
+    const stdin = new Promise<{ text: string; timeoutMs: number } | null>((resolve) => (this.#send = resolve));
+    this.#running = runTool("ffmpeg", [...globalOptions(), "-filter_complex_script", "pipe:0", ...args], {
+      signal: options.signal,
+      timeoutMs: options.waitLimitMs,
+      stdin,
+      onStdout: (chunk) => this.#onStdout?.(chunk),
+    });
+  }
+
+  /** Sends the graph and waits for the run's end, as runFfmpeg does; its limit counts from now. */
+  run(graph: string, options: FfmpegOptions): Promise<RunResult> {
+    if (options.onProgress && options.durationS) this.#onStdout = progressParser(options.durationS, options.onProgress);
+    this.#send({ text: graph, timeoutMs: options.timeoutMs });
+    return checked(this.#running, options);
+  }
+
+  /** Kills the process if `run` was not called (the probe refused the input, or the job ended); resolves once it has exited. */
+  async discard(): Promise<void> {
+    this.#send(null);
+    await this.#running.catch(() => undefined);
+  }
 }
 
 /**

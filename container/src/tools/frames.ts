@@ -8,7 +8,7 @@ import type { Config } from "../config.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { imageFailure } from "./image.ts";
-import { ffmpegTimeoutMs, runFfmpeg, seconds } from "./ffmpeg.ts";
+import { ffmpegTimeoutMs, runFfmpeg, seconds, type EarlyFfmpeg } from "./ffmpeg.ts";
 import { inputOptions, type MediaProbe } from "./ffprobe.ts";
 
 export type FrameFormat = "jpg" | "png" | "webp";
@@ -76,14 +76,46 @@ export function seekPoint(frameTime: number, probe: MediaProbe): number {
   return Math.max(0, frameTime - 0.5 / fps(probe));
 }
 
+/** One frame out, as a quickly compressed PNG (sharp encodes the format asked for). */
+function pngOutput(output: string): string[] {
+  return ["-frames:v", "1", "-c:v", "png", "-compression_level", "1", "-f", "image2", "-update", "1", output];
+}
+
 /** ffmpeg arguments writing one frame at `time`, scaled and cropped, as PNG. */
 export function grabArgs(input: string, probe: MediaProbe, time: number, box: FrameBox, output: string): string[] {
   return [
     ...inputOptions(), "-ss", seconds(seekPoint(time, probe)), "-i", input,
-    "-map", `0:${probe.video!.index}`, "-an", "-sn", "-dn",
-    "-frames:v", "1", "-vf", boxFilter(box), "-c:v", "png", "-compression_level", "1",
-    "-f", "image2", "-update", "1", output,
+    "-map", `0:${probe.video!.index}`, "-an", "-sn", "-dn", "-vf", boxFilter(box), ...pngOutput(output),
   ];
+}
+
+/**
+ * How far before the time asked for an early grab seeks. The frame wanted is the one on
+ * screen at `t`, reached by seeking to half a frame before its start (seekPoint): at most
+ * 1.5 frames before `t`, so 0.25 s covers every video of 6 fps or more. A wider margin
+ * costs decoding from an earlier keyframe when one falls inside it.
+ */
+export const EARLY_SEEK_MARGIN_S = 0.25;
+
+const earlySeek = (t: number) => seconds(Math.max(0, t - EARLY_SEEK_MARGIN_S));
+
+/** An early grab's command line (tools/ffmpeg.ts EarlyFfmpeg), for the frame on screen at `requested` seconds. */
+export function earlyGrabArgs(input: string, requested: number, output: string): string[] {
+  return [...inputOptions(), "-ss", earlySeek(requested), "-i", input, "-map", "[out]", ...pngOutput(output)];
+}
+
+/**
+ * Its filter graph once the probe has answered: the probe's video stream, frames dropped
+ * up to grabArgs' own seek point, then scaled and cropped as there. After an input seek
+ * ffmpeg's timeline starts at the seek point, so dropping `seekPoint − earlySeek` more
+ * leaves the first frame at or after seekPoint: the frame grabArgs gives (tested). Null
+ * when seekPoint lies before the early seek (under 6 fps; the last frame of a video whose
+ * audio runs longer): the grab is then run as grabArgs, after the probe.
+ */
+export function earlyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox): string | null {
+  const skip = Number(seconds(seekPoint(time, probe))) - Number(earlySeek(requested));
+  if (skip < 0) return null;
+  return `[0:${probe.video!.index}]trim=start=${seconds(skip)},${boxFilter(box)}[out]`;
 }
 
 /**
@@ -130,12 +162,15 @@ export async function grabFrame(
   probe: MediaProbe,
   args: string[],
   frame: { time: number; png: string; format: FrameFormat; quality: number; output: string },
+  early?: { ffmpeg: EarlyFfmpeg; graph: string },
 ): Promise<GrabbedFrame> {
   const at = `${Math.round(frame.time * 1000) / 1000} s`;
-  const run = (argv: string[]) => runFfmpeg(argv, { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), task: `reading the frame at ${at}` });
+  const options = { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), task: `reading the frame at ${at}` };
+  const run = (argv: string[]) => runFfmpeg(argv, options);
   try {
-    // Seeking through the index first; when that gives an error or no frame, decoding up to the time.
-    const seeked = await run(args).then(
+    // Seeking through the index first (`early` does the same, writing the same PNG);
+    // when that gives an error or no frame, decoding up to the time.
+    const seeked = await (early ? early.ffmpeg.run(early.graph, options) : run(args)).then(
       () => exists(frame.png),
       (error: unknown) => (error instanceof JobFailure && error.code === "corrupt_media" ? false : Promise.reject(error)),
     );

@@ -21,6 +21,12 @@ export interface RunOptions {
   onStdout?: (chunk: string) => void;
   /** Largest stdout/stderr kept in memory, in bytes. */
   maxBuffer?: number;
+  /**
+   * What to write to the tool's stdin, once known (then stdin is closed); the time limit
+   * then starts again at `timeoutMs` from that moment. `null` (or a rejection) kills the
+   * tool instead, and the run resolves as aborted. Without it, stdin is /dev/null.
+   */
+  stdin?: Promise<{ text: string; timeoutMs: number } | null>;
 }
 
 export interface RunResult {
@@ -42,7 +48,7 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
     const [file, argv] = dyingWithParent(command, args);
-    const child = spawn(file, argv, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -54,31 +60,51 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
         child.kill("SIGKILL");
       }
     };
-    const timer = setTimeout(() => {
+    const onTimeout = () => {
       timedOut = true;
       kill();
-    }, options.timeoutMs);
+    };
+    let timer = setTimeout(onTimeout, options.timeoutMs);
     const onAbort = () => {
       aborted = true;
       kill();
     };
     if (options.signal.aborted) onAbort();
     options.signal.addEventListener("abort", onAbort, { once: true });
+    let exited = false;
+    if (child.stdin) {
+      // A tool that died before reading its stdin closes the pipe: nothing to report here, its exit says why.
+      child.stdin.on("error", () => {});
+      options.stdin!.then(
+        (input) => {
+          if (exited) return;
+          if (input === null) return onAbort();
+          clearTimeout(timer);
+          timer = setTimeout(onTimeout, input.timeoutMs);
+          child.stdin!.end(input.text);
+        },
+        () => {
+          if (!exited) onAbort();
+        },
+      );
+    }
 
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       options.onStdout?.(chunk);
       if (stdout.length < maxBuffer) stdout += chunk;
     });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       // Keep the tail: the last lines of a tool's stderr say why it failed.
       stderr = (stderr + chunk).slice(-maxBuffer);
     });
     child.on("error", (error) => {
+      exited = true;
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
       reject(error);
     });
     child.on("close", (code, signal) => {
+      exited = true;
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
       resolve({ code, signal, stdout, stderr, timedOut, aborted });

@@ -9,12 +9,15 @@ export interface StepTime {
   /** The tool (`ffprobe`, `ffmpeg`, `gs`, `qpdf`, `heif-convert`) or in-process step (`sharp encode`). */
   step: string;
   ms: number;
+  /** When it started, in ms after the log was opened: steps that overlap (ffmpeg started beside ffprobe) show it. */
+  atMs: number;
 }
 
 const current = new AsyncLocalStorage<StepLog>();
 
 export class StepLog {
   readonly #steps: StepTime[] = [];
+  readonly #opened = performance.now();
 
   /** Runs `work` with this log as the one its steps, and those of work it starts, are recorded in. */
   run<T>(work: () => T): T {
@@ -27,7 +30,7 @@ export class StepLog {
     try {
       return await work();
     } finally {
-      this.#steps.push({ step, ms: Math.round(performance.now() - started) });
+      this.#steps.push({ step, ms: Math.round(performance.now() - started), atMs: Math.round(started - this.#opened) });
     }
   }
 
@@ -36,7 +39,7 @@ export class StepLog {
     return [...this.#steps];
   }
 
-  /** Milliseconds per step name, summed over its runs: `{ ffprobe: 41, ffmpeg: 120 }`. */
+  /** Milliseconds per step name, summed over its runs (overlapping runs counted in full): `{ ffprobe: 41, ffmpeg: 120 }`. */
   totals(): Record<string, number> {
     const totals: Record<string, number> = {};
     for (const { step, ms } of this.#steps) totals[step] = (totals[step] ?? 0) + ms;

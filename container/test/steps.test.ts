@@ -31,6 +31,26 @@ describe("StepLog", () => {
     expect(log.totals()).toEqual({ "sharp encode": total });
   });
 
+  it("records when each step started, so that steps run at once show as overlapping", async () => {
+    const log = new StepLog();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await log.run(() =>
+      Promise.all([
+        step("long", async () => {
+          await gate;
+          await new Promise((resolve) => setImmediate(resolve));
+        }),
+        step("short", async () => release()),
+      ]),
+    );
+    const [short, long] = log.list();
+    expect([short!.step, long!.step]).toEqual(["short", "long"]);
+    // "short" started while "long" ran, and ended first.
+    expect(short!.atMs).toBeGreaterThanOrEqual(long!.atMs);
+    expect(short!.atMs).toBeLessThanOrEqual(long!.atMs + long!.ms);
+  });
+
   it("records nothing of work started outside the log's run", async () => {
     const log = new StepLog();
     await log.run(() => step("inside", async () => {}));

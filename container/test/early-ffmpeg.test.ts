@@ -23,8 +23,11 @@ const exec = promisify(execFile);
 const limits = { signal: new AbortController().signal, timeoutMs: 60_000, task: "test" };
 
 const recipes = {
-  /** 5.1 AAC, 3 s. */
-  surround: ["-f", "lavfi", "-i", "sine=frequency=440:duration=3,aformat=channel_layouts=5.1", "-c:a", "aac", "-f", "mp4"],
+  /** 5.1 AAC, 3 s, with tags on the file and on the stream (the MP3's ID3 tags come from the file's, as before). */
+  surround: [
+    "-f", "lavfi", "-i", "sine=frequency=440:duration=3,aformat=channel_layouts=5.1", "-c:a", "aac",
+    "-metadata", "title=Concert", "-metadata:s:a:0", "language=fra", "-f", "mp4",
+  ],
   /** Mono AAC, 3 s. */
   mono: ["-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-ac", "1", "-c:a", "aac", "-f", "mp4"],
   /** Two audio tracks, the second (880 Hz) marked default: the probe's main stream is not the first. */

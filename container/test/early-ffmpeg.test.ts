@@ -204,6 +204,14 @@ describe("cancel while the probe and the early ffmpeg both run", () => {
     expect(caught).toHaveLength(2);
   });
 
+  it("the job's time limit, passing while the probe runs, kills both: processing_timeout", async () => {
+    // 60 ms: the download of a small file usually fits, the probe's library load alone does not; wherever it passes, nothing may be left.
+    const config = await testConfig({ JOB_TIMEOUT_MS: "60" });
+    const job = await runJob("extractAudio", { url: await url("surround") }, { config });
+    expect(failed(job.state).error.code).toBe("processing_timeout");
+    expect(await processesMentioning(config.workDir)).toEqual([]);
+  });
+
   it("a waiting early run is killed by the job's signal, and reports the cancel", async () => {
     const controller = new AbortController();
     const output = join(dir, "never.mp3");

@@ -76,6 +76,8 @@ export class EarlyFfmpeg {
       stdin,
       onStdout: (chunk) => this.#onStdout?.(chunk),
     });
+    // Handled by `run` or `discard`, later: a failure to start must not count as unhandled meanwhile.
+    this.#running.catch(() => undefined);
   }
 
   /** Sends the graph and waits for the run's end, as runFfmpeg does; its limit counts from now. */

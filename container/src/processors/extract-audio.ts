@@ -72,14 +72,14 @@ export interface Mp3Output {
   bitrate: string;
 }
 
-/** Encodes the audio of a probed input to `name`, with the encode `early` started (or now); shared with videoExtraction. */
+/** Encodes the audio of a probed input to `name` with the encode started beside its probe (startMp3); shared with videoExtraction. */
 export async function encodeMp3(
   quality: QualityPreset,
   probe: MediaProbe,
   name: string,
   ctx: ProcessorContext,
   onProgress: (fraction: number) => void,
-  early: EarlyMp3 = startMp3(quality, name, ctx),
+  early: EarlyMp3,
 ): Promise<Mp3Output> {
   await early.ffmpeg.run(earlyGraph(probe), {
     signal: ctx.signal,

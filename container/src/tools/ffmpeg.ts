@@ -61,6 +61,8 @@ async function checked(running: Promise<RunResult>, options: Pick<FfmpegOptions,
  * process has loaded and waits, and has not opened the input: an input the probe refuses
  * is never read by ffmpeg, as when the two ran in turn. The graph names its output `[out]`
  * (`args` map it with `-map [out]`); its input streams by index, `[0:1]`, from the probe.
+ * (ffmpeg 7.0 deprecated `-filter_complex_script` for the equivalent `-/filter_complex`,
+ * which Debian bookworm's ffmpeg 5.1, the one the Dockerfile installs, does not parse.)
  */
 export class EarlyFfmpeg {
   readonly #running: Promise<RunResult>;

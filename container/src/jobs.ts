@@ -203,14 +203,17 @@ export class JobTable {
 async function upload(entry: Entry, events: EventPusher, signal: AbortSignal): Promise<void> {
   const started = Date.now();
   const queue = [...entry.outputs].map(([name, o]) => ({ name, ...o }));
-  let refused = false;
+  // One refusal stops the uploads still under way: the runner wants none of them.
+  const refusal = new AbortController();
+  const uploads = AbortSignal.any([signal, refusal.signal]);
   const worker = async () => {
-    for (let output = queue.shift(); output && !refused; output = queue.shift()) {
-      if ((await events.upload(output, signal)) === "refused") refused = true;
+    for (let output = queue.shift(); output && !uploads.aborted; output = queue.shift()) {
+      if ((await events.upload(output, uploads)) === "refused") refusal.abort();
     }
   };
   await Promise.all(Array.from({ length: Math.min(UPLOADS_AT_ONCE, queue.length) }, worker));
-  if (refused) throw new JobCancelled();
+  // Cancelled, timed out (both abort `signal`) or refused: the attempt does not complete.
+  if (uploads.aborted) throw new JobCancelled();
   entry.timings.storeOutputMs = Date.now() - started;
 }
 

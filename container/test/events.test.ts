@@ -16,8 +16,8 @@ type Received =
   | { kind: "event"; headers: IncomingHttpHeaders; state: ProcessorJobState }
   | { kind: "upload"; headers: IncomingHttpHeaders; path: string; body: Buffer };
 
-/** The runner's side: answers each event with `event(n)` and each upload with `upload(n)`, n counted per kind; "cut" drops the connection. */
-function callbackServer(event: (n: number) => number, upload: (n: number) => number | "cut") {
+/** The runner's side: answers each event with `event(n)` and each upload with `upload(n)`, n counted per kind; "cut" drops the connection, "hold" never answers. */
+function callbackServer(event: (n: number) => number, upload: (n: number) => number | "cut" | "hold") {
   const received: Received[] = [];
   let events = 0;
   let uploads = 0;
@@ -25,6 +25,7 @@ function callbackServer(event: (n: number) => number, upload: (n: number) => num
     if (req.method === "PUT") {
       const answer = upload(++uploads);
       if (answer === "cut") return void req.socket.destroy();
+      if (answer === "hold") return void received.push({ kind: "upload", headers: req.headers, path: req.url ?? "", body: Buffer.alloc(0) });
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       received.push({ kind: "upload", headers: req.headers, path: req.url ?? "", body: Buffer.concat(chunks) });
@@ -61,7 +62,7 @@ describe("pushed events and uploaded outputs", () => {
   });
   afterAll(() => media.close());
 
-  async function run(event: (n: number) => number, upload: (n: number) => number | "cut" = () => 201) {
+  async function run(event: (n: number) => number, upload: (n: number) => number | "cut" | "hold" = () => 201, options = { waitForEnd: true }) {
     const callback = callbackServer(event, upload);
     await new Promise<void>((resolve) => callback.server.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}`;
@@ -70,8 +71,12 @@ describe("pushed events and uploaded outputs", () => {
     const id = `events_${process.pid}_${Math.random().toString(36).slice(2)}`;
     const outputs = `${origin}/internal/processor-outputs/${id}`;
     table.start({ id, type: "compressImage", params: { url: image, format: "webp" } as never, callback: { url: `${origin}/internal/processor-events`, token: "attempt-token", outputs } });
-    await until(() => (table.get(id)?.state === "running" ? undefined : true), "the job to end");
-    return { id, table, received: callback.received, close: () => new Promise<void>((r) => callback.server.close(() => r())) };
+    if (options.waitForEnd) await until(() => (table.get(id)?.state === "running" ? undefined : true), "the job to end");
+    const close = () => {
+      callback.server.closeAllConnections();
+      return new Promise<void>((r) => callback.server.close(() => r()));
+    };
+    return { id, table, received: callback.received, close };
   }
 
   it("uploads the output, then pushes the final state with its timings, each with the attempt's token", async () => {
@@ -125,6 +130,17 @@ describe("pushed events and uploaded outputs", () => {
       expect(uploads(received)).toHaveLength(1);
       expect(states(received)).toEqual(["running"]);
       expect(table.output(id, "image.webp")).toBeUndefined();
+    } finally {
+      await close();
+    }
+  });
+
+  it("stops an upload under way when the attempt is cancelled, and reports no completion", async () => {
+    const { id, table, received, close } = await run(() => 204, () => "hold", { waitForEnd: false });
+    try {
+      await until(() => (uploads(received).length === 1 ? true : undefined), "the upload to start");
+      expect((await table.cancel(id))?.state).toBe("cancelled");
+      expect(states(received)).not.toContain("completed");
     } finally {
       await close();
     }

@@ -30,9 +30,10 @@ export interface FinishOptions {
 
 /**
  * Moves the job to its final state if it may still go there, then stops its runner,
- * removes the outputs of a job that did not complete, frees its concurrency slot (the next waiting job starts at once) and schedules its
- * final webhook. True if this call ended the job; false if the job had already left the
- * state the outcome starts from (ended by someone else, or on another attempt).
+ * removes the outputs of a job that did not complete, frees its concurrency slot (the
+ * next waiting job starts at once) and schedules its final webhook. True if this call
+ * ended the job; false if the job had already left the state the outcome starts from
+ * (ended by someone else, or on another attempt).
  */
 export async function finishJob(env: Env, jobId: string, outcome: Outcome, options: FinishOptions = {}): Promise<boolean> {
   const db = database(env.DB);

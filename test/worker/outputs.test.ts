@@ -8,6 +8,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_OUTPUT_BYTES } from "../../src/contract/processor-protocol.ts";
 import { outputKey } from "../../src/files/signing.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
 import { newAttempt } from "../../src/runner/attempt.ts";
@@ -79,6 +80,21 @@ describe("outputs uploaded by the processor", () => {
     expect((await testEnv.OUTPUTS.list({ prefix: `outputs/${id}/` })).objects).toEqual([]);
     expect((await put(pid, "image.webp", { token })).status).toBe(409);
     expect(await testEnv.OUTPUTS.head(outputKey(id, "image.webp"))).toBeNull();
+  });
+
+  it("removes what an attempt uploaded when the job ends failed", async () => {
+    const { key, id, pid, token } = await runningJob();
+    expect((await put(pid, "image.webp", { token })).status).toBe(201);
+    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
+    // Every attempt lost, as a processor restart looks from outside (test/worker/runner.test.ts).
+    for (let attempt = 1; attempt <= TUNABLES.job.maxAttempts; attempt++) {
+      await waitFor(async () => ((await processorState(`${id}.${attempt}`))?.state === "running" ? true : undefined), `attempt ${attempt} to run`);
+      await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
+      await fetch(`${testEnv.PROCESSOR_URL}/jobs/${id}.${attempt}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+      await runInDurableObject(runner, (instance) => instance.alarm());
+    }
+    expect((await waitForJob(key, id)).job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
+    expect((await testEnv.OUTPUTS.list({ prefix: `outputs/${id}/` })).objects).toEqual([]);
   });
 
   it("completes a job with the output the processor uploaded, not a copy", async () => {

@@ -36,7 +36,7 @@ export function createApp(config: Config, jobs: JobTable) {
     const inputUrl = typeof body.inputUrl === "string" && URL.canParse(body.inputUrl) ? body.inputUrl : undefined;
     if (fromUpload !== (inputUrl !== undefined)) return c.json({ error: "inputUrl is required with an upload: input, and refused otherwise" }, 400);
     const callback = parseCallback(body.callback);
-    if (callback === null) return c.json({ error: "callback must be {url: an http(s) URL, token: a string}" }, 400);
+    if (callback === null) return c.json({ error: "callback must be {url: an http(s) URL, token: a string, outputs: an http(s) URL}" }, 400);
     return c.json(jobs.start({ id: body.id, type, params: params.data, ...(inputUrl ? { inputUrl } : {}), ...(callback ? { callback } : {}) }), 202);
   });
 
@@ -45,6 +45,7 @@ export function createApp(config: Config, jobs: JobTable) {
     return state ? c.json(state) : c.json({ error: "unknown job" }, 404);
   });
 
+  // Only for an output the processor could not upload itself (src/runner/outputs.ts).
   app.get("/jobs/:id/outputs/:name", (c) => {
     const output = jobs.output(c.req.param("id"), c.req.param("name"));
     if (!output) return c.json({ error: "unknown output" }, 404);
@@ -65,10 +66,10 @@ export function createApp(config: Config, jobs: JobTable) {
   return app;
 }
 
-/** The runner's callback for pushed events: absent (undefined), well formed, or refused (null). */
-function parseCallback(value: unknown): { url: string; token: string } | undefined | null {
+/** The runner's callback for pushed events and uploaded outputs: absent (undefined), well formed, or refused (null). */
+function parseCallback(value: unknown): { url: string; token: string; outputs: string } | undefined | null {
   if (value === undefined) return undefined;
-  const { url, token } = (value ?? {}) as { url?: unknown; token?: unknown };
-  if (typeof url !== "string" || typeof token !== "string" || !URL.canParse(url)) return null;
-  return /^https?:$/.test(new URL(url).protocol) ? { url, token } : null;
+  const { url, token, outputs } = (value ?? {}) as { url?: unknown; token?: unknown; outputs?: unknown };
+  const isHttp = (u: unknown): u is string => typeof u === "string" && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
+  return isHttp(url) && isHttp(outputs) && typeof token === "string" ? { url, token, outputs } : null;
 }

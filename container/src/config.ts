@@ -38,7 +38,11 @@ const schema = z.object({
   PROGRESS_REPORT_MS: int(1_000),
   /** One event push gives up after this long (the runner asks for the state when events stop). */
   EVENT_TIMEOUT_MS: int(10_000),
-  /** How long a finished job's outputs wait for the runner to collect them. */
+  /** Tries per output upload (a lost connection or a 5xx is sent again); then the runner copies the output itself. */
+  OUTPUT_UPLOAD_TRIES: int(3),
+  /** An output upload may take EVENT_TIMEOUT_MS plus its size at this rate (bytes per second) before it is given up. */
+  OUTPUT_UPLOAD_MIN_BYTES_PER_S: int(1024 * 1024),
+  /** How long a finished job's files wait for the runner to release them (or copy an output it could not upload). */
   FINISHED_JOB_TTL_MS: int(60 * 60_000),
 });
 

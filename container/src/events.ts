@@ -4,11 +4,40 @@
 // state as it is when sent, so they arrive in order and a burst of progress is one push.
 // A push that fails is not retried, except the final one (once): the runner asks for the
 // state itself when events stop coming (docs/architecture.md: events).
+// It also uploads the attempt's outputs to the callback's `outputs`, straight into R2,
+// before the final state goes; an upload cut off or answered 5xx is sent again.
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
 import type { ProcessorJobRequest, ProcessorJobState } from "../../src/contract/processor-protocol.ts";
 import type { Config } from "./config.ts";
 import { log } from "./log.ts";
 
 type Callback = NonNullable<ProcessorJobRequest["callback"]>;
+
+/** One output file to upload, as the job table keeps it. */
+export interface OutputFile {
+  name: string;
+  path: string;
+  contentType: string;
+  size: number;
+}
+
+/**
+ * Sends a request to the runner up to `tries` times: again after an error (a connection
+ * lost, a timeout) or a 5xx. The last answer's status, or the last error thrown.
+ */
+async function callRunner(url: string, init: () => RequestInit, tries: number, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+  for (let i = 1; ; i++) {
+    try {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const response = await fetch(url, { ...init(), signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      await response.body?.cancel();
+      if (response.status < 500 || i === tries) return response.status;
+    } catch (error) {
+      if (i === tries || signal?.aborted) throw error;
+    }
+  }
+}
 
 export class EventPusher {
   readonly #callback: Callback;
@@ -19,7 +48,7 @@ export class EventPusher {
   #progressTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #stopped = false;
-  /** The runner answered 409: it no longer holds the attempt, so nothing more goes out, not even what is queued. */
+  /** The runner answered 409 (it no longer holds the attempt): nothing more goes out, not even what is queued. */
   #refused = false;
 
   constructor(callback: Callback, config: Config, state: () => ProcessorJobState) {
@@ -60,29 +89,53 @@ export class EventPusher {
     this.#progressTimer = undefined;
   }
 
+  /**
+   * Uploads one output (PUT <callback.outputs>/<name>) and says how it went: "stored" in
+   * R2; "refused" when the runner no longer holds the attempt (nothing more goes out);
+   * "not stored" otherwise (logged; the runner then copies it from this processor).
+   */
+  async upload(output: OutputFile, signal: AbortSignal): Promise<"stored" | "refused" | "not stored"> {
+    if (this.#refused) return "refused";
+    const url = `${this.#callback.outputs}/${encodeURIComponent(output.name)}`;
+    const headers = { "content-type": output.contentType, "content-length": String(output.size), authorization: `Bearer ${this.#callback.token}` };
+    // A slow link must not time out a large output: the limit grows with its size.
+    const timeoutMs = this.#config.EVENT_TIMEOUT_MS + Math.ceil((output.size / this.#config.OUTPUT_UPLOAD_MIN_BYTES_PER_S) * 1000);
+    // Each try reads the file afresh.
+    const init = (): RequestInit => ({ method: "PUT", headers, body: Readable.toWeb(createReadStream(output.path)) as ReadableStream, duplex: "half" }) as RequestInit;
+    try {
+      const status = await callRunner(url, init, this.#config.OUTPUT_UPLOAD_TRIES, timeoutMs, signal);
+      if (status === 201) return "stored";
+      if (status === 409) {
+        this.#refuse();
+        return "refused";
+      }
+      log("warn", "output upload refused; the runner will copy it", { job: this.#state().id, output: output.name, status });
+    } catch (error) {
+      if (!signal.aborted) log("warn", "output upload failed; the runner will copy it", { job: this.#state().id, output: output.name, error: String(error) });
+    }
+    return "not stored";
+  }
+
+  /** The runner answered 409: it no longer holds the attempt, so nothing more goes out, not even what is queued. */
+  #refuse(): void {
+    this.#refused = true;
+    this.stop();
+  }
+
   #push(final: boolean): void {
     this.#lastSentAt = Date.now();
     this.#chain = this.#chain.then(async () => {
       if (this.#refused) return;
-      const tries = final ? 2 : 1;
-      for (let i = 1; i <= tries; i++) {
-        try {
-          const response = await fetch(this.#callback.url, {
-            method: "POST",
-            headers: { "content-type": "application/json", authorization: `Bearer ${this.#callback.token}` },
-            body: JSON.stringify(this.#state()),
-            signal: AbortSignal.timeout(this.#config.EVENT_TIMEOUT_MS),
-          });
-          await response.body?.cancel();
-          // 409: the runner no longer holds this attempt; nothing more to tell it.
-          if (response.status === 409) {
-            this.#refused = true;
-            return this.stop();
-          }
-          if (response.ok || response.status < 500) return;
-        } catch (error) {
-          if (i === tries) log("warn", "event push failed; the runner will ask", { job: this.#state().id, error: String(error) });
-        }
+      const init = (): RequestInit => ({
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${this.#callback.token}` },
+        body: JSON.stringify(this.#state()),
+      });
+      try {
+        const status = await callRunner(this.#callback.url, init, final ? 2 : 1, this.#config.EVENT_TIMEOUT_MS);
+        if (status === 409) this.#refuse();
+      } catch (error) {
+        log("warn", "event push failed; the runner will ask", { job: this.#state().id, error: String(error) });
       }
     });
   }

@@ -1,20 +1,32 @@
-// The processor's job table: one entry per attempt, run in the background; its events are
-// pushed to the runner's callback (events.ts) and its state can be asked for. Always: a job's child processes are killed on cancel, and its work directory
-// is removed on DELETE or when nobody collects it within FINISHED_JOB_TTL_MS.
+// The processor's job table: one entry per attempt, run in the background; its outputs are
+// uploaded and its events pushed to the runner's callback (events.ts), and its state can be
+// asked for. Always: a job's child processes and uploads are stopped on cancel, and its
+// work directory is removed on DELETE or when nobody releases it within FINISHED_JOB_TTL_MS.
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput, ProcessorTimings } from "../../src/contract/processor-protocol.ts";
+import {
+  isOutputName,
+  MAX_OUTPUT_BYTES,
+  OUTPUT_CONTENT_TYPES,
+  type ProcessorJobRequest,
+  type ProcessorJobState,
+  type ProcessorOutput,
+  type ProcessorTimings,
+} from "../../src/contract/processor-protocol.ts";
 import type { JobError } from "../../src/contract/job.ts";
 import type { JobType } from "../../src/contract/registry.ts";
 import type { StoredResult } from "../../src/contract/stored-result.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure } from "./errors.ts";
 import { EventPusher } from "./events.ts";
-import { fetchInput } from "./fetch-input.ts";
+import { fetchInput, formatBytes } from "./fetch-input.ts";
 import { log } from "./log.ts";
 import { processors } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
 import { StepLog, type StepTime } from "./steps.ts";
+
+/** Outputs uploaded at once: a job's frames go side by side, without one upload per frame in a row. */
+const UPLOADS_AT_ONCE = 4;
 
 interface Entry {
   id: string;
@@ -136,15 +148,21 @@ export class JobTable {
         config: this.#config,
         setProgress,
         addOutput: (name: string, contentType: string) => {
+          // Checked here, where a new job type would first break the rule, not at its upload.
+          if (!isOutputName(name) || !OUTPUT_CONTENT_TYPES.includes(contentType)) throw new Error(`output ${name} (${contentType}) is not an output name and type the Worker stores`);
           const path = join(entry.dir, "out", safeName(name));
           entry.outputs.set(name, { path, contentType, size: 0 });
           return path;
         },
       }));
       if (entry.controller.signal.aborted) throw new JobCancelled();
-      for (const output of entry.outputs.values()) output.size = (await stat(output.path)).size;
+      for (const [name, output] of entry.outputs) {
+        output.size = (await stat(output.path)).size;
+        if (output.size > MAX_OUTPUT_BYTES) throw new JobFailure("processing_failed", `the output ${name} is ${formatBytes(output.size)}, more than the ${formatBytes(MAX_OUTPUT_BYTES)} an output may be; ask for a lower quality or a smaller size`);
+      }
       entry.timings.processMs = Date.now() - processStart;
       entry.result = result;
+      if (entry.events) await upload(entry, entry.events, signal);
       entry.progress = 100;
       entry.state = "completed";
     } catch (error) {
@@ -175,6 +193,28 @@ export class JobTable {
       void entry.events?.finished();
     }
   }
+}
+
+/**
+ * Uploads the attempt's outputs to the runner's callback, a few at a time, before its
+ * completion is pushed; `storeOutputMs` is their time. An output not stored is left for the
+ * runner to copy from here; the runner refusing one (409) ends the attempt as cancelled.
+ */
+async function upload(entry: Entry, events: EventPusher, signal: AbortSignal): Promise<void> {
+  const started = Date.now();
+  const queue = [...entry.outputs].map(([name, o]) => ({ name, ...o }));
+  // One refusal stops the uploads still under way: the runner wants none of them.
+  const refusal = new AbortController();
+  const uploads = AbortSignal.any([signal, refusal.signal]);
+  const worker = async () => {
+    for (let output = queue.shift(); output && !uploads.aborted; output = queue.shift()) {
+      if ((await events.upload(output, uploads)) === "refused") refusal.abort();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(UPLOADS_AT_ONCE, queue.length) }, worker));
+  // Cancelled, timed out (both abort `signal`) or refused: the attempt does not complete.
+  if (uploads.aborted) throw new JobCancelled();
+  entry.timings.storeOutputMs = Date.now() - started;
 }
 
 function view(entry: Entry): ProcessorJobState {

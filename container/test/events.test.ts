@@ -1,6 +1,9 @@
 // The processor pushes an attempt's events to the runner's callback: progress coalesced to
 // at most one push per PROGRESS_REPORT_MS, the final state at once with its timings, each
-// with the attempt's token; a 409 (the runner let the attempt go) stops the pushes.
+// with the attempt's token; a 409 (the runner let the attempt go) stops the pushes. Before
+// the final state it uploads each output to the callback's `outputs` (PUT, with its length
+// and type): an upload cut off is sent again, one refused with 409 ends the attempt, one
+// that keeps failing is left for the runner to copy.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
@@ -9,18 +12,29 @@ import type { ProcessorJobState } from "../../src/contract/processor-protocol.ts
 import { JobTable } from "../src/jobs.ts";
 import { startMediaServer, testConfig } from "./helpers.ts";
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  state: ProcessorJobState;
-}
+type Received =
+  | { kind: "event"; headers: IncomingHttpHeaders; state: ProcessorJobState }
+  | { kind: "upload"; headers: IncomingHttpHeaders; path: string; body: Buffer };
 
-function callbackServer(answer: (n: number) => number) {
+/** The runner's side: answers each event with `event(n)` and each upload with `upload(n)`, n counted per kind; "cut" drops the connection, "hold" never answers. */
+function callbackServer(event: (n: number) => number, upload: (n: number) => number | "cut" | "hold") {
   const received: Received[] = [];
+  let events = 0;
+  let uploads = 0;
   const server = createServer(async (req, res) => {
+    if (req.method === "PUT") {
+      const answer = upload(++uploads);
+      if (answer === "cut") return void req.socket.destroy();
+      if (answer === "hold") return void received.push({ kind: "upload", headers: req.headers, path: req.url ?? "", body: Buffer.alloc(0) });
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      received.push({ kind: "upload", headers: req.headers, path: req.url ?? "", body: Buffer.concat(chunks) });
+      return void res.writeHead(answer).end();
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    received.push({ headers: req.headers, state: JSON.parse(Buffer.concat(chunks).toString("utf8")) as ProcessorJobState });
-    res.writeHead(answer(received.length)).end();
+    received.push({ kind: "event", headers: req.headers, state: JSON.parse(Buffer.concat(chunks).toString("utf8")) as ProcessorJobState });
+    res.writeHead(event(++events)).end();
   });
   return { server, received };
 }
@@ -35,7 +49,10 @@ async function until<T>(check: () => T | undefined, what: string, deadlineMs = 3
   }
 }
 
-describe("pushed events", () => {
+const states = (received: Received[]) => received.flatMap((r) => (r.kind === "event" ? [r.state.state] : []));
+const uploads = (received: Received[]) => received.filter((r): r is Extract<Received, { kind: "upload" }> => r.kind === "upload");
+
+describe("pushed events and uploaded outputs", () => {
   let media: Awaited<ReturnType<typeof startMediaServer>>;
   let image: string;
   beforeAll(async () => {
@@ -45,40 +62,98 @@ describe("pushed events", () => {
   });
   afterAll(() => media.close());
 
-  async function run(answer: (n: number) => number) {
-    const callback = callbackServer(answer);
+  async function run(event: (n: number) => number, upload: (n: number) => number | "cut" | "hold" = () => 201, options = { waitForEnd: true }) {
+    const callback = callbackServer(event, upload);
     await new Promise<void>((resolve) => callback.server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}/internal/processor-events`;
+    const origin = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}`;
     // Report periods far longer than the job: the pushes are the first progress and the end.
     const table = new JobTable(await testConfig({ PROGRESS_REPORT_MS: "600000", HEARTBEAT_MS: "600000" }));
     const id = `events_${process.pid}_${Math.random().toString(36).slice(2)}`;
-    table.start({ id, type: "compressImage", params: { url: image, format: "webp" } as never, callback: { url, token: "attempt-token" } });
-    await until(() => (table.get(id)?.state === "running" ? undefined : true), "the job to end");
-    return { id, table, received: callback.received, close: () => new Promise<void>((r) => callback.server.close(() => r())) };
+    const outputs = `${origin}/internal/processor-outputs/${id}`;
+    table.start({ id, type: "compressImage", params: { url: image, format: "webp" } as never, callback: { url: `${origin}/internal/processor-events`, token: "attempt-token", outputs } });
+    if (options.waitForEnd) await until(() => (table.get(id)?.state === "running" ? undefined : true), "the job to end");
+    const close = () => {
+      callback.server.closeAllConnections();
+      return new Promise<void>((r) => callback.server.close(() => r()));
+    };
+    return { id, table, received: callback.received, close };
   }
 
-  it("sends the first progress, then the final state with its timings, each with the attempt's token", async () => {
+  it("uploads the output, then pushes the final state with its timings, each with the attempt's token", async () => {
     const { id, received, close } = await run(() => 204);
     try {
-      await until(() => (received.at(-1)?.state.state === "completed" ? true : undefined), "the final push");
-      expect(received.map((r) => r.state.state)).toEqual(["running", "completed"]);
+      await until(() => (states(received).at(-1) === "completed" ? true : undefined), "the final push");
+      expect(received.map((r) => (r.kind === "event" ? r.state.state : "upload"))).toEqual(["running", "upload", "completed"]);
       for (const r of received) expect(r.headers.authorization).toBe("Bearer attempt-token");
-      const final = received.at(-1)!.state as Extract<ProcessorJobState, { state: "completed" }>;
-      expect(final).toMatchObject({ id, state: "completed", progress: 100, outputs: [{ name: expect.any(String), contentType: "image/webp" }] });
-      expect(final.timings).toEqual({ fetchInputMs: expect.any(Number), processMs: expect.any(Number) });
+      const final = (received.at(-1) as Extract<Received, { kind: "event" }>).state as Extract<ProcessorJobState, { state: "completed" }>;
+      expect(final).toMatchObject({ id, state: "completed", progress: 100, outputs: [{ name: "image.webp", contentType: "image/webp" }] });
+      expect(final.timings).toEqual({ fetchInputMs: expect.any(Number), processMs: expect.any(Number), storeOutputMs: expect.any(Number) });
+      const [put] = uploads(received);
+      expect(put!.path).toBe(`/internal/processor-outputs/${id}/image.webp`);
+      expect(put!.headers["content-type"]).toBe("image/webp");
+      expect(Number(put!.headers["content-length"])).toBe(final.outputs[0]!.size);
+      expect(put!.body.length).toBe(final.outputs[0]!.size);
+      expect(await sharp(put!.body).metadata()).toMatchObject({ format: "webp", width: 640, height: 480 });
     } finally {
       await close();
     }
   });
 
-  it("stops pushing an attempt once the runner answers 409", async () => {
+  it("sends an upload again when its connection is cut", async () => {
+    const { received, close } = await run(() => 204, (n) => (n === 1 ? "cut" : 201));
+    try {
+      await until(() => (states(received).at(-1) === "completed" ? true : undefined), "the final push");
+      expect(uploads(received)).toHaveLength(1);
+      expect((await sharp(uploads(received)[0]!.body).metadata()).format).toBe("webp");
+    } finally {
+      await close();
+    }
+  });
+
+  it("still completes when an upload keeps failing, keeping the output for the runner to copy", async () => {
+    const { id, table, received, close } = await run(() => 204, () => 503);
+    try {
+      await until(() => (states(received).at(-1) === "completed" ? true : undefined), "the final push");
+      // OUTPUT_UPLOAD_TRIES (3) tries, then the completion; the file stays to be copied.
+      expect(uploads(received)).toHaveLength(3);
+      const output = table.output(id, "image.webp")!;
+      expect((await sharp(output.path).metadata()).format).toBe("webp");
+    } finally {
+      await close();
+    }
+  });
+
+  it("ends the attempt cancelled, without pushing its end, when the runner refuses an upload (409)", async () => {
+    const { id, table, received, close } = await run(() => 204, () => 409);
+    try {
+      expect(table.get(id)?.state).toBe("cancelled");
+      expect(uploads(received)).toHaveLength(1);
+      expect(states(received)).toEqual(["running"]);
+      expect(table.output(id, "image.webp")).toBeUndefined();
+    } finally {
+      await close();
+    }
+  });
+
+  it("stops an upload under way when the attempt is cancelled, and reports no completion", async () => {
+    const { id, table, received, close } = await run(() => 204, () => "hold", { waitForEnd: false });
+    try {
+      await until(() => (uploads(received).length === 1 ? true : undefined), "the upload to start");
+      expect((await table.cancel(id))?.state).toBe("cancelled");
+      expect(states(received)).not.toContain("completed");
+    } finally {
+      await close();
+    }
+  });
+
+  it("stops pushing and uploading for an attempt once the runner answers 409", async () => {
     const { table, id, received, close } = await run(() => 409);
     try {
-      // The first push was refused; the end is not pushed, but the state can still be asked for.
-      await until(() => (received.length >= 1 ? true : undefined), "the first push");
-      expect(table.get(id)?.state).toBe("completed");
+      // The first push was refused: nothing is uploaded and the end is not pushed.
+      expect(received.map((r) => r.kind)).toEqual(["event"]);
+      expect(table.get(id)?.state).toBe("cancelled");
       await table.remove(id);
-      expect(received.map((r) => r.state.state)).toEqual(["running"]);
+      expect(states(received)).toEqual(["running"]);
     } finally {
       await close();
     }

@@ -5,18 +5,25 @@
 import { Container } from "@cloudflare/containers";
 import { idleStop } from "../limits/pool-plan.ts";
 import { log } from "../lib/log.ts";
+import { PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
 import { CALLBACK_HOST, receiveProcessorEvent } from "./events.ts";
+import { receiveProcessorOutput } from "./output-upload.ts";
 
 export class ProcessorContainer extends Container<Env> {
   override defaultPort = 8080;
 
   /**
-   * The processor pushes its events to http://CALLBACK_HOST/…: the runtime hands those
-   * requests to this handler inside the Worker, so they never cross the internet and
-   * need no public route (src/runner/events.ts).
+   * The processor pushes its events and uploads its outputs to http://CALLBACK_HOST/…: the
+   * runtime hands those requests to this handler inside the Worker (the containers
+   * package's ContainerProxy entrypoint, with the Worker's bindings), so they never cross
+   * the internet, need no public route, and an output streams from the container into R2
+   * without passing through the JobRunner (src/runner/events.ts, output-upload.ts).
    */
   static {
-    ProcessorContainer.outboundByHost = { [CALLBACK_HOST]: (request, env) => receiveProcessorEvent(env as Env, request) };
+    ProcessorContainer.outboundByHost = {
+      [CALLBACK_HOST]: (request, env) =>
+        new URL(request.url).pathname.startsWith(`${PROCESSOR_OUTPUTS_PATH}/`) ? receiveProcessorOutput(env as Env, request) : receiveProcessorEvent(env as Env, request),
+    };
   }
 
   constructor(ctx: ConstructorParameters<typeof Container<Env>>[0], env: Env) {

@@ -1,11 +1,12 @@
 // Events the processor pushes while an attempt runs (src/contract/processor-protocol.ts):
-// progress, heartbeats, and the final state as soon as the tools finish. Each attempt has
+// progress, heartbeats, and the final state once the tools finished and the outputs are
+// stored (src/runner/output-upload.ts: same token, same hosts). Each attempt has
 // its own callback token, HMAC-SHA256 of its id under PROCESSOR_TOKEN, checked in constant
 // time; an event is handed to the job's runner, which keeps only those of the attempt it
 // holds. Locally the callback is this Worker's route under PUBLIC_BASE_URL; in production
 // the container's outbound requests to CALLBACK_HOST are handled by the ProcessorContainer
 // (src/runner/container.ts) without leaving Cloudflare.
-import { PROCESSOR_EVENTS_PATH, type ProcessorJobRequest, type ProcessorJobState } from "../contract/processor-protocol.ts";
+import { PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH, type ProcessorJobRequest, type ProcessorJobState } from "../contract/processor-protocol.ts";
 import { base64url, fromBase64url, hmacSha256, verifyHmacSha256 } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
 
@@ -19,10 +20,22 @@ const STATES = new Set<ProcessorJobState["state"]>(["running", "completed", "fai
 
 const tokenMessage = (pid: string) => `processor-events:${pid}`;
 
-/** The callback an attempt's start request carries. */
+/** The callback an attempt's start request carries: where its events and its outputs go, and its token. */
 export async function callbackFor(env: Env, pid: string): Promise<NonNullable<ProcessorJobRequest["callback"]>> {
   const origin = env.PROCESSOR_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : `http://${CALLBACK_HOST}`;
-  return { url: `${origin}${PROCESSOR_EVENTS_PATH}`, token: base64url(await hmacSha256(env.PROCESSOR_TOKEN, tokenMessage(pid))) };
+  return {
+    url: `${origin}${PROCESSOR_EVENTS_PATH}`,
+    token: base64url(await hmacSha256(env.PROCESSOR_TOKEN, tokenMessage(pid))),
+    outputs: `${origin}${PROCESSOR_OUTPUTS_PATH}/${encodeURIComponent(pid)}`,
+  };
+}
+
+/** Whether the request's bearer token is attempt `pid`'s own (constant time); logged when not. */
+export async function hasAttemptToken(env: Env, request: Request, pid: string): Promise<boolean> {
+  const token = /^Bearer ([A-Za-z0-9_-]{43})$/.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (token && (await verifyHmacSha256(env.PROCESSOR_TOKEN, tokenMessage(pid), fromBase64url(token)))) return true;
+  log("warn", "processor request with a wrong token", { attempt: pid, path: new URL(request.url).pathname });
+  return false;
 }
 
 /** The job an attempt id `<jobId>.<attempt>` belongs to. */
@@ -51,11 +64,7 @@ export async function receiveProcessorEvent(env: Env, request: Request): Promise
   }
   const jobId = typeof state?.id === "string" ? jobOfAttempt(state.id) : undefined;
   if (!jobId || !STATES.has(state.state)) return new Response("body must be a processor job state {id, state, …}", { status: 400 });
-  const token = /^Bearer ([A-Za-z0-9_-]{43})$/.exec(request.headers.get("authorization") ?? "")?.[1];
-  if (!token || !(await verifyHmacSha256(env.PROCESSOR_TOKEN, tokenMessage(state.id), fromBase64url(token)))) {
-    log("warn", "processor event with a wrong token", { attempt: state.id });
-    return new Response("wrong token for this attempt", { status: 401 });
-  }
+  if (!(await hasAttemptToken(env, request, state.id))) return new Response("wrong token for this attempt", { status: 401 });
   const held = await env.JOB_RUNNER.getByName(jobId).event(state);
   return new Response(null, { status: held ? 204 : 409 });
 }

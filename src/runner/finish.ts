@@ -8,6 +8,7 @@ import { database } from "../db/client.ts";
 import { cancelJob, completeJob, failJob, type JobTimings } from "../db/jobs.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { log } from "../lib/log.ts";
+import { deleteOutputs } from "../ops/retention.ts";
 import { scheduleFinalDelivery } from "../webhooks/schedule.ts";
 
 export type Outcome =
@@ -29,9 +30,10 @@ export interface FinishOptions {
 
 /**
  * Moves the job to its final state if it may still go there, then stops its runner,
- * frees its concurrency slot (the next waiting job starts at once) and schedules its
- * final webhook. True if this call ended the job; false if the job had already left the
- * state the outcome starts from (ended by someone else, or on another attempt).
+ * removes the outputs of a job that did not complete, frees its concurrency slot (the
+ * next waiting job starts at once) and schedules its final webhook. True if this call
+ * ended the job; false if the job had already left the state the outcome starts from
+ * (ended by someone else, or on another attempt).
  */
 export async function finishJob(env: Env, jobId: string, outcome: Outcome, options: FinishOptions = {}): Promise<boolean> {
   const db = database(env.DB);
@@ -46,6 +48,9 @@ export async function finishJob(env: Env, jobId: string, outcome: Outcome, optio
   if (!job) return false;
 
   await (options.stop ?? (() => env.JOB_RUNNER.getByName(jobId).cancel()))();
+  // The processor uploads outputs while an attempt runs: a job that ends otherwise than
+  // completed may have left some. After the stop, so no upload of the attempt is under way.
+  if (job.status !== "completed" && job.attempt > 0) await deleteOutputs(env.OUTPUTS, jobId);
   log("info", "job finished", {
     job: jobId,
     type: job.type,

@@ -1,7 +1,8 @@
 // JobRunner: one Durable Object per job. It starts an attempt on a processor (sending the
 // start again until the processor has it), then follows it through the events the
 // processor pushes (src/runner/events.ts): progress is kept here and reaches D1 only at a
-// few marks; the final state is handled as it arrives. The runner's alarm is a watchdog:
+// few marks; the final state is handled as it arrives (the processor uploaded the outputs
+// before it, src/runner/output-upload.ts). The runner's alarm is a watchdog:
 // when no event came for TUNABLES.runner.silentHeartbeats heartbeats it asks the processor
 // once (GET /jobs/:id). A processor that vanishes (unreachable, or answers 404 for the
 // attempt) costs one attempt; after TUNABLES.job.maxAttempts the job fails
@@ -69,6 +70,14 @@ export class JobRunner extends DurableObject<Env> {
   /** Asked by the pool before it reclaims a seat: true while an attempt here runs on it. */
   async holdsSeat(instance: string): Promise<boolean> {
     return (await this.#attempt())?.instance === instance;
+  }
+
+  /**
+   * Asked once per output the processor uploads (src/runner/output-upload.ts), before it is
+   * stored: true while attempt `pid` is the one this runner holds.
+   */
+  async holdsAttempt(pid: string): Promise<boolean> {
+    return (await this.#attempt())?.pid === pid;
   }
 
   /**
@@ -237,11 +246,11 @@ export class JobRunner extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(retryAt);
   }
 
-  /** Copies the outputs to R2 (src/runner/outputs.ts) and records the outcome; a failed copy is a failed call. */
+  /** Checks the outputs in R2 (src/runner/outputs.ts) and records the outcome; a failed copy of one missing is a failed call. */
   async #collect(current: Attempt, state: Extract<ProcessorJobState, { state: "completed" }>): Promise<void> {
     const outcome = await collectOutputs(this.env, current, state);
     if (outcome === "retry") return this.#failedCall(current);
-    // Cancelled while we copied: the outputs belong to no one.
+    // Cancelled while we checked or copied: the outputs belong to no one.
     if (!(await this.#finish(current, outcome)) && outcome.status === "completed") await discardOutputs(this.env, current.jobId, state.outputs);
   }
 

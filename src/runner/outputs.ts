@@ -1,5 +1,8 @@
 // Collecting a completed attempt: its result checked against its type's schema
-// (src/contract/stored-result.ts), then every output streamed from the processor into R2.
+// (src/contract/stored-result.ts), then its outputs checked in R2. The processor uploads
+// each output itself before it reports `completed` (src/runner/output-upload.ts), so the
+// runner only checks that each is there with its size; one the processor could not upload
+// (an old processor, or no route to the Worker) is copied from the processor as before.
 // It decides the outcome; the JobRunner (src/runner/job-runner.ts) records it.
 import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
 import { parseStoredResult } from "../contract/stored-result.ts";
@@ -13,8 +16,9 @@ type Completed = Extract<ProcessorJobState, { state: "completed" }>;
 
 /**
  * The attempt's outcome once its outputs are in R2: completed, or failed `invalid_result`
- * when the result does not fit its type (then nothing is copied). "retry" when copying
- * failed: a failed call to the processor, and the end is collected again later.
+ * when the result does not fit its type. "retry" when an output is neither in R2 nor could
+ * be copied (a failed call to the processor): the end is collected again later.
+ * `storeOutputMs` is the processor's upload time plus this check (and any copy).
  */
 export async function collectOutputs(env: Env, current: Attempt, state: Completed): Promise<Outcome | "retry"> {
   const checked = parseStoredResult(current.type, state.result);
@@ -23,37 +27,70 @@ export async function collectOutputs(env: Env, current: Attempt, state: Complete
     const message = `processing produced a ${current.type} result that does not fit its schema; this is a fault on our side, it has been logged`;
     return { status: "failed", attempt: current.attempt, error: { code: "invalid_result", message }, timings: state.timings };
   }
-  const storeStart = Date.now();
+  const checkStart = Date.now();
   try {
-    await storeOutputs(env, current, state.outputs);
+    for (const output of state.outputs) {
+      const stored = await env.OUTPUTS.head(outputKey(current.jobId, output.name));
+      if (stored?.size === output.size) continue;
+      log("warn", "output not uploaded by the processor; copying it", { job: current.jobId, attempt: current.attempt, output: output.name, stored: stored?.size ?? null });
+      await copyOutput(env, current, output);
+    }
   } catch (error) {
     log("warn", "collecting outputs failed", { job: current.jobId, attempt: current.attempt, error: String(error) });
     return "retry";
   }
-  const timings = { ...state.timings, storeOutputMs: Date.now() - storeStart };
-  return { status: "completed", attempt: current.attempt, result: checked.value, timings };
+  const storeOutputMs = (state.timings?.storeOutputMs ?? 0) + Date.now() - checkStart;
+  return { status: "completed", attempt: current.attempt, result: checked.value, timings: { ...state.timings, storeOutputMs } };
 }
 
-/** Removes the stored outputs of a job that was not completed with them (cancelled while they were copied). */
+/** Removes the stored outputs of a job that was not completed with them (cancelled while they were checked or copied). */
 export async function discardOutputs(env: Env, jobId: string, outputs: ProcessorOutput[]): Promise<void> {
   await env.OUTPUTS.delete(outputs.map((o) => outputKey(jobId, o.name)));
 }
 
-/** Streams each output from the processor into R2. */
-async function storeOutputs(env: Env, current: Attempt, outputs: ProcessorOutput[]): Promise<void> {
-  const call = processorFetch(env, current.instance);
-  for (const output of outputs) {
-    const response = await call(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
-    if (!response.ok || !response.body) throw new Error(`output ${output.name}: HTTP ${response.status}`);
-    // R2 needs a known length for a streamed body; the processor states it.
-    const sized = new FixedLengthStream(output.size);
-    const [, put] = await Promise.all([
-      response.body.pipeTo(sized.writable),
-      env.OUTPUTS.put(outputKey(current.jobId, output.name), sized.readable, {
-        httpMetadata: { contentType: output.contentType },
-        customMetadata: { jobId: current.jobId },
-      }),
-    ]);
-    if (!put) throw new Error(`output ${output.name}: R2 refused the object`);
+/**
+ * Streams `body`, of exactly `size` bytes, into R2 as the job's output `name`. R2 needs
+ * the length of a streamed body up front; the fixed-length stream fails the write when
+ * the body ends early or runs long, and then nothing is stored. Throws "body" when the
+ * body was at fault, "storage" when R2 was.
+ */
+export async function putOutput(
+  env: Env,
+  where: { jobId: string; pid: string; name: string; storedBy: "processor" | "runner" },
+  body: ReadableStream<Uint8Array> | null,
+  size: number,
+  contentType: string,
+): Promise<void> {
+  const sized = new FixedLengthStream(size);
+  const piped = (body ?? new Blob([]).stream()).pipeTo(sized.writable).then(
+    () => undefined,
+    (error: unknown) => new OutputError("body", String(error)),
+  );
+  const put = env.OUTPUTS.put(outputKey(where.jobId, where.name), sized.readable, {
+    httpMetadata: { contentType },
+    // Which attempt stored it, and whether the processor uploaded it or the runner copied it.
+    customMetadata: { jobId: where.jobId, attempt: where.pid, storedBy: where.storedBy },
+  }).then(
+    (object) => (object ? undefined : new OutputError("storage", "R2 refused the object")),
+    (error: unknown) => new OutputError("storage", String(error)),
+  );
+  const [pipeError, putError] = await Promise.all([piped, put]);
+  if (pipeError) throw pipeError;
+  if (putError) throw putError;
+}
+
+/** Why an output could not be stored: its body (short, long, broken off) or R2. */
+export class OutputError extends Error {
+  readonly fault: "body" | "storage";
+  constructor(fault: "body" | "storage", message: string) {
+    super(message);
+    this.fault = fault;
   }
+}
+
+/** Streams one output from the processor into R2 (the processor did not upload it). */
+async function copyOutput(env: Env, current: Attempt, output: ProcessorOutput): Promise<void> {
+  const response = await processorFetch(env, current.instance)(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
+  if (!response.ok || !response.body) throw new Error(`output ${output.name}: HTTP ${response.status}`);
+  await putOutput(env, { jobId: current.jobId, pid: current.pid, name: output.name, storedBy: "runner" }, response.body, output.size, output.contentType);
 }

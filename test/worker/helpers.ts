@@ -5,7 +5,7 @@ import { database } from "../../src/db/client.ts";
 import { insertJob } from "../../src/db/jobs.ts";
 import type { jobs } from "../../src/db/schema.ts";
 import { newId } from "../../src/lib/crypto.ts";
-import { PROCESSOR_EVENTS_PATH } from "../../src/contract/processor-protocol.ts";
+import { PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH } from "../../src/contract/processor-protocol.ts";
 
 export const testEnv = env as unknown as Env & { MEDIA_URL: string; PROCESSOR_URL: string };
 
@@ -139,7 +139,7 @@ async function serveRelayed(base: string, request: RelayedRequest): Promise<void
   const answer: Record<string, string> = {};
   response.headers.forEach((value, name) => (answer[name] = value));
   // Another test file's job (its Worker is not this one): let another file's pump have it.
-  const requeue = response.status === 409 && request.path.startsWith(PROCESSOR_EVENTS_PATH);
+  const requeue = response.status === 409 && (request.path.startsWith(PROCESSOR_EVENTS_PATH) || request.path.startsWith(PROCESSOR_OUTPUTS_PATH));
   await fetch(`${base}/__relay/respond/${request.id}`, {
     method: "POST",
     headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(answer), ...(requeue ? { "x-relay-requeue": "1" } : {}) },

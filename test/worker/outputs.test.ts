@@ -1,0 +1,143 @@
+// Outputs the processor uploads itself (src/runner/output-upload.ts): the route stores an
+// attempt's output in R2 only with that attempt's token, for the attempt its runner holds,
+// under a plain output name, with a known length within R2's limit and a type a job
+// produces. A job's outputs arrive this way (no copy by the runner); an output the
+// processor could not upload is copied by the runner; a job that does not complete
+// leaves none behind.
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { MAX_OUTPUT_BYTES } from "../../src/contract/processor-protocol.ts";
+import { outputKey } from "../../src/files/signing.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
+import { callbackFor } from "../../src/runner/events.ts";
+import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
+import { newAttempt } from "../../src/runner/attempt.ts";
+import { call, media, newKey, processorState, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+
+const WEBP = new Uint8Array([0x52, 0x49, 0x46, 0x46, 1, 2, 3, 4, 0x57, 0x45, 0x42, 0x50]);
+
+/** A body of no known length (sent chunked). */
+const unsized = () =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(WEBP);
+      controller.close();
+    },
+  });
+
+async function put(pid: string, name: string, init: { token: string; body?: BodyInit; headers?: Record<string, string> }) {
+  const response = await workerFetch(`http://127.0.0.1:8787/internal/processor-outputs/${encodeURIComponent(pid)}/${name}`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${init.token}`, "content-type": "image/webp", ...init.headers },
+    body: init.body ?? WEBP,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+/** A job whose attempt 1 stays in its download (the input never ends): its runner holds `<id>.1`. */
+async function runningJob() {
+  const { key } = await newKey();
+  const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
+  const id = created.json.id as string;
+  await waitFor(async () => ((await processorState(`${id}.1`))?.state === "running" ? true : undefined), "attempt 1 to run");
+  return { key, id, pid: `${id}.1`, token: (await callbackFor(testEnv, `${id}.1`)).token };
+}
+
+describe("outputs uploaded by the processor", () => {
+  it("refuses a wrong token (401), another attempt (409), a bad name (400), no length (411), too large (413), a wrong type (415)", async () => {
+    const { key, id, pid, token } = await runningJob();
+    expect((await put(pid, "image.webp", { token: (await callbackFor(testEnv, `${id}.2`)).token })).status).toBe(401);
+    expect((await put(pid, "image.webp", { token: "x".repeat(43) })).status).toBe(401);
+    // Attempt 2's own token, but the runner holds attempt 1.
+    const later = await put(`${id}.2`, "image.webp", { token: (await callbackFor(testEnv, `${id}.2`)).token });
+    expect(later).toMatchObject({ status: 409, text: `the runner no longer holds attempt ${id}.2` });
+    for (const name of ["..%2Fimage.webp", ".hidden.webp", "image", "a%20b.webp", "sub%2Fimage.webp", "image.webp%00.png"]) {
+      const refused = await put(pid, name, { token });
+      expect(refused.status, name).toBe(400);
+      expect(refused.text).toContain("not a plain file name");
+    }
+    // A dot segment is resolved by the URL itself: the path names no output at all.
+    expect((await put(pid, "%2E%2E", { token })).status).toBe(404);
+    const chunked = await put(pid, "image.webp", { token, body: unsized() });
+    expect(chunked).toMatchObject({ status: 411, text: expect.stringContaining("Content-Length is required") });
+    const huge = await put(pid, "video.mp4", { token, body: unsized(), headers: { "content-type": "video/mp4", "content-length": String(MAX_OUTPUT_BYTES + 1) } });
+    expect(huge).toMatchObject({ status: 413, text: expect.stringContaining(`the largest output stored is ${MAX_OUTPUT_BYTES} bytes`) });
+    const html = await put(pid, "image.webp", { token, headers: { "content-type": "text/html" } });
+    expect(html).toMatchObject({ status: 415, text: expect.stringContaining("image/webp") });
+    expect((await testEnv.OUTPUTS.list({ prefix: `outputs/${id}/` })).objects).toEqual([]);
+    await call("POST", `/v1/jobs/${id}/cancel`, { key });
+  });
+
+  it("stores an upload of the attempt its runner holds in R2, with its bytes and type; a cancel removes it", async () => {
+    const { key, id, pid, token } = await runningJob();
+    expect((await put(pid, "image.webp", { token })).status).toBe(201);
+    const object = await testEnv.OUTPUTS.get(outputKey(id, "image.webp"));
+    expect(new Uint8Array(await object!.arrayBuffer())).toEqual(WEBP);
+    expect(object!.httpMetadata?.contentType).toBe("image/webp");
+    expect(object!.customMetadata).toEqual({ jobId: id, attempt: pid, storedBy: "processor" });
+    // The job ends without completing: what its attempt uploaded goes with it.
+    expect((await call("POST", `/v1/jobs/${id}/cancel`, { key })).status).toBe(200);
+    expect((await testEnv.OUTPUTS.list({ prefix: `outputs/${id}/` })).objects).toEqual([]);
+    expect((await put(pid, "image.webp", { token })).status).toBe(409);
+    expect(await testEnv.OUTPUTS.head(outputKey(id, "image.webp"))).toBeNull();
+  });
+
+  it("removes what an attempt uploaded when the job ends failed", async () => {
+    const { key, id, pid, token } = await runningJob();
+    expect((await put(pid, "image.webp", { token })).status).toBe(201);
+    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
+    // Every attempt lost, as a processor restart looks from outside (test/worker/runner.test.ts).
+    for (let attempt = 1; attempt <= TUNABLES.job.maxAttempts; attempt++) {
+      await waitFor(async () => ((await processorState(`${id}.${attempt}`))?.state === "running" ? true : undefined), `attempt ${attempt} to run`);
+      await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
+      await fetch(`${testEnv.PROCESSOR_URL}/jobs/${id}.${attempt}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+      await runInDurableObject(runner, (instance) => instance.alarm());
+    }
+    expect((await waitForJob(key, id)).job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
+    expect((await testEnv.OUTPUTS.list({ prefix: `outputs/${id}/` })).objects).toEqual([]);
+  });
+
+  it("completes a job with the output the processor uploaded, not a copy", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image?w=320&h=240"), options: { format: "webp" } } });
+    const id = created.json.id as string;
+    const { job } = await waitForJob(key, id);
+    expect(job.status).toBe("completed");
+    const object = await testEnv.OUTPUTS.head(outputKey(id, "image.webp"));
+    expect(object?.customMetadata).toEqual({ jobId: id, attempt: `${id}.1`, storedBy: "processor" });
+    expect(object?.httpMetadata?.contentType).toBe("image/webp");
+    expect(job.timings.storeOutputMs).toEqual(expect.any(Number));
+  });
+
+  it("copies an output the processor could not upload from the processor, and completes the job", async () => {
+    const { orgId } = await newKey();
+    const row = await storedJob(orgId, { status: "processing", attempt: 1, startedAt: Date.now(), params: { url: media("/image?w=320&h=240"), format: "webp" } });
+    const pid = `${row.id}.1`;
+    // A processor whose callback leads nowhere: its upload and its events fail, it completes anyway.
+    const nowhere = "http://127.0.0.1:9";
+    const started = await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ id: pid, type: "compressImage", params: row.params, callback: { url: `${nowhere}/e`, token: "t", outputs: `${nowhere}/o` } }),
+    });
+    expect(started.status).toBe(202);
+    const state = await waitFor(async () => {
+      const s = (await processorState(pid)) as { state: string } | undefined;
+      return s?.state === "completed" ? s : undefined;
+    }, "the processor to complete");
+    const runner = testEnv.JOB_RUNNER.getByName(row.id) as DurableObjectStub<JobRunner>;
+    await runInDurableObject(runner, (_i, storage) => storage.storage.put<Attempt>("attempt", { ...newAttempt(row, "local"), started: true }));
+    expect(await runner.event(state as never)).toBe(true);
+    const stored = await waitFor(async () => {
+      const r = await testEnv.DB.prepare("SELECT status, store_output_ms FROM jobs WHERE id = ?").bind(row.id).first<{ status: string; store_output_ms: number | null }>();
+      return r?.status === "completed" ? r : undefined;
+    }, "the job to complete");
+    expect(stored.store_output_ms).toEqual(expect.any(Number));
+    const object = await testEnv.OUTPUTS.get(outputKey(row.id, "image.webp"));
+    expect(object?.customMetadata).toEqual({ jobId: row.id, attempt: pid, storedBy: "runner" });
+    const bytes = new Uint8Array(await object!.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(8, 12))).toBe("WEBP");
+    // The runner let the attempt go on the processor.
+    await waitFor(async () => ((await processorState(pid)) === undefined ? true : undefined), "the attempt to be deleted on the processor");
+  });
+});

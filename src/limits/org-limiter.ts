@@ -76,9 +76,12 @@ export class OrgLimiter extends DurableObject<Env> {
     this.#sql.exec("DELETE FROM admissions WHERE job_id = ?", jobId);
   }
 
-  /** A queued job asks for a slot; it starts now if one is free. Idempotent. */
-  async enqueue(job: Waiting, plan: Plan, now = Date.now()): Promise<void> {
-    this.#setPlan(plan);
+  /**
+   * A queued job asks for a slot; it starts now if one is free. Idempotent. Without `plan`
+   * the limiter goes by the one it has (set when the job was admitted, or changed since).
+   */
+  async enqueue(job: Waiting, plan?: Plan, now = Date.now()): Promise<void> {
+    if (plan) this.#setPlan(plan);
     const known = this.#sql
       .exec("SELECT 1 FROM slots WHERE job_id = ?1 UNION ALL SELECT 1 FROM done WHERE job_id = ?1", job.jobId)
       .toArray().length;

@@ -106,7 +106,7 @@ export const jobsRoutes = new Hono<AppEnv>()
           metadata: request.metadata ?? null,
           createdAt: now,
         });
-        await enqueueJob(c.env, id);
+        await enqueueJob(c.env, { jobId: id, orgId: org.id, mode, priority: request.priority, createdAt: now });
       } catch (error) {
         await limiter.forget(id);
         throw error;
@@ -115,7 +115,7 @@ export const jobsRoutes = new Hono<AppEnv>()
       // message stays as the at-least-once path (the limiter ignores jobs it knows).
       c.executionCtx.waitUntil(
         limiter
-          .enqueue({ jobId: id, priority: request.priority, createdAt: now }, org.plan)
+          .enqueue({ jobId: id, priority: request.priority, createdAt: now })
           .catch((error: unknown) => log("warn", "direct dispatch failed; the queue will carry the job", { job: id, error: String(error) })),
       );
       return c.json(

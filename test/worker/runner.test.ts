@@ -31,6 +31,29 @@ describe("the job runner", () => {
     expect(await processorState(`${id}.2`)).toBeUndefined();
   });
 
+  it("takes a job from a message that carries it, and starts nothing for a job cancelled before its message came", async () => {
+    const { key } = await newKey();
+    // The message as the create sends it: the job and what its organization's limiter needs.
+    const deliver = async (name: string, jobId: string) => {
+      const job = (await testEnv.DB.prepare("SELECT org_id AS orgId, mode, priority, created_at AS createdAt FROM jobs WHERE id = ?").bind(jobId).first<Record<string, unknown>>())!;
+      const batch = createMessageBatch("media-jobs-jobs", [{ id: name, timestamp: new Date(), attempts: 1, body: { jobId, ...job } }]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch, testEnv, ctx);
+      return (await getQueueResult(batch, ctx)).explicitAcks;
+    };
+    const stalled = (await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } })).json.id as string;
+    await call("POST", `/v1/jobs/${stalled}/cancel`, { key });
+    const cancelled = await row(stalled);
+    expect(await deliver("late", stalled)).toEqual(["late"]);
+    expect(await row(stalled)).toEqual({ status: "cancelled", attempt: cancelled!.attempt });
+    expect(await processorState(`${stalled}.${cancelled!.attempt + 1}`)).toBeUndefined();
+
+    const id = (await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image") } })).json.id as string;
+    expect(await deliver("again", id)).toEqual(["again"]);
+    expect((await waitForJob(key, id)).job.status).toBe("completed");
+    expect(await row(id)).toMatchObject({ status: "completed", attempt: 1 });
+  });
+
   it("retries on a new attempt when the processor loses the job, then fails it processing_interrupted", async () => {
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });

@@ -29,10 +29,10 @@ export async function collectOutputs(env: Env, current: Attempt, state: Complete
   }
   const checkStart = Date.now();
   try {
+    const stored = await storedBy(env, current);
     for (const output of state.outputs) {
-      const stored = await env.OUTPUTS.head(outputKey(current.jobId, output.name));
-      if (stored?.size === output.size) continue;
-      log("warn", "output not uploaded by the processor; copying it", { job: current.jobId, attempt: current.attempt, output: output.name, stored: stored?.size ?? null });
+      if (stored.get(outputKey(current.jobId, output.name)) === output.size) continue;
+      log("warn", "output not uploaded by the processor; copying it", { job: current.jobId, attempt: current.attempt, output: output.name });
       await copyOutput(env, current, output);
     }
   } catch (error) {
@@ -41,6 +41,22 @@ export async function collectOutputs(env: Env, current: Attempt, state: Complete
   }
   const storeOutputMs = (state.timings?.storeOutputMs ?? 0) + Date.now() - checkStart;
   return { status: "completed", attempt: current.attempt, result: checked.value, timings: { ...state.timings, storeOutputMs } };
+}
+
+/**
+ * The job's objects in R2 that this attempt uploaded, key → size: one listing of the job's
+ * prefix (with each object's metadata) instead of a request per output, and an object an
+ * earlier attempt left under the same name does not count.
+ */
+async function storedBy(env: Env, current: Attempt): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  let cursor: string | undefined;
+  do {
+    const page = await env.OUTPUTS.list({ prefix: outputKey(current.jobId, ""), include: ["customMetadata"], cursor });
+    for (const object of page.objects) if (object.customMetadata?.attempt === current.pid) sizes.set(object.key, object.size);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return sizes;
 }
 
 /** Removes the stored outputs of a job that was not completed with them (cancelled while they were checked or copied). */

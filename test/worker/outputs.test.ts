@@ -109,7 +109,7 @@ describe("outputs uploaded by the processor", () => {
     expect(job.timings.storeOutputMs).toEqual(expect.any(Number));
   });
 
-  it("copies an output the processor could not upload from the processor, and completes the job", async () => {
+  it("copies an output the processor could not upload from the processor, and completes the job; an earlier attempt's object of the same name and size does not count", async () => {
     const { orgId } = await newKey();
     const row = await storedJob(orgId, { status: "processing", attempt: 1, startedAt: Date.now(), params: { url: media("/image?w=320&h=240"), format: "webp" } });
     const pid = `${row.id}.1`;
@@ -125,6 +125,9 @@ describe("outputs uploaded by the processor", () => {
       const s = (await processorState(pid)) as { state: string } | undefined;
       return s?.state === "completed" ? s : undefined;
     }, "the processor to complete");
+    // What an earlier attempt left: the same name and size, other bytes.
+    const { size } = (state as unknown as { outputs: { size: number }[] }).outputs[0]!;
+    await testEnv.OUTPUTS.put(outputKey(row.id, "image.webp"), new Uint8Array(size), { customMetadata: { jobId: row.id, attempt: `${row.id}.0`, storedBy: "processor" } });
     const runner = testEnv.JOB_RUNNER.getByName(row.id) as DurableObjectStub<JobRunner>;
     await runInDurableObject(runner, (_i, storage) => storage.storage.put<Attempt>("attempt", { ...newAttempt(row, "local"), started: true }));
     expect(await runner.event(state as never)).toBe(true);

@@ -117,10 +117,12 @@ a thumbnail of it, a 2-page PDF, a 1280×960 image → WebP). "server" is the jo
 queue, the runner and the copy of outputs to R2. "added" and "ratio" compare it with "direct":
 the same tool with the arguments the processor's own \`buildArgs\` (or, for images, its sharp
 pipeline and \`encoderOptions()\`) produce, on the local file, probe done beforehand.
-"client" is what the bench saw: \`POST /v1/jobs\` until a \`GET /v1/jobs/:id\` (every 100 ms)
+"client" is what the bench saw: \`POST /v1/jobs\` until a \`GET /v1/jobs/:id\` (every 100 ms, then 2 % of the time waited, at most 1 s, so that the bench's own reads do not take the cores the tool runs on)
 says \`completed\`. "of which probes" is the processor's own tool calls around the
 transformation (ffprobe of input and output; sharp's metadata read; Ghostscript's page count
-of input and output), timed alone. Median of the runs; service and direct runs alternate.
+of input and output), timed alone; for \`extractAudio\`, a numeric \`videoThumbnail\` and the MP3 of
+\`videoExtraction\` the input's ffprobe runs beside ffmpeg's own start, so it adds to the job's
+time only when it is the slower of the two. Median of the runs; service and direct runs alternate.
 Goals: at most +${GOALS.shortExtraMs} ms added for each short job type (audio, thumbnail, PDF, image); the long video within ${GOALS.longVideoRatio.toFixed(2)}× of raw ffmpeg.
 
 ${table(["type", "input", "options", "runs", "direct", "server", "client", "added", "of which probes", "ratio", "goal", "met"], rows.map((o) => [

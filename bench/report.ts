@@ -114,7 +114,7 @@ function overheadSection(rows: OverheadRow[]): string {
 Each job type on a long input and on a short one (issue 16's short jobs: a 5.6 s clip → audio,
 a thumbnail of it, a 2-page PDF, a 1280×960 image → WebP). "server" is the job's own
 \`completedAt − createdAt\`: it includes the download from the loopback server, probing, the
-queue, the runner and the copy of outputs to R2. "added" and "ratio" compare it with "direct":
+queue, the runner and the processor's upload of its outputs to R2. "added" and "ratio" compare it with "direct":
 the same tool with the arguments the processor's own \`buildArgs\` (or, for images, its sharp
 pipeline and \`encoderOptions()\`) produce, on the local file, probe done beforehand.
 "client" is what the bench saw: \`POST /v1/jobs\` until a \`GET /v1/jobs/:id\` (every 100 ms, then 2 % of the time waited, at most 1 s, so that the bench's own reads do not take the cores the tool runs on)
@@ -276,8 +276,11 @@ export function analysis(r: Results): string {
     const short = r.overhead.filter((o) => o.short && o.met !== null);
     parts.push(`**Time added.** The short jobs add ${short.map((o) => `+${ms(o.extraMs)} (\`${o.type}\`)`).join(", ")} over their tool;
 ${missed.length ? `goals missed: ${missed.map((o) => `\`${o.type}\` (${o.input})`).join(", ")}.` : "every goal is met."} Where a short job's time goes
-beyond the tool: the runner's part (dispatch, how soon it sees the processor finish, the copy
-of outputs to R2) and the processor's own extra tool calls ("of which probes").`);
+beyond the tool: the runner's part (dispatch, how soon it sees the processor finish), the
+processor's upload of its outputs (locally one more request through \`wrangler dev\`'s proxy
+per output, some 20–30 ms; in production the container's own outbound request) and its own
+extra tool calls ("of which probes"), which on these 2 cores also compete with the tool and
+the local Worker for CPU.`);
   }
   if (r.statements) {
     const worst = [...r.statements.rows].sort((a, b) => b.d1 - a.d1)[0]!;

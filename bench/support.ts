@@ -51,8 +51,26 @@ export async function pool(count: number, concurrency: number, deadlineMs: numbe
   return next;
 }
 
-/** Polls `check` every `intervalMs` until it returns a value, or fails after `deadlineMs`. */
-/** `intervalMs` may grow with the time waited so far (a function of the elapsed ms). */
+/**
+ * Open-loop load: starts task i at i / ratePerS seconds, whether or not the earlier ones
+ * have answered, and waits for all. Unlike a closed loop (`pool`), a slow answer does not
+ * delay the next request, so latencies are the service's, not a measure of its throughput.
+ */
+export async function arrivals(count: number, ratePerS: number, task: (i: number) => Promise<void>): Promise<void> {
+  const start = performance.now();
+  const tasks: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const wait = start + (i * 1000) / ratePerS - performance.now();
+    if (wait > 0) await sleep(wait);
+    tasks.push(task(i));
+  }
+  await Promise.all(tasks);
+}
+
+/**
+ * Polls `check` every `intervalMs` until it returns a value, or fails after `deadlineMs`.
+ * `intervalMs` may grow with the time waited so far (a function of the elapsed ms).
+ */
 export async function until<T>(check: () => Promise<T | undefined>, intervalMs: number | ((elapsedMs: number) => number), deadlineMs: number, what: string): Promise<T> {
   const start = Date.now();
   const deadline = start + deadlineMs;

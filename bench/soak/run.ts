@@ -20,7 +20,7 @@ import { PLAN_LIMITS } from "../../src/limits/plans.ts";
 import { CORPUS, makeCorpus } from "../../test/support/corpus.ts";
 import { startService, type Service } from "../../test/support/service.ts";
 import { makeSoakInputs, MEDIA_DIR, startMediaServer, type MediaServer } from "../media.ts";
-import { log, Org, pool, sleep } from "../support.ts";
+import { arrivals, log, Org, sleep } from "../support.ts";
 import { analyse, type Observed } from "./analyse.ts";
 import { chaosMonkey, listReader, sampler } from "./observers.ts";
 import { startChildProcessor, type ChildProcessor } from "./processor.ts";
@@ -158,7 +158,7 @@ async function main(): Promise<number> {
     const chaos = chaosMonkey(state, observed, processor, receiver, shape, () => running, () => endedCount);
 
     const ctx: SourceContext = { inputs, url: (file) => media.url(file), missingUrl: media.url("no-such-file.jpg"), corpusUrl: (name) => corpusUrls.get(name)! };
-    await pool(shape.jobs, SOAK.createConcurrency, SOAK.jobsDeadlineMs, async (n) => {
+    await arrivals(shape.jobs, SOAK.createsPerS, async (n) => {
       const org = orgs[n % orgs.length]!;
       const source = sourceFor(n, shape.extraShare);
       const body = { type: source.type, input: source.input(ctx), options: source.options ?? {}, webhookUrl: receiver.url(org.slug), webhookSecret: secrets.get(org.slug) };

@@ -12,7 +12,12 @@ export const SOAK = {
   plans: ["free", "pro", "free", "enterprise", "pro"] as Plan[],
   sampleMs: 250,
   listReadMs: 400,
-  createConcurrency: 8,
+  /**
+   * Creates arrive at this rate (open loop), spread over the organizations in turn. The
+   * latency of a closed loop of N senders is N ÷ throughput; the bench's section 3 measures
+   * that throughput, the soak the latency a client sees while jobs run.
+   */
+  createsPerS: 10,
   /** Kills happen when these shares of the jobs have ended; the outage starts at outageAt. */
   killAt: [0.25, 0.6],
   outageAt: 0.4,

@@ -12,6 +12,8 @@
 //   options: --jobs N --orgs N --damaged-share F (share of jobs from EXTRA_SOURCES in
 //            sources.ts: damaged media and hostile requests; 0.1 unless given)
 //            --no-write (do not touch docs/reliability.md)
+//            --timings-not-judged (CI: a missed timing goal is reported, the exit code
+//            follows the other checks)
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -38,6 +40,7 @@ function options() {
       orgs: { type: "string" },
       "damaged-share": { type: "string", default: "0.1" },
       "no-write": { type: "boolean", default: false },
+      "timings-not-judged": { type: "boolean", default: false },
     },
   });
   const base = values.short ? SOAK.short : SOAK.full;
@@ -52,6 +55,7 @@ function options() {
   return {
     short: values.short,
     write: !values.short && !values["no-write"],
+    timingsNotJudged: values["timings-not-judged"],
     shape: { ...base, jobs: int(values.jobs, base.jobs, "jobs"), orgs: int(values.orgs, base.orgs, "orgs"), extraShare },
   };
 }
@@ -230,7 +234,10 @@ async function main(): Promise<number> {
     await writeFile(join(MEDIA_DIR, `soak-${opts.short ? "short" : "full"}.json`), JSON.stringify({ shape, figures, checks, queueBatches: observed.queueBatches, kills: observed.kills, outage: observed.outage }, null, 2));
     printReport(shape, figures, checks, observed);
     if (opts.write) await writeReliabilityDoc(shape, figures, checks, observed);
-    return checks.every((c) => c.pass) ? 0 : 1;
+    // CI runs on machines of any speed: there a timing goal is reported, and only the rules fail the run.
+    const missed = checks.filter((c) => !c.pass && c.timing && opts.timingsNotJudged);
+    if (missed.length) log(`timing goals missed, reported but not judged (--timings-not-judged): ${missed.map((c) => c.name).join("; ")}`);
+    return checks.every((c) => c.pass || (c.timing && opts.timingsNotJudged)) ? 0 : 1;
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((e) => log(`clean-up failed: ${e}`));
   }

@@ -5,6 +5,7 @@
 // container/Dockerfile and runs each job in a container on the local Docker engine, as in
 // production (docs/deploy.md: the containers tier).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureDevVars } from "./dev-vars.ts";
@@ -70,5 +71,9 @@ if (containers) {
     PROCESSOR_TOKEN: vars.PROCESSOR_TOKEN,
     ALLOW_PRIVATE_NETWORK_INPUTS: vars.ALLOW_PRIVATE_NETWORK_INPUTS ?? "true",
   });
+  // A `dev:containers` run leaves its containers' Durable Objects in the local state, with
+  // their alarms; without containers those objects cannot be built, and each alarm fails
+  // loudly. They hold only the containers' own timers: start without them.
+  rmSync(`${root}/.wrangler/state/v3/do/media-jobs-ProcessorContainer`, { recursive: true, force: true });
   run("wrangler", wrangler, ["dev", "--enable-containers=false", "--ip", "127.0.0.1", "--port", port]);
 }

@@ -95,6 +95,16 @@ export async function processorState(pid: string) {
   return res.status === 404 ? undefined : ((await res.json()) as { state: string; progress: number });
 }
 
+/** A job whose attempt 1 stays in its download (the input never ends): its runner holds `<id>.1`. */
+export async function runningJob() {
+  const { key } = await newKey();
+  const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
+  const id = created.json.id as string;
+  const pid = `${id}.1`;
+  await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), "attempt 1 to run");
+  return { key, id, pid };
+}
+
 /**
  * Serves requests that reached the Worker's public origin (PUBLIC_BASE_URL, the relay in
  * test/support/global-setup.ts) until `stop` aborts: the processor's pushed events and its

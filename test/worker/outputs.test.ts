@@ -12,7 +12,7 @@ import { TUNABLES } from "../../src/lib/tunables.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
 import { newAttempt } from "../../src/runner/attempt.ts";
-import { call, media, newKey, processorState, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { call, media, newKey, processorState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const WEBP = new Uint8Array([0x52, 0x49, 0x46, 0x46, 1, 2, 3, 4, 0x57, 0x45, 0x42, 0x50]);
 
@@ -34,18 +34,15 @@ async function put(pid: string, name: string, init: { token: string; body?: Body
   return { status: response.status, text: await response.text() };
 }
 
-/** A job whose attempt 1 stays in its download (the input never ends): its runner holds `<id>.1`. */
-async function runningJob() {
-  const { key } = await newKey();
-  const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
-  const id = created.json.id as string;
-  await waitFor(async () => ((await processorState(`${id}.1`))?.state === "running" ? true : undefined), "attempt 1 to run");
-  return { key, id, pid: `${id}.1`, token: (await callbackFor(testEnv, `${id}.1`)).token };
+/** A running job (its attempt 1 held in its download) and that attempt's callback token. */
+async function runningAttempt() {
+  const job = await runningJob();
+  return { ...job, token: (await callbackFor(testEnv, job.pid)).token };
 }
 
 describe("outputs uploaded by the processor", () => {
   it("refuses a wrong token (401), another attempt (409), a bad name (400), no length (411), too large (413), a wrong type (415)", async () => {
-    const { key, id, pid, token } = await runningJob();
+    const { key, id, pid, token } = await runningAttempt();
     expect((await put(pid, "image.webp", { token: (await callbackFor(testEnv, `${id}.2`)).token })).status).toBe(401);
     expect((await put(pid, "image.webp", { token: "x".repeat(43) })).status).toBe(401);
     // Attempt 2's own token, but the runner holds attempt 1.
@@ -69,7 +66,7 @@ describe("outputs uploaded by the processor", () => {
   });
 
   it("stores an upload of the attempt its runner holds in R2, with its bytes and type; a cancel removes it", async () => {
-    const { key, id, pid, token } = await runningJob();
+    const { key, id, pid, token } = await runningAttempt();
     expect((await put(pid, "image.webp", { token })).status).toBe(201);
     const object = await testEnv.OUTPUTS.get(outputKey(id, "image.webp"));
     expect(new Uint8Array(await object!.arrayBuffer())).toEqual(WEBP);
@@ -83,7 +80,7 @@ describe("outputs uploaded by the processor", () => {
   });
 
   it("removes what an attempt uploaded when the job ends failed", async () => {
-    const { key, id, pid, token } = await runningJob();
+    const { key, id, pid, token } = await runningAttempt();
     expect((await put(pid, "image.webp", { token })).status).toBe(201);
     const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
     // Every attempt lost, as a processor restart looks from outside (test/worker/runner.test.ts).

@@ -7,7 +7,7 @@ import { TUNABLES } from "../../src/lib/tunables.ts";
 import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
-import { call, media, newKey, processorState, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { call, media, newKey, processorState, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
@@ -94,11 +94,7 @@ describe("the job runner", () => {
   });
 
   it("takes an event only with its attempt's own token, and only for the attempt its runner holds", async () => {
-    const { key } = await newKey();
-    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
-    const id = created.json.id as string;
-    const pid = `${id}.1`;
-    await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), "attempt 1 to run");
+    const { key, id, pid } = await runningJob();
     const push = async (state: object, token: string) =>
       (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
         method: "POST",
@@ -120,11 +116,7 @@ describe("the job runner", () => {
   });
 
   it("sends a start the processor never got again on the same attempt instead of losing the attempt", async () => {
-    const { key } = await newKey();
-    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
-    const id = created.json.id as string;
-    const pid = `${id}.1`;
-    await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), "attempt 1 to run");
+    const { key, id, pid } = await runningJob();
     // What a start that threw looks like: the runner holds an unacknowledged attempt the
     // processor does not have.
     await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });

@@ -250,8 +250,11 @@ export class JobRunner extends DurableObject<Env> {
   async #collect(current: Attempt, state: Extract<ProcessorJobState, { state: "completed" }>): Promise<void> {
     const outcome = await collectOutputs(this.env, current, state);
     if (outcome === "retry") return this.#failedCall(current);
-    // Cancelled while we checked or copied: the outputs belong to no one.
-    if (!(await this.#finish(current, outcome)) && outcome.status === "completed") await discardOutputs(this.env, current.jobId, state.outputs);
+    if ((await this.#finish(current, outcome)) || outcome.status !== "completed") return;
+    // Not ended by this call. Cancelled while we checked or copied: the outputs belong to no
+    // one. But a poke's alarm and the runner's own can both collect the same end, and then
+    // the other one completed the job with these very outputs: they stay.
+    if ((await findJob(this.#db(), current.jobId))?.status !== "completed") await discardOutputs(this.env, current.jobId, state.outputs);
   }
 
   /** The processor lost this attempt: start the next one, or fail the job after the last. */

@@ -140,4 +140,30 @@ describe("outputs uploaded by the processor", () => {
     // The runner let the attempt go on the processor.
     await waitFor(async () => ((await processorState(pid)) === undefined ? true : undefined), "the attempt to be deleted on the processor");
   });
+
+  it("keeps the outputs when another collection of the same end completed the job first", async () => {
+    const { orgId } = await newKey();
+    const row = await storedJob(orgId, { status: "processing", attempt: 1, startedAt: Date.now(), params: { url: media("/image?w=320&h=240"), format: "webp" } });
+    const pid = `${row.id}.1`;
+    const nowhere = "http://127.0.0.1:9";
+    await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ id: pid, type: "compressImage", params: row.params, callback: { url: `${nowhere}/e`, token: "t", outputs: `${nowhere}/o` } }),
+    });
+    const state = await waitFor(async () => {
+      const s = (await processorState(pid)) as { state: string } | undefined;
+      return s?.state === "completed" ? s : undefined;
+    }, "the processor to complete");
+    // The other collection (a poke's alarm beside the runner's own) already completed the row.
+    await testEnv.DB.prepare("UPDATE jobs SET status = 'completed', completed_at = ? WHERE id = ?").bind(Date.now(), row.id).run();
+    const runner = testEnv.JOB_RUNNER.getByName(row.id) as DurableObjectStub<JobRunner>;
+    // The end as `event` keeps it, handled by an alarm run here to its end.
+    await runInDurableObject(runner, async (instance, storage) => {
+      await storage.storage.put({ attempt: { ...newAttempt(row, "local"), started: true }, final: state });
+      await instance.alarm();
+    });
+    const object = await testEnv.OUTPUTS.head(outputKey(row.id, "image.webp"));
+    expect(object?.customMetadata).toEqual({ jobId: row.id, attempt: pid, storedBy: "runner" });
+  });
 });

@@ -5,6 +5,7 @@
 // says why: the HTTP status, the refused address class or the limit.
 // Always: the request is destroyed and a partial file removed when anything fails.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import http from "node:http";
@@ -201,18 +202,25 @@ function request(url: URL, options: RequestOptions): Promise<http.IncomingMessag
 
 async function save(response: http.IncomingMessage, destination: string, maxBytes: number, signal: AbortSignal): Promise<number> {
   let size = 0;
-  await pipeline(
-    response,
-    async function* (source: AsyncIterable<Buffer>) {
-      for await (const chunk of source) {
-        size += chunk.length;
-        if (size > maxBytes) throw tooLarge(maxBytes);
-        yield chunk;
-      }
-    },
-    createWriteStream(destination),
-    { signal },
-  );
+  const file = createWriteStream(destination);
+  try {
+    await pipeline(
+      response,
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          size += chunk.length;
+          if (size > maxBytes) throw tooLarge(maxBytes);
+          yield chunk;
+        }
+      },
+      file,
+      { signal },
+    );
+  } finally {
+    // The file is opened asynchronously: a download that fails at once can reject before it
+    // exists, and the caller's removal would then run before the open creates it.
+    if (!file.closed) await once(file, "close");
+  }
   if (!response.complete) throw unreachable("the input server closed the connection before sending the whole file");
   return size;
 }

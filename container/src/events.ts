@@ -1,6 +1,7 @@
 // Pushes one attempt's events to the runner's callback (src/contract/processor-protocol.ts):
-// progress at most once per PROGRESS_REPORT_MS, a heartbeat when nothing was sent for
-// HEARTBEAT_MS, the final state at once. Pushes go out one at a time and each carries the
+// progress at most once per PROGRESS_REPORT_MS, counted from the start (the runner learnt
+// of the start from its answer, so a job shorter than that pushes only its end), a
+// heartbeat when nothing was sent for HEARTBEAT_MS, the final state at once. Pushes go out one at a time and each carries the
 // state as it is when sent, so they arrive in order and a burst of progress is one push.
 // A push that fails is not retried, except the final one (once): the runner asks for the
 // state itself when events stop coming (docs/architecture.md: events).
@@ -44,7 +45,8 @@ export class EventPusher {
   readonly #config: Config;
   readonly #state: () => ProcessorJobState;
   #chain: Promise<void> = Promise.resolve();
-  #lastSentAt = 0;
+  /** The start's answer counts as the first report. */
+  #lastSentAt = Date.now();
   #progressTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #stopped = false;

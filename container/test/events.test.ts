@@ -1,5 +1,6 @@
 // The processor pushes an attempt's events to the runner's callback: progress coalesced to
-// at most one push per PROGRESS_REPORT_MS, the final state at once with its timings, each
+// at most one push per PROGRESS_REPORT_MS from the start (a shorter job pushes only its
+// end), the final state at once with its timings, each
 // with the attempt's token; a 409 (the runner let the attempt go) stops the pushes. Before
 // the final state it uploads each output to the callback's `outputs` (PUT, with its length
 // and type): an upload cut off is sent again, one refused with 409 ends the attempt, one
@@ -62,12 +63,16 @@ describe("pushed events and uploaded outputs", () => {
   });
   afterAll(() => media.close());
 
-  async function run(event: (n: number) => number, upload: (n: number) => number | "cut" | "hold" = () => 201, options = { waitForEnd: true }) {
+  async function run(
+    event: (n: number) => number,
+    upload: (n: number) => number | "cut" | "hold" = () => 201,
+    options: { waitForEnd: boolean; reportEveryMs?: number } = { waitForEnd: true },
+  ) {
     const callback = callbackServer(event, upload);
     await new Promise<void>((resolve) => callback.server.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}`;
-    // Report periods far longer than the job: the pushes are the first progress and the end.
-    const table = new JobTable(await testConfig({ PROGRESS_REPORT_MS: "600000", HEARTBEAT_MS: "600000" }));
+    // Unless asked, report periods far longer than the job: the only push is the end.
+    const table = new JobTable(await testConfig({ PROGRESS_REPORT_MS: String(options.reportEveryMs ?? 600_000), HEARTBEAT_MS: "600000" }));
     const id = `events_${process.pid}_${Math.random().toString(36).slice(2)}`;
     const outputs = `${origin}/internal/processor-outputs/${id}`;
     table.start({ id, type: "compressImage", params: { url: image, format: "webp" } as never, callback: { url: `${origin}/internal/processor-events`, token: "attempt-token", outputs } });
@@ -83,7 +88,8 @@ describe("pushed events and uploaded outputs", () => {
     const { id, received, close } = await run(() => 204);
     try {
       await until(() => (states(received).at(-1) === "completed" ? true : undefined), "the final push");
-      expect(received.map((r) => (r.kind === "event" ? r.state.state : "upload"))).toEqual(["running", "upload", "completed"]);
+      // Shorter than a report period: no progress push, only the end.
+      expect(received.map((r) => (r.kind === "event" ? r.state.state : "upload"))).toEqual(["upload", "completed"]);
       for (const r of received) expect(r.headers.authorization).toBe("Bearer attempt-token");
       const final = (received.at(-1) as Extract<Received, { kind: "event" }>).state as Extract<ProcessorJobState, { state: "completed" }>;
       expect(final).toMatchObject({ id, state: "completed", progress: 100, outputs: [{ name: "image.webp", contentType: "image/webp" }] });
@@ -128,7 +134,7 @@ describe("pushed events and uploaded outputs", () => {
     try {
       expect(table.get(id)?.state).toBe("cancelled");
       expect(uploads(received)).toHaveLength(1);
-      expect(states(received)).toEqual(["running"]);
+      expect(states(received)).toEqual([]);
       expect(table.output(id, "image.webp")).toBeUndefined();
     } finally {
       await close();
@@ -146,10 +152,20 @@ describe("pushed events and uploaded outputs", () => {
     }
   });
 
-  it("stops pushing and uploading for an attempt once the runner answers 409", async () => {
-    const { table, id, received, close } = await run(() => 409);
+  it("pushes progress once a report period has passed since the start", async () => {
+    const { received, close } = await run(() => 204, () => 201, { waitForEnd: true, reportEveryMs: 1 });
     try {
-      // The first push was refused: nothing is uploaded and the end is not pushed.
+      await until(() => (states(received).at(-1) === "completed" ? true : undefined), "the final push");
+      expect(states(received)[0]).toBe("running");
+    } finally {
+      await close();
+    }
+  });
+
+  it("stops pushing and uploading for an attempt once the runner answers 409", async () => {
+    const { table, id, received, close } = await run(() => 409, () => 201, { waitForEnd: true, reportEveryMs: 1 });
+    try {
+      // The first push (progress) was refused: nothing is uploaded and the end is not pushed.
       expect(received.map((r) => r.kind)).toEqual(["event"]);
       expect(table.get(id)?.state).toBe("cancelled");
       await table.remove(id);

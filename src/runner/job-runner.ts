@@ -26,6 +26,9 @@ import { beginWhenSeated, clearWaiting, seatRequest, waitingForSeat, whileWaitin
 
 export type { Attempt } from "./attempt.ts";
 
+/** A queued job as its limiter knows it: enough to ask for a seat without reading its row. */
+export type QueuedJob = Pick<SeatRequest, "orgId" | "priority" | "createdAt">;
+
 export class JobRunner extends DurableObject<Env> {
   /** The attempt whose outcome is being recorded now: later events and checks of it wait or do nothing. */
   #finishing: string | undefined;
@@ -46,14 +49,17 @@ export class JobRunner extends DurableObject<Env> {
   /**
    * Starts the job if it is still queued; called by the limiter once the job has a slot.
    * Safe to call any number of times. True while the job runs here (it holds its slot).
+   * With `queued` (the job as the limiter has it) nothing is read before the job asks for
+   * a seat: a job that is no longer queued is refused by the guarded update that begins
+   * its attempt (the job was created `queued` at attempt 0 and never goes back to it).
    */
-  async start(jobId: string): Promise<boolean> {
+  async start(jobId: string, queued?: QueuedJob): Promise<boolean> {
     if ((await this.#attempt()) || (await waitingForSeat(this.ctx.storage))) return true;
     // Thrown, not returned: the limiter keeps the job waiting and retries it later, so a
     // missing secret costs no attempt and takes no seat (docs/deploy.md: configuration).
     const problems = reportConfigProblems(this.env, "job start");
     if (problems.length > 0) throw new Error(`configuration is unusable: ${describe(problems)}`);
-    const request = await this.#queuedRequest(jobId);
+    const request = queued ? { ...queued, jobId, previousAttempt: 0 } : await this.#queuedRequest(jobId);
     return request ? this.#seat(request) : false;
   }
 
@@ -110,9 +116,10 @@ export class JobRunner extends DurableObject<Env> {
 
   /**
    * An event the processor pushed (src/runner/events.ts). False when this runner does not
-   * hold that attempt. Progress is taken at once; a final state is kept and handled by an
-   * alarm set for now, so the processor's push returns at once (storing outputs may take
-   * long) and a failure while handling it is retried like any other.
+   * hold that attempt. Progress is taken at once. A final state is kept, then handled
+   * before the push is answered (the processor does not wait for that answer); the alarm
+   * set first is the backstop that handles it should this invocation die, and a failure
+   * while handling it is retried like any other.
    */
   async event(state: ProcessorJobState): Promise<boolean> {
     const current = await this.#attempt();
@@ -125,7 +132,8 @@ export class JobRunner extends DurableObject<Env> {
       return true;
     }
     await this.ctx.storage.put({ attempt: next, final: state });
-    await this.ctx.storage.setAlarm(Date.now());
+    await this.ctx.storage.setAlarm(retryAlarmAt(Date.now()));
+    await this.alarm();
     return true;
   }
 

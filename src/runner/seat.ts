@@ -12,15 +12,14 @@ import { processorPool } from "../limits/processor-pool.ts";
 export interface SeatRequest {
   jobId: string;
   orgId: string;
-  mode: string;
   priority: number;
   createdAt: number;
   /** The attempt the job is at: the next one begins only from it (0 while queued). */
   previousAttempt: number;
 }
 
-export function seatRequest(job: Pick<JobRow, "id" | "orgId" | "mode" | "priority" | "createdAt">, previousAttempt: number): SeatRequest {
-  return { jobId: job.id, orgId: job.orgId, mode: job.mode, priority: job.priority, createdAt: job.createdAt, previousAttempt };
+export function seatRequest(job: Pick<JobRow, "id" | "orgId" | "priority" | "createdAt">, previousAttempt: number): SeatRequest {
+  return { jobId: job.id, orgId: job.orgId, priority: job.priority, createdAt: job.createdAt, previousAttempt };
 }
 
 const KEY = "seatRequest";

@@ -1,16 +1,19 @@
 // Section 3: requests per second and latency of POST /v1/jobs and GET /v1/jobs/:id under
-// concurrent load, beside a minimal Hono Worker on the same runtime (wrangler dev, local
-// workerd) that answers with JSON of the same size and does nothing else. The load
-// generator is closed-loop: `concurrency` requests in flight, each followed at once by the next.
+// concurrent load, beside two minimal Hono Workers on the same runtime (wrangler dev, local
+// workerd) that answer with JSON of the same size: the bare one does nothing else; the
+// floor makes the storage calls any correct create (or read) needs and nothing else, which
+// shows how much of the service's cost is the local emulation of D1, Durable Objects and
+// Queues rather than its own code. The load generator is closed-loop: `concurrency`
+// requests in flight, each followed at once by the next.
 import { spawn } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { freePort, type Service } from "../test/support/service.ts";
 import { MEDIA_DIR, type Inputs, type MediaServer } from "./media.ts";
 import { log, median, Org, percentile, pool, since, sleep, until } from "./support.ts";
 
 export interface LoadResult {
-  target: "service" | "baseline";
+  target: "service" | "baseline" | "floor";
   route: "POST /v1/jobs" | "GET /v1/jobs/:id";
   requests: number;
   concurrency: number;
@@ -74,13 +77,13 @@ async function load(target: LoadResult["target"], route: LoadResult["route"], co
   };
 }
 
-/** A Hono Worker that answers both routes with fixed JSON, under wrangler dev like the service. */
-async function startBaseline(created: unknown, job: unknown): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dir = join(MEDIA_DIR, "baseline");
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, "index.ts"),
-    `import { Hono } from "hono";
+const WRANGLER_HEAD = `main = "index.ts"\ncompatibility_date = "2026-11-01"\ncompatibility_flags = ["nodejs_compat"]\n`;
+
+/** A Hono Worker that answers both routes with fixed JSON and does nothing else. */
+function bareWorker(created: unknown, job: unknown): WorkerSource {
+  return {
+    name: "baseline",
+    index: `import { Hono } from "hono";
 const created = ${JSON.stringify(created)};
 const job = ${JSON.stringify(job)};
 const app = new Hono();
@@ -89,8 +92,101 @@ app.get("/v1/jobs/:id", (c) => c.json(job));
 app.get("/", (c) => c.text("ok"));
 export default app;
 `,
-  );
-  await writeFile(join(dir, "wrangler.toml"), `name = "bench-baseline"\nmain = "index.ts"\ncompatibility_date = "2026-11-01"\ncompatibility_flags = ["nodejs_compat"]\n`);
+    toml: `name = "bench-baseline"\n${WRANGLER_HEAD}`,
+  };
+}
+
+/**
+ * The same answers after the storage calls a create needs in any design that keeps the
+ * service's promises (a revoked key fails at once, the quota is exact, a created job is
+ * durable and dispatched): the key looked up in D1 by its hash, one call to a Durable
+ * Object that counts admissions in SQLite, the row inserted in D1, a queue message. A read
+ * looks the key up and reads the row. No validation, no signing, no logging.
+ */
+function floorWorker(created: unknown, job: unknown): WorkerSource {
+  return {
+    name: "floor",
+    index: `import { Hono } from "hono";
+import { DurableObject } from "cloudflare:workers";
+const created = ${JSON.stringify(created)};
+const job = ${JSON.stringify(job)};
+export class Limiter extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS admissions (id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
+  }
+  admit(id) {
+    this.ctx.storage.sql.exec("INSERT INTO admissions (id, at) VALUES (?, ?)", id, Date.now());
+    return true;
+  }
+}
+async function keyOrg(c) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(c.req.header("authorization") ?? ""));
+  const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return c.env.DB.prepare("SELECT org FROM keys WHERE hash = ?").bind(hash).first();
+}
+const app = new Hono();
+app.post("/v1/jobs", async (c) => {
+  const body = await c.req.json();
+  await keyOrg(c);
+  const id = crypto.randomUUID();
+  await c.env.LIMITER.getByName("org").admit(id);
+  await c.env.DB.prepare("INSERT INTO jobs (id, body, created_at) VALUES (?, ?, ?)").bind(id, JSON.stringify(body), Date.now()).run();
+  await c.env.JOBS.send({ id });
+  return c.json(created, 201);
+});
+app.get("/v1/jobs/:id", async (c) => {
+  await keyOrg(c);
+  await c.env.DB.prepare("SELECT * FROM jobs WHERE id = ?").bind(c.req.param("id")).first();
+  return c.json(job);
+});
+app.get("/", async (c) => {
+  await c.env.DB.batch([
+    c.env.DB.prepare("CREATE TABLE IF NOT EXISTS keys (hash TEXT PRIMARY KEY, org TEXT NOT NULL)"),
+    c.env.DB.prepare("CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, body TEXT NOT NULL, created_at INTEGER NOT NULL)"),
+  ]);
+  return c.text("ok");
+});
+export default { fetch: app.fetch, async queue(batch) { batch.ackAll(); } };
+`,
+    toml: `name = "bench-floor"
+${WRANGLER_HEAD}
+[[d1_databases]]
+binding = "DB"
+database_name = "bench-floor"
+database_id = "00000000-0000-0000-0000-000000000000"
+
+[[durable_objects.bindings]]
+name = "LIMITER"
+class_name = "Limiter"
+
+[[migrations]]
+tag = "v1"
+new_sqlite_classes = ["Limiter"]
+
+[[queues.producers]]
+binding = "JOBS"
+queue = "bench-floor-jobs"
+
+[[queues.consumers]]
+queue = "bench-floor-jobs"
+`,
+  };
+}
+
+interface WorkerSource {
+  name: string;
+  index: string;
+  toml: string;
+}
+
+/** Starts one of the comparison Workers under wrangler dev, like the service, on fresh local state. */
+async function startWorker(source: WorkerSource): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = join(MEDIA_DIR, source.name);
+  await rm(join(dir, "state"), { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "index.ts"), source.index);
+  await writeFile(join(dir, "wrangler.toml"), source.toml);
   const [port, inspector] = [await freePort(), await freePort()];
   const wrangler = resolve(MEDIA_DIR, "../../node_modules/wrangler/bin/wrangler.js");
   const child = spawn(
@@ -114,10 +210,10 @@ export default app;
     } catch {}
   };
   try {
-    await until(async () => (child.exitCode !== null ? Promise.reject(new Error(output)) : fetch(url).then((r) => (r.ok ? true : undefined), () => undefined)), 200, 60_000, "the baseline worker");
+    await until(async () => (child.exitCode !== null ? Promise.reject(new Error(output)) : fetch(url).then((r) => (r.ok ? true : undefined), () => undefined)), 200, 60_000, `the ${source.name} worker`);
   } catch (error) {
     await stop();
-    throw new Error(`baseline worker did not start: ${String(error)}\n${output}`);
+    throw new Error(`${source.name} worker did not start: ${String(error)}\n${output}`);
   }
   return { url, stop };
 }
@@ -147,9 +243,13 @@ export async function measureApi(service: Service, inputs: Inputs, media: MediaS
   const created = await org.createJob("compress-image", input, { quality: 70 });
   const job = await org.waitForJob(created.id, 100, 60_000);
 
-  const baseline = await startBaseline(created, job);
   const rows: LoadResult[] = [];
   let running = { before: 0, after: 0 };
+  const baseline = await startWorker(bareWorker(created, job));
+  const floor = await startWorker(floorWorker(created, job)).catch(async (error: unknown) => {
+    await baseline.stop();
+    throw error;
+  });
   try {
     const post = (base: string) => (i: number): Request => ({
       url: `${base}/v1/jobs`,
@@ -164,6 +264,9 @@ export async function measureApi(service: Service, inputs: Inputs, media: MediaS
     log("  baseline Hono worker: POST, GET");
     rows.push(await load("baseline", "POST /v1/jobs", LOAD.posts, post(baseline.url)));
     rows.push(await load("baseline", "GET /v1/jobs/:id", LOAD.gets, get(baseline.url)));
+    log("  floor Hono worker (the storage calls only): POST, GET");
+    rows.push(await load("floor", "POST /v1/jobs", LOAD.posts, post(floor.url)));
+    rows.push(await load("floor", "GET /v1/jobs/:id", LOAD.gets, get(floor.url)));
     log(`  service: POST /v1/jobs while ${CREATE_GOAL.running} jobs run`);
     const held = await Org.create(service, "bench-running", "enterprise");
     for (let i = 0; i < CREATE_GOAL.running; i++) await held.createJob("compress-image", media.heldUrl(inputs.small), { quality: 70 });
@@ -179,7 +282,7 @@ export async function measureApi(service: Service, inputs: Inputs, media: MediaS
     log("  service: GET /v1/jobs/:id");
     rows.push(await load("service", "GET /v1/jobs/:id", LOAD.gets, get(service.baseUrl)));
   } finally {
-    await baseline.stop();
+    await Promise.all([baseline.stop(), floor.stop()]);
   }
   return { rows, keys, running };
 }

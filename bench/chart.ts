@@ -55,15 +55,17 @@ export function chartSvg(r: Results): string {
     const height = 300;
     routes.forEach((route, i) => {
       const gx = x0 + 90 + i * 290;
-      (["baseline", "service"] as const).forEach((target, k) => {
+      const label = { baseline: "bare Hono", floor: "floor", service: "service" } as const;
+      const targets = (["baseline", "floor", "service"] as const).filter((target) => api.rows.some((l) => l.target === target));
+      targets.forEach((target, k) => {
         const l = find(api.rows, target, route);
         const h = (l.rps / max) * height;
-        const bx = gx + k * 110;
-        parts.push(`<rect x="${bx}" y="${base - h}" width="90" height="${h}" fill="${target === "service" ? blue : "#a0aec0"}"/>`);
-        text(bx + 45, base - h - 8, `${l.rps.toFixed(0)}`, { anchor: "middle", size: 13 });
-        text(bx + 45, base + 18, target === "service" ? "service" : "bare Hono", { anchor: "middle", size: 12 });
+        const bx = gx + k * 80;
+        parts.push(`<rect x="${bx}" y="${base - h}" width="70" height="${h}" fill="${target === "service" ? blue : target === "floor" ? "#718096" : "#a0aec0"}"/>`);
+        text(bx + 35, base - h - 8, `${l.rps.toFixed(0)}`, { anchor: "middle", size: 13 });
+        text(bx + 35, base + 18, label[target], { anchor: "middle", size: 12 });
       });
-      text(gx + 100, base + 40, route, { anchor: "middle", weight: "bold" });
+      text(gx + 115, base + 40, route, { anchor: "middle", weight: "bold" });
     });
     parts.push(`<line x1="${x0 + 60}" x2="${x0 + 640}" y1="${base}" y2="${base}" stroke="#555"/>`);
   }

@@ -57,7 +57,7 @@ export interface Slot {
   leaseExpiresAt: number;
 }
 
-/** Priority 1 first, then oldest first; the id breaks ties so the order is total. */
+/** Priority 1 first, then oldest first; the id breaks ties so the order is total. The limiter's index `waiting_order` keeps the same order. */
 export function byPriority(a: Waiting, b: Waiting): number {
   return a.priority - b.priority || a.createdAt - b.createdAt || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0);
 }

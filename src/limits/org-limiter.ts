@@ -40,6 +40,7 @@ export class OrgLimiter extends DurableObject<Env> {
       CREATE TABLE IF NOT EXISTS admissions (job_id TEXT PRIMARY KEY, at INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS admissions_at ON admissions (at);
       CREATE TABLE IF NOT EXISTS waiting (job_id TEXT PRIMARY KEY, priority INTEGER NOT NULL, created_at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS waiting_order ON waiting (priority, created_at, job_id);
       CREATE TABLE IF NOT EXISTS slots (job_id TEXT PRIMARY KEY, lease_expires_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS done (job_id TEXT PRIMARY KEY, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -160,20 +161,29 @@ export class OrgLimiter extends DurableObject<Env> {
     };
   }
 
-  /** Checks expired slots with their runners and starts waiting jobs while slots are free. */
+  /**
+   * Checks expired slots with their runners and starts waiting jobs while slots are free.
+   * Reads only the waiting jobs that can start now (the first ones in `byPriority` order,
+   * through its index), so a backlog of thousands costs each call nothing more.
+   */
   async dispatch(now = Date.now()): Promise<void> {
     await this.#checkExpiringSlots(now);
     for (;;) {
-      const waiting = this.#sql
-        .exec<{ job_id: string; priority: number; created_at: number }>("SELECT job_id, priority, created_at FROM waiting")
-        .toArray()
-        .map((r): Waiting => ({ jobId: r.job_id, priority: r.priority, createdAt: r.created_at }));
       const slots = this.#sql
         .exec<{ job_id: string; lease_expires_at: number }>("SELECT job_id, lease_expires_at FROM slots")
         .toArray()
         // Expiry was decided above, with the runners: every slot still here is held.
         .map((r): Slot => ({ jobId: r.job_id, leaseExpiresAt: Math.max(r.lease_expires_at, now + 1) }));
-      const plan = planDispatch(waiting, slots, PLAN_LIMITS[this.#plan()].concurrentJobs, now);
+      const concurrency = PLAN_LIMITS[this.#plan()].concurrentJobs;
+      if (slots.length >= concurrency) break;
+      const waiting = this.#sql
+        .exec<{ job_id: string; priority: number; created_at: number }>(
+          "SELECT job_id, priority, created_at FROM waiting ORDER BY priority, created_at, job_id LIMIT ?",
+          concurrency - slots.length,
+        )
+        .toArray()
+        .map((r): Waiting => ({ jobId: r.job_id, priority: r.priority, createdAt: r.created_at }));
+      const plan = planDispatch(waiting, slots, concurrency, now);
       if (plan.start.length === 0) break;
       // Slots are taken before any await, so an interleaved call sees them as held.
       for (const jobId of plan.start) {

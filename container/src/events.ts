@@ -1,8 +1,9 @@
 // Pushes one attempt's events to the runner's callback (src/contract/processor-protocol.ts):
 // progress at most once per PROGRESS_REPORT_MS, counted from the start (the runner learnt
 // of the start from its answer, so a job shorter than that pushes only its end), a
-// heartbeat when nothing was sent for HEARTBEAT_MS, the final state at once. Pushes go out one at a time and each carries the
-// state as it is when sent, so they arrive in order and a burst of progress is one push.
+// heartbeat when nothing was sent for HEARTBEAT_MS, the final state at once. Pushes go out
+// one at a time and each carries the state as it is when sent, so they arrive in order and
+// a burst of progress is one push.
 // A push that fails is not retried, except the final one (once): the runner asks for the
 // state itself when events stop coming (docs/architecture.md: events).
 // It also uploads the attempt's outputs to the callback's `outputs`, straight into R2,

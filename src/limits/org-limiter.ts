@@ -164,7 +164,7 @@ export class OrgLimiter extends DurableObject<Env> {
   /**
    * Checks expired slots with their runners and starts waiting jobs while slots are free.
    * Reads only the waiting jobs that can start now (the first ones in `byPriority` order,
-   * through its index), so a backlog of thousands costs each call nothing more.
+   * through its index), so a backlog of thousands makes no call slower.
    */
   async dispatch(now = Date.now()): Promise<void> {
     await this.#checkExpiringSlots(now);

@@ -10,19 +10,14 @@
 // before the final state goes; an upload cut off or answered 5xx is sent again.
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import type { ProcessorJobRequest, ProcessorJobState } from "../../src/contract/processor-protocol.ts";
+import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../../src/contract/processor-protocol.ts";
 import type { Config } from "./config.ts";
 import { log } from "./log.ts";
 
 type Callback = NonNullable<ProcessorJobRequest["callback"]>;
 
-/** One output file to upload, as the job table keeps it. */
-export interface OutputFile {
-  name: string;
-  path: string;
-  contentType: string;
-  size: number;
-}
+/** One output file to upload: the output as the protocol names it, and where it is on disk. */
+export type OutputFile = ProcessorOutput & { path: string };
 
 /**
  * Sends a request to the runner up to `tries` times: again after an error (a connection

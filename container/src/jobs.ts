@@ -18,7 +18,7 @@ import type { JobType } from "../../src/contract/registry.ts";
 import type { StoredResult } from "../../src/contract/stored-result.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure } from "./errors.ts";
-import { EventPusher } from "./events.ts";
+import { EventPusher, type OutputFile } from "./events.ts";
 import { fetchInput, formatBytes } from "./fetch-input.ts";
 import { log } from "./log.ts";
 import { processors } from "./processors/index.ts";
@@ -34,7 +34,7 @@ interface Entry {
   progress: number;
   dir: string;
   controller: AbortController;
-  outputs: Map<string, { path: string; contentType: string; size: number }>;
+  outputs: Map<string, Omit<OutputFile, "name">>;
   result?: StoredResult;
   error?: JobError;
   finishedAt?: number;

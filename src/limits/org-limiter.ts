@@ -29,6 +29,11 @@ export function limiterFor(env: Env, orgId: string, mode: string) {
   return env.ORG_LIMITER.getByName(`${orgId}:${mode}`);
 }
 
+/** The organization of a limiter named by `limiterFor` (`<orgId>:<mode>`). */
+function orgOfLimiter(name: string): string {
+  return name.slice(0, name.lastIndexOf(":"));
+}
+
 export class OrgLimiter extends DurableObject<Env> {
   readonly #sql: SqlStorage;
 
@@ -52,16 +57,7 @@ export class OrgLimiter extends DurableObject<Env> {
   }
 
   #setPlan(plan: Plan): void {
-    this.#setMeta("plan", plan);
-  }
-
-  /** The organization this limiter is for (learnt from `enqueue`; absent in a limiter older than that). */
-  #org(): string | undefined {
-    return this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'org'").toArray()[0]?.value;
-  }
-
-  #setMeta(key: string, value: string): void {
-    this.#sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+    this.#sql.exec("INSERT INTO meta (key, value) VALUES ('plan', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", plan);
   }
 
   /** Admits one job creation against the hourly quota, or refuses it and counts nothing. */
@@ -87,13 +83,10 @@ export class OrgLimiter extends DurableObject<Env> {
   }
 
   /**
-   * A queued job of organization `orgId` asks for a slot; it starts now if one is free.
-   * Idempotent. Without `plan` the limiter goes by the one it has (set when the job was
-   * admitted, or changed since).
+   * A queued job asks for a slot; it starts now if one is free. Idempotent. The limiter
+   * goes by the plan it has (set when the job was admitted, or changed since).
    */
-  async enqueue(job: Waiting & { orgId: string }, plan?: Plan, now = Date.now()): Promise<void> {
-    if (plan) this.#setPlan(plan);
-    this.#setMeta("org", job.orgId);
+  async enqueue(job: Waiting, now = Date.now()): Promise<void> {
     const known = this.#sql
       .exec("SELECT 1 FROM slots WHERE job_id = ?1 UNION ALL SELECT 1 FROM done WHERE job_id = ?1", job.jobId)
       .toArray().length;
@@ -200,10 +193,11 @@ export class OrgLimiter extends DurableObject<Env> {
 
   async #start(job: Waiting, now: number): Promise<boolean> {
     const { jobId } = job;
-    // With the organization known, the runner asks for a seat without reading the job's row.
-    const orgId = this.#org();
+    // With the organization known from this limiter's name, the runner asks for a seat without reading the job's row.
+    const name = this.ctx.id.name;
+    const queued = name === undefined ? undefined : { orgId: orgOfLimiter(name), priority: job.priority, createdAt: job.createdAt };
     try {
-      if (await this.env.JOB_RUNNER.getByName(jobId).start(jobId, orgId === undefined ? undefined : { orgId, priority: job.priority, createdAt: job.createdAt })) return true;
+      if (await this.env.JOB_RUNNER.getByName(jobId).start(jobId, queued)) return true;
       this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
       this.#sql.exec("INSERT OR REPLACE INTO done (job_id, at) VALUES (?, ?)", jobId, now);
       return false;

@@ -115,7 +115,7 @@ export const jobsRoutes = new Hono<AppEnv>()
       // message stays as the at-least-once path (the limiter ignores jobs it knows).
       c.executionCtx.waitUntil(
         limiter
-          .enqueue({ jobId: id, orgId: org.id, priority: request.priority, createdAt: now })
+          .enqueue({ jobId: id, priority: request.priority, createdAt: now })
           .catch((error: unknown) => log("warn", "direct dispatch failed; the queue will carry the job", { job: id, error: String(error) })),
       );
       return c.json(

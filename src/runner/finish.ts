@@ -29,9 +29,9 @@ export interface FinishOptions {
 }
 
 /**
- * Moves the job to its final state if it may still go there, then stops its runner,
- * removes the outputs of a job that did not complete, frees its concurrency slot (the
- * next waiting job starts at once) and schedules its final webhook. True if this call
+ * Moves the job to its final state if it may still go there, then stops its runner, frees
+ * its concurrency slot (the next waiting job starts at once), schedules its final webhook
+ * and removes the outputs of a job that did not complete. True if this call
  * ended the job; false if the job had already left the state the outcome starts from
  * (ended by someone else, or on another attempt).
  */
@@ -48,9 +48,6 @@ export async function finishJob(env: Env, jobId: string, outcome: Outcome, optio
   if (!job) return false;
 
   await (options.stop ?? (() => env.JOB_RUNNER.getByName(jobId).cancel()))();
-  // The processor uploads outputs while an attempt runs: a job that ends otherwise than
-  // completed may have left some. After the stop, so no upload of the attempt is under way.
-  if (job.status !== "completed" && job.attempt > 0) await deleteOutputs(env.OUTPUTS, jobId);
   log("info", "job finished", {
     job: jobId,
     type: job.type,
@@ -67,5 +64,9 @@ export async function finishJob(env: Env, jobId: string, outcome: Outcome, optio
   await limiterFor(env, job.orgId, job.mode).release(jobId);
   // The one `final` delivery, when the job has a webhookUrl (unique per job, so a retry adds none).
   await scheduleFinalDelivery(env, job, now);
+  // The processor uploads outputs while an attempt runs: a job that ends otherwise than
+  // completed may have left some. After the stop, so no upload of the attempt is under way;
+  // last, so the next job and the webhook do not wait on R2.
+  if (job.status !== "completed" && job.attempt > 0) await deleteOutputs(env.OUTPUTS, jobId);
   return true;
 }

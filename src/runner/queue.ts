@@ -47,7 +47,7 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env): Pr
     batch.messages.map(async (message) => {
       try {
         const job = await queuedJob(env, message.body);
-        if (job) await limiterFor(env, job.orgId, job.mode).enqueue({ jobId: job.jobId, orgId: job.orgId, priority: job.priority, createdAt: job.createdAt });
+        if (job) await limiterFor(env, job.orgId, job.mode).enqueue({ jobId: job.jobId, priority: job.priority, createdAt: job.createdAt });
         message.ack();
       } catch (error) {
         log("warn", "could not start job; will retry", { job: message.body.jobId, attempt: message.attempts, error: String(error) });

@@ -106,22 +106,31 @@ describe("outputs uploaded by the processor", () => {
     expect(job.timings.storeOutputMs).toEqual(expect.any(Number));
   });
 
-  it("copies an output the processor could not upload from the processor, and completes the job; an earlier attempt's object of the same name and size does not count", async () => {
+  /**
+   * A processing job at attempt 1 whose processor has a callback that leads nowhere: its
+   * upload and its events fail, and it completes anyway. The start's status and the
+   * processor's completed state.
+   */
+  async function completedWithoutUpload() {
     const { orgId } = await newKey();
     const row = await storedJob(orgId, { status: "processing", attempt: 1, startedAt: Date.now(), params: { url: media("/image?w=320&h=240"), format: "webp" } });
     const pid = `${row.id}.1`;
-    // A processor whose callback leads nowhere: its upload and its events fail, it completes anyway.
     const nowhere = "http://127.0.0.1:9";
     const started = await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
       method: "POST",
       headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify({ id: pid, type: "compressImage", params: row.params, callback: { url: `${nowhere}/e`, token: "t", outputs: `${nowhere}/o` } }),
     });
-    expect(started.status).toBe(202);
     const state = await waitFor(async () => {
       const s = (await processorState(pid)) as { state: string } | undefined;
       return s?.state === "completed" ? s : undefined;
     }, "the processor to complete");
+    return { row, pid, started: started.status, state };
+  }
+
+  it("copies an output the processor could not upload from the processor, and completes the job; an earlier attempt's object of the same name and size does not count", async () => {
+    const { row, pid, started, state } = await completedWithoutUpload();
+    expect(started).toBe(202);
     // What an earlier attempt left: the same name and size, other bytes.
     const { size } = (state as unknown as { outputs: { size: number }[] }).outputs[0]!;
     await testEnv.OUTPUTS.put(outputKey(row.id, "image.webp"), new Uint8Array(size), { customMetadata: { jobId: row.id, attempt: `${row.id}.0`, storedBy: "processor" } });
@@ -142,19 +151,7 @@ describe("outputs uploaded by the processor", () => {
   });
 
   it("keeps the outputs when another collection of the same end completed the job first", async () => {
-    const { orgId } = await newKey();
-    const row = await storedJob(orgId, { status: "processing", attempt: 1, startedAt: Date.now(), params: { url: media("/image?w=320&h=240"), format: "webp" } });
-    const pid = `${row.id}.1`;
-    const nowhere = "http://127.0.0.1:9";
-    await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ id: pid, type: "compressImage", params: row.params, callback: { url: `${nowhere}/e`, token: "t", outputs: `${nowhere}/o` } }),
-    });
-    const state = await waitFor(async () => {
-      const s = (await processorState(pid)) as { state: string } | undefined;
-      return s?.state === "completed" ? s : undefined;
-    }, "the processor to complete");
+    const { row, pid, state } = await completedWithoutUpload();
     // The other collection (a poke's alarm beside the runner's own) already completed the row.
     await testEnv.DB.prepare("UPDATE jobs SET status = 'completed', completed_at = ? WHERE id = ?").bind(Date.now(), row.id).run();
     const runner = testEnv.JOB_RUNNER.getByName(row.id) as DurableObjectStub<JobRunner>;

@@ -95,7 +95,7 @@ export function grabArgs(input: string, probe: MediaProbe, time: number, box: Fr
  * 1.5 frames before `t`, so 0.25 s covers every video of 6 fps or more. A wider margin
  * costs decoding from an earlier keyframe when one falls inside it.
  */
-export const EARLY_SEEK_MARGIN_S = 0.25;
+const EARLY_SEEK_MARGIN_S = 0.25;
 
 const earlySeek = (t: number) => seconds(Math.max(0, t - EARLY_SEEK_MARGIN_S));
 

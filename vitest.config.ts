@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: "processor",
           environment: "node",
-          include: ["container/test/**/*.test.ts", "test/contract/**/*.test.ts", "test/client/**/*.test.ts", "test/limits/**/*.test.ts", "bench/**/*.test.ts"],
+          include: ["container/test/**/*.test.ts", "test/contract/**/*.test.ts", "packages/client/test/**/*.test.ts", "test/limits/**/*.test.ts", "bench/**/*.test.ts"],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 60_000,

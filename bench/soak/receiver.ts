@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { verifyWebhook } from "../../src/client/webhooks.ts";
+import { verifyWebhook } from "../../packages/client/src/webhooks.ts";
 
 export interface Receipt {
   /** Date.now() when the request arrived. */

@@ -1,6 +1,6 @@
 // The service's own webhook signature, the one wire format that both the Worker (which
 // signs, webhooks/sign.ts) and the client library (which verifies, and signs for tests,
-// client/webhooks.ts) speak:
+// packages/client/src/webhooks.ts) speak:
 //   x-service-timestamp: <unix ms>
 //   x-service-signature: sha256=<hex HMAC-SHA256(key, "<timestamp>.<raw body>")>
 // keyed with the UTF-8 bytes of the whole secret; several signatures, space-separated,

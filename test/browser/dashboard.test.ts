@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyWebhook } from "../../src/client/webhooks.ts";
+import { verifyWebhook } from "../../packages/client/src/webhooks.ts";
 import { startService, type Service } from "../support/service.ts";
 
 const CHROMIUM = "/usr/bin/chromium";

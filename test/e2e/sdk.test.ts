@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MediaJobsClient, verifyWebhook, type FetchLike, type JobEvent } from "../../src/client/index.ts";
+import { MediaJobsClient, verifyWebhook, type FetchLike, type JobEvent } from "../../packages/client/src/index.ts";
 import { startService, type Service } from "../support/service.ts";
 
 let service: Service;

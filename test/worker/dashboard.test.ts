@@ -16,7 +16,7 @@ import { call, media, storedJob, testEnv, waitFor } from "./helpers.ts";
 
 // The SDK's verifier, loaded as test/worker/webhooks.test.ts explains (its module does not
 // type-check under the Workers types).
-const sdkPath = "../../src/client/webhooks.ts";
+const sdkPath = "../../packages/client/src/webhooks.ts";
 const sdk = (await import(/* @vite-ignore */ sdkPath)) as { verifyWebhook(body: string, headers: Record<string, string>, secret: string): Promise<unknown> };
 const receiver = (testEnv as unknown as { WEBHOOK_RECEIVER_URL: string }).WEBHOOK_RECEIVER_URL;
 

@@ -20,15 +20,15 @@ import { call, media, newKey, storedJob, testEnv, waitFor, waitForJob, workerFet
 
 const { maxAttempts: MAX_ATTEMPTS, retryDelaysS: RETRY_DELAYS_S } = TUNABLES.webhooks;
 
-// src/client/webhooks.ts reads `globalThis.crypto`, which the Workers types declare as a
-// global const rather than a property of globalThis, so tsconfig.worker.json cannot
-// type-check that module; workerd runs it unchanged. It is loaded through a computed path
+// packages/client/src/webhooks.ts reads `globalThis.crypto`, which the Workers types
+// declare as a global const rather than a property of globalThis, so tsconfig.worker.json
+// cannot type-check that module; workerd runs it unchanged. It is loaded through a computed path
 // and typed here by the two functions the tests use.
 interface Sdk {
   verifyWebhook(rawBody: string, headers: Record<string, string>, secret: string | string[]): Promise<any>;
   signWebhook(rawBody: string, secret: string, timestampMs: number): Promise<Record<string, string>>;
 }
-const sdkPath = "../../src/client/webhooks.ts";
+const sdkPath = "../../packages/client/src/webhooks.ts";
 const sdk = (await import(/* @vite-ignore */ sdkPath)) as Sdk;
 
 const receiver = (testEnv as unknown as { WEBHOOK_RECEIVER_URL: string }).WEBHOOK_RECEIVER_URL;

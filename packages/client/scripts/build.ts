@@ -1,13 +1,14 @@
 // `npm run build -w @media-jobs/client` (and prepack): the package's dist/.
-//   dist/index.mjs, dist/index.cjs  one bundle each (esbuild) of src/client/index.ts and the
-//                                   zod-free contract modules it runs (names, dialects,
-//                                   webhook-signature)
-//   dist/types/**/*.d.ts, .d.cts    declarations (tsc, tsconfig.client.json): only the files
-//                                   index.d.ts reaches, for import and for require
+//   dist/index.mjs, dist/index.cjs  one bundle each (esbuild) of src/index.ts and the
+//                                   zod-free contract modules it runs (the repository's
+//                                   src/contract/: names, dialects, webhook-signature)
+//   dist/types/*.d.ts, .d.cts       declarations (tsc, tsconfig.client.json) of src/, and of
+//   dist/types/contract/            src/contract/ beside them: only the files index.d.ts
+//                                   reaches, for import and for require
 // Fails when a bundle imports anything or a declaration mentions zod: the package has no
 // dependencies and its types stand alone.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -15,12 +16,14 @@ import { build } from "esbuild";
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const root = resolve(pkg, "../..");
 const dist = join(pkg, "dist");
+/** A relative module specifier in a declaration: `from "./x.ts"`, `import("../y.ts")`. */
+const IMPORT = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
 const { version } = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as { version: string };
 
 rmSync(dist, { recursive: true, force: true });
 for (const [format, file] of [["esm", "index.mjs"], ["cjs", "index.cjs"]] as const) {
   const result = await build({
-    entryPoints: [join(root, "src/client/index.ts")],
+    entryPoints: [join(pkg, "src/index.ts")],
     outfile: join(dist, file),
     bundle: true,
     format,
@@ -34,23 +37,44 @@ for (const [format, file] of [["esm", "index.mjs"], ["cjs", "index.cjs"]] as con
   if (imports.length) throw new Error(`${file} imports ${imports.join(", ")}; the client must bundle to no dependencies`);
 }
 
-execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(root, "tsconfig.client.json")], { cwd: root, stdio: "inherit" });
+// tsc emits under the repository's layout (packages/client/src/, src/contract/); the
+// package places them as dist/types/ and dist/types/contract/ and rewrites the imports.
+const emitted = join(dist, "tsc");
+execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(root, "tsconfig.client.json"), "--outDir", emitted], { cwd: root, stdio: "inherit" });
 const types = join(dist, "types");
-const entry = join(types, "client/index.d.ts");
-const reached = declarationGraph(entry);
-for (const file of listFiles(types)) if (!reached.includes(file)) rmSync(file);
+const reached = declarationGraph(join(emitted, "packages/client/src/index.d.ts"));
 for (const file of reached) {
   const text = readFileSync(file, "utf8");
-  if (/\bzod\b/.test(text)) throw new Error(`${relative(pkg, file)} mentions zod; the published types must stand alone`);
+  if (/\bzod\b/.test(text)) throw new Error(`${relative(emitted, file)} mentions zod; the published types must stand alone`);
+  const target = placed(file);
+  mkdirSync(dirname(target), { recursive: true });
   // Relative imports name the emitted JavaScript (tsc keeps the sources' .ts); the same
   // declarations serve require() as .d.cts files that import each other.
-  writeFileSync(file, withExtension(text, ".js"));
-  writeFileSync(file.replace(/\.d\.ts$/, ".d.cts"), withExtension(text, ".cjs"));
+  writeFileSync(target, relocated(text, file, ".js"));
+  writeFileSync(target.replace(/\.d\.ts$/, ".d.cts"), relocated(text, file, ".cjs"));
 }
+rmSync(emitted, { recursive: true });
 console.log(`@media-jobs/client ${version}: dist/index.mjs, dist/index.cjs, ${reached.length} declaration files`);
 
-function withExtension(declarations: string, extension: string): string {
-  return declarations.replace(/((?:from|import)\s*\(?\s*["']\.{1,2}\/[^"']*)\.(?:ts|js)(["'])/g, `$1${extension}$2`);
+/** Where an emitted declaration goes in the package: the client's at dist/types/, the contract's in dist/types/contract/. */
+function placed(file: string): string {
+  const path = relative(emitted, file);
+  if (path.startsWith("packages/client/src/")) return join(types, relative("packages/client/src", path));
+  if (path.startsWith("src/contract/")) return join(types, "contract", relative("src/contract", path));
+  throw new Error(`${path} is neither the client's nor the contract's; the published types reach only those`);
+}
+
+/** An emitted declaration's relative imports, pointed at the placed files with the given extension. */
+function relocated(declarations: string, file: string, extension: string): string {
+  return declarations.replace(IMPORT, (match, spec: string) => {
+    let path = relative(dirname(placed(file)), placed(resolve(dirname(file), declarationOf(spec)))).replace(/\.d\.ts$/, extension);
+    if (!path.startsWith(".")) path = `./${path}`;
+    return match.replace(spec, path);
+  });
+}
+
+function declarationOf(spec: string): string {
+  return spec.replace(/\.(ts|js)$/, ".d.ts");
 }
 
 /** The .d.ts files a declaration reaches through relative imports, itself included. */
@@ -62,15 +86,12 @@ function declarationGraph(start: string): string[] {
     if (seen.includes(file)) continue;
     seen.push(file);
     const text = readFileSync(file, "utf8");
-    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
-      const target = resolve(dirname(file), spec!.replace(/\.(ts|js)$/, ".d.ts"));
-      if (!existsSync(target)) throw new Error(`${relative(pkg, file)} imports ${spec}, which was not emitted`);
+    for (const [, spec] of text.matchAll(IMPORT)) {
+      const target = resolve(dirname(file), declarationOf(spec!));
+      if (!existsSync(target)) throw new Error(`${relative(emitted, file)} imports ${spec}, which was not emitted`);
       queue.push(target);
     }
   }
   return seen;
 }
 
-function listFiles(dir: string): string[] {
-  return execFileSync("find", [dir, "-type", "f"], { encoding: "utf8" }).split("\n").filter(Boolean);
-}

@@ -1,4 +1,4 @@
-// `npm run generate -w @media-jobs/client`: rewrites src/client/contract.gen.ts from the contract.
+// `npm run generate -w @media-jobs/client`: rewrites packages/client/src/contract.gen.ts from the contract.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CONTRACT_TYPES_PATH, generateContractTypes } from "./contract-types.ts";

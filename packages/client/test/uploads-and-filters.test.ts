@@ -1,6 +1,6 @@
 // List filters on the wire, DELETE, and uploads: what the client sends for each.
 import { describe, expect, it } from "vitest";
-import { MediaJobsClient } from "../../src/client/index.ts";
+import { MediaJobsClient } from "../src/index.ts";
 import { fakeFetch, json } from "./fake-fetch.ts";
 
 const BASE = "https://api.test/v1";

@@ -2,8 +2,8 @@
 // the published declarations stand alone (no zod); calls.ts has the calls' options and
 // answers. Built from contract.gen.ts, which openapi-typescript generates from
 // the OpenAPI document, itself generated from the contract's zod schemas (src/contract/).
-// test/client/contract-types.test.ts and types.test-d.ts keep them equal to the contract.
-import type { JobType as ContractJobType } from "../contract/names.ts";
+// packages/client/test/contract-types.test.ts and types.test-d.ts keep them equal to the contract.
+import type { JobType as ContractJobType } from "../../../src/contract/names.ts";
 import type { components } from "./contract.gen.ts";
 
 type Schemas = components["schemas"];

@@ -3,8 +3,8 @@
 // final job. The server closes a connection within 60 s; like an EventSource, the client
 // connects again (with `Last-Event-ID` and after `retry` when the server sent them) until
 // the end, and yields each state once across connections.
-import { toSdkJob } from "../contract/dialects.ts";
-import type { HttpJob } from "../contract/job.ts";
+import { toSdkJob } from "../../../src/contract/dialects.ts";
+import type { HttpJob } from "../../../src/contract/job.ts";
 import type { ClientContext } from "./base.ts";
 import type { JobEvent } from "./calls.ts";
 import { ConnectionError } from "./errors.ts";

@@ -15,11 +15,11 @@ import {
   type JobType,
   type SdkJob,
   type SdkJobStatus,
-} from "../../src/client/index.ts";
-import type { SdkJob as ContractSdkJob, SdkJobStatus as ContractSdkJobStatus } from "../../src/contract/dialects.ts";
-import type { JobErrorCode as ContractJobErrorCode } from "../../src/contract/job.ts";
-import type { JobParamsInput as ContractJobParamsInput, JobResult as ContractJobResult } from "../../src/contract/registry.ts";
-import type { ApiErrorCode as ServiceApiErrorCode } from "../../src/lib/errors.ts";
+} from "../src/index.ts";
+import type { SdkJob as ContractSdkJob, SdkJobStatus as ContractSdkJobStatus } from "../../../src/contract/dialects.ts";
+import type { JobErrorCode as ContractJobErrorCode } from "../../../src/contract/job.ts";
+import type { JobParamsInput as ContractJobParamsInput, JobResult as ContractJobResult } from "../../../src/contract/registry.ts";
+import type { ApiErrorCode as ServiceApiErrorCode } from "../../../src/lib/errors.ts";
 
 type Equal<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
 function assertType<T extends true>(): T | void {}

@@ -1,7 +1,7 @@
 // Cursor pagination over GET /v1/jobs (docs/api.md): newest first, cursors stable while new
 // jobs arrive. Nothing is requested until the list is iterated or a page is asked for.
-import { toSdkJob } from "../contract/dialects.ts";
-import type { HttpJob } from "../contract/job.ts";
+import { toSdkJob } from "../../../src/contract/dialects.ts";
+import type { HttpJob } from "../../../src/contract/job.ts";
 import type { operations } from "./contract.gen.ts";
 import type { Transport } from "./http.ts";
 import type { JobPage, ListJobsOptions, PageOptions } from "./calls.ts";

@@ -1,9 +1,9 @@
 // The client: speaks the HTTP dialect on the wire and hands back the SDK dialect
 // (docs/sdk.md), mapped in one place, `toSdkJob`. This file holds the jobs' methods; the
 // configuration is checked once in base.ts, and uploads.ts and account.ts hold the rest.
-import { toSdkJob, toSdkStatus } from "../contract/dialects.ts";
-import type { HttpJob, JobStatus } from "../contract/job.ts";
-import type { JobType } from "../contract/names.ts";
+import { toSdkJob, toSdkStatus } from "../../../src/contract/dialects.ts";
+import type { HttpJob, JobStatus } from "../../../src/contract/job.ts";
+import type { JobType } from "../../../src/contract/names.ts";
 import { AccountMethods } from "./account.ts";
 import type { CallOptions } from "./base.ts";
 import { newIdempotencyKey } from "./config.ts";

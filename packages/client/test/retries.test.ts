@@ -2,7 +2,7 @@
 // key and network failures are retried with backoff that honours Retry-After; a create
 // keeps one Idempotency-Key across its retries; each attempt has its own timeout.
 import { describe, expect, it } from "vitest";
-import { ApiError, ConnectionError, MediaJobsClient } from "../../src/client/index.ts";
+import { ApiError, ConnectionError, MediaJobsClient } from "../src/index.ts";
 import { queuedJob } from "./fixtures.ts";
 import { apiError, fakeFetch, instantSleep, json, type FakeFetch } from "./fake-fetch.ts";
 

@@ -1,7 +1,7 @@
 // Construction: the API key and base URL come from options, else the environment, with a
 // clear error when there is no key; settings are checked once.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_BASE_URL, MediaJobsClient, MediaJobsError } from "../../src/client/index.ts";
+import { DEFAULT_BASE_URL, MediaJobsClient, MediaJobsError } from "../src/index.ts";
 import { queuedJob } from "./fixtures.ts";
 import { fakeFetch, json } from "./fake-fetch.ts";
 

@@ -2,8 +2,8 @@
 // body is accepted and typed; anything that could be forged, replayed or mangled is not.
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { MediaJobsClient, signWebhook, verifyWebhook, WebhookVerificationError } from "../../src/client/index.ts";
-import { toSdkJob } from "../../src/contract/dialects.ts";
+import { MediaJobsClient, signWebhook, verifyWebhook, WebhookVerificationError } from "../src/index.ts";
+import { toSdkJob } from "../../../src/contract/dialects.ts";
 import { completedJob } from "./fixtures.ts";
 
 const SECRET = "whsec_0123456789abcdef0123456789abcdef";

@@ -2,7 +2,7 @@
 // the same, lets a server that honours `Prefer: wait` hold each read, and gives up at its
 // timeout on the injected clock; enqueueAndWait does both steps.
 import { describe, expect, it } from "vitest";
-import { MediaJobsClient, TIMINGS, TimeoutError, type SdkJob } from "../../src/client/index.ts";
+import { MediaJobsClient, TIMINGS, TimeoutError, type SdkJob } from "../src/index.ts";
 import { cancelledJob, completedJob, failedJob, processingJob, queuedJob } from "./fixtures.ts";
 import { fakeFetch, json, type FakeFetch } from "./fake-fetch.ts";
 

@@ -13,7 +13,7 @@ import {
   SIGNATURE_HEADER as SIGNATURE,
   signatureTimestamp,
   TIMESTAMP_HEADER as TIMESTAMP,
-} from "../contract/webhook-signature.ts";
+} from "../../../src/contract/webhook-signature.ts";
 import { MediaJobsError, WebhookVerificationError } from "./errors.ts";
 
 /**

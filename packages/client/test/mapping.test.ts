@@ -1,8 +1,8 @@
 // The client speaks the HTTP dialect on the wire and answers in the SDK dialect: every
 // type, every status, results at the root, errors as message plus code.
 import { describe, expect, it } from "vitest";
-import { MediaJobsClient, type Usage, type WebhookDelivery } from "../../src/client/index.ts";
-import { jobTypes, JOB_TYPES } from "../../src/contract/registry.ts";
+import { MediaJobsClient, type Usage, type WebhookDelivery } from "../src/index.ts";
+import { jobTypes, JOB_TYPES } from "../../../src/contract/registry.ts";
 import { cancelledJob, completedJob, failedJob, HTTP_NAMES, processingJob, queuedJob, RESULTS } from "./fixtures.ts";
 import { fakeFetch, json } from "./fake-fetch.ts";
 

@@ -1,7 +1,7 @@
 // Waiting for a job to finish: long-polls with `Prefer: wait` where the server honours it,
 // polls with back-off otherwise (docs/sdk.md).
-import { toSdkJob } from "../contract/dialects.ts";
-import type { HttpJob } from "../contract/job.ts";
+import { toSdkJob } from "../../../src/contract/dialects.ts";
+import type { HttpJob } from "../../../src/contract/job.ts";
 import { TimeoutError } from "./errors.ts";
 import type { ClientContext } from "./base.ts";
 import { jobPath } from "./http.ts";

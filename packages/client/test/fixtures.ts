@@ -1,7 +1,7 @@
 // One completed HTTP job per type, with results shaped as the contract's result schemas
 // say (checked in mapping.test.ts), and the other states of a job.
-import type { HttpJob } from "../../src/contract/job.ts";
-import type { JobResult, JobType } from "../../src/contract/registry.ts";
+import type { HttpJob } from "../../../src/contract/job.ts";
+import type { JobResult, JobType } from "../../../src/contract/registry.ts";
 
 const link = (name: string) => ({
   url: `https://media.example.com/v1/files/tok_${name}`,

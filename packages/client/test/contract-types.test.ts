@@ -1,5 +1,5 @@
 // The client keeps step with the API's contract:
-// - its plain types (src/client/contract.gen.ts) are what openapi-typescript makes of the
+// - its plain types (packages/client/src/contract.gen.ts) are what openapi-typescript makes of the
 //   OpenAPI document now, so a contract change fails here until they are regenerated
 //   (and types.test-d.ts then checks them against the zod schemas both ways);
 // - every operation of the document has a client method;
@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CONTRACT_TYPES_PATH, generateContractTypes } from "../../packages/client/scripts/contract-types.ts";
-import { MediaJobsClient } from "../../src/client/index.ts";
-import { JOB_TYPES } from "../../src/contract/names.ts";
-import { buildOpenApiDocument } from "../../src/contract/openapi.ts";
+import { CONTRACT_TYPES_PATH, generateContractTypes } from "../scripts/contract-types.ts";
+import { MediaJobsClient } from "../src/index.ts";
+import { JOB_TYPES } from "../../../src/contract/names.ts";
+import { buildOpenApiDocument } from "../../../src/contract/openapi.ts";
 import { tscErrors } from "./tsc.ts";
 import { cancelledJob, completedJob, failedJob, processingJob, queuedJob } from "./fixtures.ts";
 
@@ -36,7 +36,7 @@ const CLIENT_METHODS: Record<string, keyof MediaJobsClient> = {
 const NOT_IN_THE_CLIENT = ["downloadFile", "getHealth", "getOpenApiDocument", "putUploadContent"];
 
 describe("the client and the contract", () => {
-  it("src/client/contract.gen.ts is what the contract generates now (else: npm run generate -w @media-jobs/client)", async () => {
+  it("packages/client/src/contract.gen.ts is what the contract generates now (else: npm run generate -w @media-jobs/client)", async () => {
     expect(readFileSync(fileURLToPath(CONTRACT_TYPES_PATH), "utf8")).toBe(await generateContractTypes());
   });
 

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { expect, it } from "vitest";
 import { tscErrors } from "./tsc.ts";
 
-const root = resolve(import.meta.dirname, "../..");
+const root = resolve(import.meta.dirname, "../../..");
 
 it("the type-level tests compile: narrowing works and wrong accesses are errors", () => {
   const dir = mkdtempSync(join(tmpdir(), "media-jobs-types-"));
@@ -18,7 +18,7 @@ it("the type-level tests compile: narrowing works and wrong accesses are errors"
         extends: join(root, "tsconfig.json"),
         compilerOptions: { noEmit: true, typeRoots: [join(root, "node_modules/@types")] },
         include: [],
-        files: [join(root, "test/client/types.test-d.ts")],
+        files: [join(import.meta.dirname, "types.test-d.ts")],
       }),
     );
     expect(tscErrors(config)).toBe("");

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 
-const tsc = join(resolve(import.meta.dirname, "../.."), "node_modules/.bin/tsc");
+const tsc = join(resolve(import.meta.dirname, "../../.."), "node_modules/.bin/tsc");
 
 export function tscErrors(tsconfig: string): string {
   try {

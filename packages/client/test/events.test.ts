@@ -3,7 +3,7 @@
 // connects again when the server closes (after `retry`, with `Last-Event-ID`), backs off
 // and gives up when connections keep ending empty, and refuses malformed events.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, ConnectionError, MediaJobsClient, MediaJobsError, TIMINGS, type JobEvent } from "../../src/client/index.ts";
+import { ApiError, ConnectionError, MediaJobsClient, MediaJobsError, TIMINGS, type JobEvent } from "../src/index.ts";
 import { apiError, fakeFetch, json, type FakeFetch } from "./fake-fetch.ts";
 import { completedJob, failedJob, processingJob, queuedJob } from "./fixtures.ts";
 

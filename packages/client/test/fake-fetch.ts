@@ -1,6 +1,6 @@
 // A scripted stand-in for fetch: each call takes the next reply and is recorded with the
 // headers and body it sent, so tests assert on what went over the wire.
-import type { FetchLike } from "../../src/client/index.ts";
+import type { FetchLike } from "../src/index.ts";
 
 export interface RecordedCall {
   url: string;

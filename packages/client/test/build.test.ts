@@ -7,10 +7,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as source from "../../src/client/index.ts";
+import * as source from "../src/index.ts";
 import { tscErrors } from "./tsc.ts";
 
-const root = resolve(import.meta.dirname, "../..");
+const root = resolve(import.meta.dirname, "../../..");
 const pkg = join(root, "packages/client");
 let work: string;
 let app: string;
@@ -79,8 +79,10 @@ describe("the packed @media-jobs/client", () => {
     const paths = packed.files.map((f) => f.path).sort();
     expect(paths).toContain("dist/index.mjs");
     expect(paths).toContain("dist/index.cjs");
-    expect(paths).toContain("dist/types/client/index.d.ts");
-    expect(paths).toContain("dist/types/client/index.d.cts");
+    expect(paths).toContain("dist/types/index.d.ts");
+    expect(paths).toContain("dist/types/index.d.cts");
+    // The client's declarations at dist/types/, the contract's it reaches in dist/types/contract/.
+    expect(paths.filter((p) => p.startsWith("dist/types/") && !/^dist\/types\/(contract\/)?[\w.-]+\.d\.c?ts$/.test(p))).toEqual([]);
     expect(paths.filter((p) => !/^(dist\/|package\.json$|README\.md$)/.test(p))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, "node_modules/@media-jobs/client/package.json"), "utf8"));
     expect(manifest).toMatchObject({ name: "@media-jobs/client", engines: { node: ">=18" } });

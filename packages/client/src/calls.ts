@@ -1,6 +1,6 @@
 // The shapes of the client's calls, in plain TypeScript like types.ts: its options, and what
 // its methods take and return.
-import type { HttpJobType } from "../contract/names.ts";
+import type { HttpJobType } from "../../../src/contract/names.ts";
 import type { JobParamsInput, JobType, SdkJob, SdkJobStatus } from "./types.ts";
 
 /**

@@ -5,29 +5,23 @@
 import { z } from "zod";
 import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
 import { listJobsQuery } from "./list-jobs.ts";
-import { schemaRef, type JsonSchema } from "./openapi-schemas.ts";
+import { ERROR_RESPONSES, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
 
 export const json = (schema: JsonSchema, example?: unknown) => ({ "application/json": { schema, ...(example === undefined ? {} : { example }) } });
 export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
-/** The name of each error code's response in the document's components (openapi.ts builds them). */
-export const ERROR_RESPONSES: Record<ApiErrorCode, string> = {
-  invalid_input: "InvalidInput",
-  unauthorized: "Unauthorized",
-  forbidden: "Forbidden",
-  not_found: "NotFound",
-  idempotency_key_in_use: "IdempotencyKeyInUse",
-  payload_too_large: "PayloadTooLarge",
-  unsupported_media_type: "UnsupportedMediaType",
-  idempotency_key_reused: "IdempotencyKeyReused",
-  rate_limit_exceeded: "RateLimited",
-  internal_error: "InternalError",
-};
-
 function errors(...codes: ApiErrorCode[]): Record<string, unknown> {
   return Object.fromEntries([...codes, "internal_error" as const].map((code) => [String(API_ERRORS[code].status), responseRef(ERROR_RESPONSES[code])]));
 }
+
+/**
+ * The 4xx of a route that takes no key and no input, so none of the codes applies to it:
+ * documented all the same, as every operation's 4xx is, with the body every error has.
+ */
+const anyClientError = {
+  "4XX": { description: "Not expected: this route takes no key and no input. Any 4xx still has the error body.", headers: { "X-Request-Id": headerRef("X-Request-Id") }, content: json(schemaRef("Error")) },
+};
 
 const jobId = { name: "id", in: "path", required: true, description: "The job's id (`job_…`).", schema: { type: "string" } };
 const uploadId = { name: "id", in: "path", required: true, description: "The upload's id (`upl_…`).", schema: { type: "string" } };
@@ -225,6 +219,7 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         responses: {
           "200": ok("Every check passed.", schemaRef("Health")),
           "503": ok("At least one check failed.", schemaRef("Health")),
+          ...anyClientError,
         },
       },
     },
@@ -234,7 +229,7 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         tags: ["meta"],
         summary: "This document",
         security: [],
-        responses: { "200": { description: "OpenAPI 3.1.", content: json({ type: "object" }) } },
+        responses: { "200": { description: "OpenAPI 3.1.", content: json({ type: "object" }) }, ...anyClientError },
       },
     },
   };

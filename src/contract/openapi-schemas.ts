@@ -6,7 +6,7 @@
 // params and result schemas that validate requests and type the client library.
 import { z } from "zod";
 import { createJobFields } from "./create-job.ts";
-import { API_ERROR_CODES, API_ERRORS } from "./errors.ts";
+import { API_ERROR_CODES, API_ERRORS, type ApiErrorCode } from "./errors.ts";
 import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "./enums.ts";
 import { httpJob, jobError, JOB_STATUSES } from "./job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
@@ -16,6 +16,23 @@ import { createdUpload, createUploadRequest, upload } from "./uploads.ts";
 export type JsonSchema = { [key: string]: unknown };
 
 export const schemaRef = (id: string): JsonSchema => ({ $ref: `#/components/schemas/${id}` });
+
+/** The name of each error code's body in components.schemas, and of its response in components.responses (openapi.ts). */
+export const ERROR_RESPONSES: Record<ApiErrorCode, string> = {
+  invalid_input: "InvalidInput",
+  unauthorized: "Unauthorized",
+  forbidden: "Forbidden",
+  not_found: "NotFound",
+  idempotency_key_in_use: "IdempotencyKeyInUse",
+  payload_too_large: "PayloadTooLarge",
+  unsupported_media_type: "UnsupportedMediaType",
+  idempotency_key_reused: "IdempotencyKeyReused",
+  rate_limit_exceeded: "RateLimited",
+  internal_error: "InternalError",
+};
+
+/** The component of a code's error body: `not_found` → `NotFoundError`, `internal_error` → `InternalError`. */
+export const errorSchemaId = (code: ApiErrorCode) => ERROR_RESPONSES[code].replace(/(?<!Error)$/, "Error");
 
 /** `compressImage` → `CompressImage`, the prefix of that type's component names. */
 export const componentPrefix = (type: JobType) => type[0]!.toUpperCase() + type.slice(1);
@@ -86,14 +103,27 @@ const rateLimitDetails = z.object({
   retryAfter: z.int().describe("Seconds until a retry can succeed."),
 });
 
-const errorBody = z.object({
-  error: z.object({
-    code: z.enum(API_ERROR_CODES),
-    message: z.string().describe("What went wrong, in words meant for the developer."),
-    details: z.union([z.array(fieldIssue), rateLimitDetails]).optional().describe("Field problems (400) or the limit that was hit (429)."),
-    requestId: z.string().optional().describe("The request's x-request-id; quote it when asking for help."),
-  }),
-});
+/** The details an error code comes with: field problems for 400 (none when the body could not be read at all), the limit for 429. */
+const errorDetails: Partial<Record<ApiErrorCode, z.ZodType>> = {
+  invalid_input: z.array(fieldIssue).optional().describe("Each problem with its field."),
+  rate_limit_exceeded: rateLimitDetails,
+};
+
+/**
+ * The error body of one code, closed and whole: `{error: {code, message, details?, requestId?}}`
+ * with that code. Each response names its own body rather than narrowing a shared one
+ * with `allOf`, whose closed parts would refuse each other's fields (a validator that
+ * closes objects, such as Redocly's example check, would refuse every real error).
+ */
+const errorBodyOf = (code: ApiErrorCode) =>
+  z.object({
+    error: z.object({
+      code: z.literal(code),
+      message: z.string().describe("What went wrong, in words meant for the developer."),
+      ...(errorDetails[code] ? { details: errorDetails[code] } : {}),
+      requestId: z.string().optional().describe("The request's x-request-id; quote it when asking for help."),
+    }),
+  });
 
 const httpJobOf = (type: JobType) =>
   httpJob.extend({
@@ -209,7 +239,12 @@ function responseComponents(): Record<string, JsonSchema> {
   registry.add(z.object({ data: z.array(webhookDelivery).describe("Newest first.") }), { id: "WebhookDeliveryList" });
   registry.add(fieldIssue, { id: "FieldIssue" });
   registry.add(rateLimitDetails, { id: "RateLimitDetails" });
-  registry.add(errorBody, { id: "Error" });
+  const errorBodies = API_ERROR_CODES.map((code) => {
+    const schema = errorBodyOf(code);
+    registry.add(schema, { id: errorSchemaId(code) });
+    return schema;
+  });
+  registry.add(z.union(errorBodies), { id: "Error" });
   registry.add(health, { id: "Health" });
   const schemas = convert(registry, "output");
 
@@ -226,8 +261,9 @@ function responseComponents(): Record<string, JsonSchema> {
     description:
       "A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it.",
   };
-  (schemas.Error!.properties as Record<string, JsonSchema>).error!.description =
-    "Codes: " + Object.entries(API_ERRORS).map(([code, { status }]) => `${status} \`${code}\``).join(", ") + ".";
+  // anyOf as zod writes it, not oneOf: the codes exclude each other, but one level down
+  // (error.code), where linters cannot see it.
+  schemas.Error = { ...schemas.Error, description: "Every error body, by code: " + API_ERROR_CODES.map((code) => `${API_ERRORS[code].status} \`${code}\``).join(", ") + "." };
   return schemas;
 }
 

@@ -5,22 +5,26 @@
 // and docs/webhooks.md describe, and assembles the document. The admin and dashboard
 // routes are not part of the public API and are left out.
 import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
-import { ERROR_RESPONSES, headerRef, json, paths } from "./openapi-paths.ts";
-import { buildSchemaComponents, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
+import { headerRef, json, paths } from "./openapi-paths.ts";
+import { buildSchemaComponents, ERROR_RESPONSES, errorSchemaId, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
 
 export type OpenApiDocument = JsonSchema & { openapi: "3.1.0"; paths: Record<string, Record<string, JsonSchema>> };
 
-/** One response per API error code: the Error body with that code, and the headers it comes with. */
+const ERROR_EXAMPLE_DETAILS: Partial<Record<ApiErrorCode, { details: unknown }>> = {
+  invalid_input: { details: [{ path: "options.quality", message: "Too big: expected number to be <=100" }] },
+  rate_limit_exceeded: { details: { limit: 100, window: 3600, retryAfter: 1200 } },
+};
+
+/** One response per API error code: the error body of that code, and the headers it comes with. */
 function errorResponses(): Record<string, JsonSchema> {
   return Object.fromEntries(
     (Object.keys(ERROR_RESPONSES) as ApiErrorCode[]).map((code) => {
       const { when } = API_ERRORS[code];
-      const schema = { allOf: [schemaRef("Error"), { properties: { error: { properties: { code: { const: code } } } } }] };
       const headers: Record<string, unknown> = { "X-Request-Id": headerRef("X-Request-Id") };
       if (code === "rate_limit_exceeded") Object.assign(headers, { "Retry-After": headerRef("Retry-After"), "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") });
       if (code === "idempotency_key_in_use") headers["Retry-After"] = headerRef("Retry-After");
-      const example = { error: { code, message: "…", requestId: "4f7c2a1e-…" } };
-      return [ERROR_RESPONSES[code], { description: `\`${code}\`: ${when}.`, headers, content: json(schema, example) }];
+      const example = { error: { code, message: "…", ...ERROR_EXAMPLE_DETAILS[code], requestId: "4f7c2a1e-…" } };
+      return [ERROR_RESPONSES[code], { description: `\`${code}\`: ${when}.`, headers, content: json(schemaRef(errorSchemaId(code)), example) }];
     }),
   );
 }
@@ -31,6 +35,7 @@ function webhooks(): Record<string, JsonSchema> {
   return {
     jobFinished: {
       post: {
+        operationId: "jobFinishedWebhook",
         summary: "A job ended (completed, failed or cancelled)",
         description:
           "POSTed to the job's `webhookUrl` with the job in the client-library dialect. Any 2xx within 15 s is success; 410 stops the delivery; anything else is retried with backoff (about 0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then dead-lettered. Verify a signature over the raw body before trusting it (docs/webhooks.md).",
@@ -72,6 +77,9 @@ export function buildOpenApiDocument(): OpenApiDocument {
       title: "media-jobs",
       version: "1",
       summary: "Asynchronous media processing over HTTP.",
+      // npm's "UNLICENSED" (no license is granted), as packages/client/package.json says;
+      // it has no SPDX id, so the identifier is an SPDX LicenseRef.
+      license: { name: "UNLICENSED", identifier: "LicenseRef-UNLICENSED" },
       description:
         "Compress video, images and PDFs; extract thumbnails, audio and frames from video. Create a job, then poll it or receive a signed webhook, and download results from short-lived signed links. Every error has the body `{error: {code, message, details?, requestId?}}`. Generated from the zod schemas in src/contract/ (docs/openapi.md).",
     },

@@ -1,6 +1,5 @@
 // /admin: organizations and API keys, for `npm run admin` (scripts/admin.ts), locally
 // and against a deployed service. Protected by ADMIN_TOKEN.
-import { zValidator } from "@hono/zod-validator";
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -15,7 +14,7 @@ import { limiterFor } from "../limits/org-limiter.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { resetStats, statsEnabled, statsSnapshot } from "../ops/stats.ts";
 import { rotateWebhookSecret } from "../webhooks/secrets.ts";
-import { validationHook } from "./validation.ts";
+import { zodValidator } from "./validation.ts";
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lower-case letters, digits and dashes");
 
@@ -23,10 +22,9 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
   .use(adminAuth())
   .post(
     "/keys",
-    zValidator(
+    zodValidator(
       "json",
       z.strictObject({ org: slug, plan: z.enum(PLANS).optional(), mode: z.enum(MODES).default("live"), name: z.string().max(100).default("") }),
-      validationHook,
     ),
     async (c) => {
       const { org: orgSlug, plan, mode, name } = c.req.valid("json");
@@ -37,15 +35,15 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
       return c.json({ key, id: row.id, prefix: row.prefix, mode, org: { id: org.id, slug: org.slug, plan: org.plan } }, 201);
     },
   )
-  .post("/keys/revoke", zValidator("json", z.strictObject({ key: z.string().min(8) }), validationHook), async (c) => {
+  .post("/keys/revoke", zodValidator("json", z.strictObject({ key: z.string().min(8) })), async (c) => {
     const revoked = await revokeApiKey(database(c.env.DB), c.req.valid("json").key, Date.now());
     if (!revoked) throw notFound("active key");
     return c.json({ revoked });
   })
   .post(
     "/orgs/:slug/plan",
-    zValidator("param", z.object({ slug })),
-    zValidator("json", z.strictObject({ plan: z.enum(PLANS) }), validationHook),
+    zodValidator("param", z.object({ slug })),
+    zodValidator("json", z.strictObject({ plan: z.enum(PLANS) })),
     async (c) => {
       const db = database(c.env.DB);
       const updated = await db
@@ -60,7 +58,7 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
       return c.json({ org });
     },
   )
-  .post("/orgs/:slug/webhook-secret/rotate", zValidator("param", z.object({ slug })), async (c) => {
+  .post("/orgs/:slug/webhook-secret/rotate", zodValidator("param", z.object({ slug })), async (c) => {
     // The new secret signs from now on; the old one signs beside it for 24 h (docs/webhooks.md).
     const db = database(c.env.DB);
     const org = (await db.select().from(organizations).where(eq(organizations.slug, c.req.valid("param").slug)))[0];
@@ -72,7 +70,7 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
       previousSecretValidUntil: iso(rotated.previousValidUntil),
     });
   })
-  .post("/users", zValidator("json", z.strictObject({ org: slug, email: z.email().max(254) }), validationHook), async (c) => {
+  .post("/users", zodValidator("json", z.strictObject({ org: slug, email: z.email().max(254) })), async (c) => {
     // A dashboard member with a generated password, returned this once (docs/dashboard.md).
     const { org: orgSlug, email } = c.req.valid("json");
     const db = database(c.env.DB);
@@ -82,7 +80,7 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
     if (!created) throw invalidInput("a user with that email already exists", [{ path: "email", message: "already taken" }]);
     return c.json({ id: created.user.id, email: created.user.email, password: created.password, org: { id: org.id, slug: org.slug, plan: org.plan } }, 201);
   })
-  .get("/keys", zValidator("query", z.strictObject({ org: slug }), validationHook), async (c) => {
+  .get("/keys", zodValidator("query", z.strictObject({ org: slug })), async (c) => {
     const db = database(c.env.DB);
     const org = (await db.select().from(organizations).where(eq(organizations.slug, c.req.valid("query").org)))[0];
     if (!org) throw notFound("organization");

@@ -3,13 +3,10 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { FINAL_STATUSES } from "../contract/job.ts";
-import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
 import { listJobsQuery, nestQuery, queryPath } from "../contract/list-jobs.ts";
 import { canonicalJobType, httpJobType } from "../contract/names.ts";
-import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import { deleteJobRow, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
-import { takeUpload } from "../files/uploads.ts";
 import { toHttpJob, viewOptions } from "../jobs/view.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
@@ -17,25 +14,18 @@ import { TUNABLES } from "../lib/tunables.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
-import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 import { deleteOutputs } from "../ops/retention.ts";
 import { finishJob } from "../runner/finish.ts";
 import { enqueueJob } from "../runner/queue.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { createJobValidation } from "./create-job-validation.ts";
 import { idempotency } from "./idempotency.ts";
-import { refuseIssues } from "./validation.ts";
+import { zodValidator } from "./validation.ts";
 import { holdUntilFinal, preferredWaitS } from "./wait.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** `createJob`: the validated request, from the parsing step to the handler. */
-type AppEnv = { Bindings: Env; Variables: { createJob: CreateJobRequest } };
-
-/** `application/json` or any `application/…+json`, with or without parameters such as charset. */
-function isJsonMediaType(header: string | undefined): boolean {
-  const essence = header?.split(";")[0]!.trim().toLowerCase() ?? "";
-  return essence === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(essence);
-}
+type AppEnv = { Bindings: Env };
 
 export const jobsRoutes = new Hono<AppEnv>()
   .post(
@@ -46,43 +36,11 @@ export const jobsRoutes = new Hono<AppEnv>()
         throw new AppError("payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
       },
     }),
-    async (c, next) => {
-      // Parse and validate before the idempotency check: an invalid request saves nothing.
-      // Only a body declared JSON is read as JSON: a form or text/plain body is refused, not guessed at.
-      const contentType = c.req.header("content-type");
-      if (!isJsonMediaType(contentType)) {
-        throw new AppError("unsupported_media_type", `send the job as JSON with Content-Type: application/json (got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : "no Content-Type"})`);
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        throw invalidInput("the request body is not valid JSON", [{ path: "(body)", message: "not valid JSON" }]);
-      }
-      const parsed = parseCreateJob(body);
-      if (!parsed.ok) throw invalidInput(summarize(parsed.issues), parsed.issues);
-      const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
-      const inputPath = "params" in (body as object) ? "params.url" : "input";
-      const upload = uploadRefId(parsed.value.params.url);
-      const urlIssues = [
-        ...(upload ? [] : [{ path: inputPath, url: parsed.value.params.url }]),
-        ...(parsed.value.webhookUrl ? [{ path: "webhookUrl", url: parsed.value.webhookUrl }] : []),
-      ].flatMap(({ path, url }) => {
-        const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });
-        return verdict.ok ? [] : [{ path, message: verdict.reason }];
-      });
-      if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);
-      if (upload) {
-        const who = { orgId: c.get("org").id, mode: c.get("mode") };
-        const taken = await takeUpload(database(c.env.DB), c.env.OUTPUTS, who, upload, parsed.value.type, Date.now());
-        if (!taken.ok) throw invalidInput(`${inputPath}: ${taken.reason}`, [{ path: inputPath, message: taken.reason }]);
-      }
-      c.set("createJob", parsed.value);
-      await next();
-    },
+    // Validated before the idempotency check: an invalid request saves nothing.
+    createJobValidation(),
     idempotency(),
     async (c) => {
-      const request = c.get("createJob");
+      const request = c.req.valid("json");
       const org = c.get("org");
       const mode = c.get("mode");
       const id = newId("job");
@@ -125,11 +83,9 @@ export const jobsRoutes = new Hono<AppEnv>()
       );
     },
   )
-  .get("/", async (c) => {
-    // Filters come as `created[gte]=…`; problems are named that way too.
-    const query = listJobsQuery.safeParse(nestQuery(c.req.query()));
-    if (!query.success) refuseIssues(query.error, queryPath);
-    const { limit, cursor, status: asked, type, created, metadata } = query.data;
+  // Filters come as `created[gte]=…`; problems are named that way too.
+  .get("/", zodValidator("query", listJobsQuery, { read: (c) => nestQuery(c.req.query()), paths: queryPath }), async (c) => {
+    const { limit, cursor, status: asked, type, created, metadata } = c.req.valid("query");
     const status = asked === "pending" ? "queued" : asked;
     const before = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !before) throw invalidInput("cursor is not valid; pass nextCursor from a previous page", [{ path: "cursor", message: "not a cursor from this API" }]);
@@ -207,9 +163,3 @@ export const jobsRoutes = new Hono<AppEnv>()
     await deleteJobRow(db, id);
     return c.json({ id, deleted: true as const });
   });
-
-function summarize(issues: { path: string; message: string }[]): string {
-  const [first, ...rest] = issues;
-  if (!first) return "invalid request";
-  return `${first.path}: ${first.message}${rest.length ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : ""}`;
-}

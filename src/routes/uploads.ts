@@ -1,6 +1,5 @@
 // /v1/uploads: direct uploads. POST hands out an upload target; GET shows the upload;
 // PUT /:id/content is the Worker's own target (signed URL, no API key), streamed into R2.
-import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import type { AuthVariables } from "../auth/api-key.ts";
 import { createUploadRequest, UPLOAD_LIMITS } from "../contract/uploads.ts";
@@ -11,7 +10,7 @@ import { verifyUploadTarget } from "../files/signing.ts";
 import { settle, uploadKey, uploadTarget } from "../files/uploads.ts";
 import { iso, newId } from "../lib/crypto.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
-import { validationHook } from "./validation.ts";
+import { zodValidator } from "./validation.ts";
 
 function toUpload(row: UploadRow) {
   return {
@@ -27,7 +26,7 @@ function toUpload(row: UploadRow) {
 }
 
 export const uploadsRoutes = new Hono<{ Bindings: Env; Variables: AuthVariables }>()
-  .post("/", zValidator("json", createUploadRequest, validationHook), async (c) => {
+  .post("/", zodValidator("json", createUploadRequest), async (c) => {
     const request = c.req.valid("json");
     const now = Date.now();
     const row = await insertUpload(database(c.env.DB), {

@@ -1,6 +1,8 @@
-// The OpenAPI document as a pure function: valid OpenAPI 3.1, complete for every job
-// type, and its create-request schema accepts exactly the bodies parseCreateJob accepts.
+// The OpenAPI document as a pure function: valid OpenAPI 3.1, clean under Redocly's
+// recommended rules, complete for every job type, and its create-request schema accepts
+// exactly the bodies parseCreateJob accepts.
 // (Real responses against the document: test/worker/openapi.test.ts.)
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
@@ -18,6 +20,12 @@ describe("the OpenAPI document", () => {
     const result = await new Validator().validate(structuredClone(doc));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it("has no problem under Redocly's recommended rules (what `npx @redocly/cli lint` checks)", async () => {
+    const config = await createConfig({ extends: ["recommended"] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: "openapi.json", config });
+    expect(problems.map(({ severity, ruleId, message, location }) => `${severity} ${ruleId} at ${location[0]?.pointer}: ${message}`)).toEqual([]);
   });
 
   it("is the same on every build and plain JSON", () => {

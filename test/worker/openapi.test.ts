@@ -1,10 +1,14 @@
 // The OpenAPI document against the running Worker: every public route of the app is in
 // it, and real responses (and a real webhook) match the schema the document gives for
-// their route and status. JSON Schema 2020-12 validation by Ajv, which runs in workerd
-// (the document itself is checked as OpenAPI 3.1 in test/contract/openapi.test.ts).
+// their route and status. JSON Schema 2020-12 validation by Ajv, which runs in workerd,
+// of the document closed as a strict client closes it (the document itself is checked as
+// OpenAPI 3.1, and by Redocly's linter, in test/contract/openapi.test.ts).
 import Ajv2020 from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app.ts";
+import { newId } from "../../src/lib/crypto.ts";
+import { limiterFor } from "../../src/limits/org-limiter.ts";
+import { PLAN_LIMITS } from "../../src/limits/plans.ts";
 import { call, media, newKey, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 type Doc = { paths: Record<string, Record<string, any>>; components: { responses: Record<string, any>; schemas: Record<string, any> }; webhooks: Record<string, any> };
@@ -14,11 +18,24 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();
 let doc: Doc;
 
+/**
+ * The document as a strict validator reads it (Redocly's example check, or a client that
+ * refuses unknown fields): every object schema that names its properties and says nothing
+ * of others is closed. A body must then match one schema whole, not pieces of it.
+ */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (!schema || typeof schema !== "object") return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
+  if ("properties" in copy && !("additionalProperties" in copy) && !("unevaluatedProperties" in copy)) copy.unevaluatedProperties = false;
+  return copy;
+}
+
 /** A schema of the document, with its component refs pointing into the document. */
 function validator(key: string, schema: unknown) {
   let validate = validators.get(key);
   if (!validate) {
-    validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')));
+    validate = ajv.compile(closed(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/'))) as object);
     validators.set(key, validate);
   }
   return validate;
@@ -49,11 +66,18 @@ function conforms(method: string, path: string, res: { status: number; json: unk
   if (headers.includes("X-Request-Id")) expect(res.headers.get("x-request-id"), `${method} ${path} ${res.status} x-request-id`).not.toBeNull();
 }
 
+/** A create sent as text/plain (`call` always sends JSON), read as `call` reads answers. */
+async function plainText(key: string, body: string) {
+  const res = await workerFetch("http://127.0.0.1:8787/v1/jobs", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "text/plain" }, body });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: JSON.parse(text), text };
+}
+
 beforeAll(async () => {
   const res = await call("GET", "/v1/openapi.json");
   expect(res.status).toBe(200);
   doc = res.json;
-  ajv.addSchema(doc as object, "openapi.json");
+  ajv.addSchema(closed(doc) as object, "openapi.json");
 });
 
 describe("GET /v1/openapi.json", () => {
@@ -184,6 +208,48 @@ describe("real responses match the document", () => {
     const forged = await workerFetch("http://127.0.0.1:8787/v1/files/eyJrIjoieCJ9.AAAA/output.jpg");
     conforms("get", "/v1/files/{token}/{name}", { status: forged.status, headers: forged.headers, json: await forged.json() });
     expect(forged.status).toBe(403);
+  });
+
+  it("every error code's real answer matches its own response's schema: 400 with details, 401, 404, 409, 413, 415, 422, 429", async () => {
+    const { key, orgId } = await newKey({ plan: "free" });
+    const body = { type: "compress-image", input: media("/image?w=16&h=16") };
+    const invalid = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: "ftp://example.com/a.jpg", options: { quality: 900 } } });
+    expect(invalid.json.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: "options.quality" })]));
+
+    // 409: the same key and body while the first request is still running (its row is written, no response yet).
+    const text = JSON.stringify(body);
+    const hash = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, "0")).join("");
+    await testEnv.DB.prepare("INSERT INTO idempotency_keys (org_id, mode, key, request_hash, created_at) VALUES (?, 'live', 'busy', ?, ?)").bind(orgId, hash, Date.now()).run();
+    const busy = await call("POST", "/v1/jobs", { key, body: text, headers: { "idempotency-key": "busy" } });
+
+    await call("POST", "/v1/jobs", { key, body, headers: { "idempotency-key": "reused" } });
+    const reused = await call("POST", "/v1/jobs", { key, body: { ...body, priority: 9 }, headers: { "idempotency-key": "reused" } });
+
+    // 429: the free plan's hourly quota taken up in the organization's limiter, then one create more.
+    const limiter = limiterFor(testEnv, orgId, "live");
+    for (let i = 0; i < PLAN_LIMITS.free.jobsPerHour; i++) await limiter.admit(newId("job"), "free");
+    const quota = await call("POST", "/v1/jobs", { key, body });
+
+    const answers = [
+      [invalid, 400],
+      [await call("POST", "/v1/jobs", { key: "sk_live_" + "x".repeat(32), body }), 401],
+      [await call("GET", "/v1/jobs/job_doesnotexist000000000000", { key }), 404],
+      [busy, 409],
+      [await call("POST", "/v1/jobs", { key, body: { ...body, options: { format: "x".repeat(70_000) } } }), 413],
+      [await plainText(key, text), 415],
+      [reused, 422],
+      [quota, 429],
+    ] as const;
+    for (const [res, status] of answers) {
+      expect(res.status, res.text).toBe(status);
+      expect(res.json.error).toMatchObject({ message: expect.any(String), requestId: res.headers.get("x-request-id") });
+      conforms(res.status === 404 ? "get" : "post", res.status === 404 ? "/v1/jobs/{id}" : "/v1/jobs", res);
+      // The schema is that code's: the same body under another code does not match it.
+      const { schema } = documented(res.status === 404 ? "get" : "post", res.status === 404 ? "/v1/jobs/{id}" : "/v1/jobs", status);
+      const other = res.json.error.code === "not_found" ? "unauthorized" : "not_found";
+      expect(validator(`${status}`, schema)({ error: { ...res.json.error, code: other } }), `${status} refuses code ${other}`).toBe(false);
+    }
+    expect(quota.json.error.details).toMatchObject({ limit: PLAN_LIMITS.free.jobsPerHour, window: 3600 });
   });
 
   it("uploads, metadata, list filters and delete: 201, 200, 400, 403, 404", async () => {

@@ -270,61 +270,7 @@ export interface webhooks {
          * A job ended (completed, failed or cancelled)
          * @description POSTed to the job's `webhookUrl` with the job in the client-library dialect. Any 2xx within 15 s is success; 410 stops the delivery; anything else is retried with backoff (about 0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then dead-lettered. Verify a signature over the raw body before trusting it (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description When this attempt was signed, Unix milliseconds.
-                     * @example 1767225600123
-                     */
-                    "x-service-timestamp": string;
-                    /**
-                     * @description `sha256=` + hex HMAC-SHA256(secret, `<x-service-timestamp>.<raw body>`); two space-separated values during a secret rotation.
-                     * @example sha256=5d1c…
-                     */
-                    "x-service-signature": string;
-                    /**
-                     * @description Standard Webhooks: the delivery's id (`msg_…`), the same on every retry.
-                     * @example msg_Vq3kQ0aB7xYz9TuvW1rS2dEf
-                     */
-                    "webhook-id": string;
-                    /**
-                     * @description Standard Webhooks: the same instant, Unix seconds.
-                     * @example 1767225600
-                     */
-                    "webhook-timestamp": string;
-                    /**
-                     * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`.
-                     * @example v1,K5oZ…
-                     */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SdkJob"];
-                };
-            };
-            responses: {
-                /** @description Gone: stop this delivery without retrying. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Received; the delivery succeeded. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["jobFinishedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1666,19 +1612,111 @@ export interface components {
             /** @description Seconds until a retry can succeed. */
             retryAfter: number;
         };
-        Error: {
-            /** @description Codes: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 413 `payload_too_large`, 415 `unsupported_media_type`, 422 `idempotency_key_reused`, 429 `rate_limit_exceeded`, 500 `internal_error`. */
+        InvalidInputError: {
             error: {
-                /** @enum {string} */
-                code: "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error";
+                /** @constant */
+                code: "invalid_input";
                 /** @description What went wrong, in words meant for the developer. */
                 message: string;
-                /** @description Field problems (400) or the limit that was hit (429). */
-                details?: components["schemas"]["FieldIssue"][] | components["schemas"]["RateLimitDetails"];
+                /** @description Each problem with its field. */
+                details?: components["schemas"]["FieldIssue"][];
                 /** @description The request's x-request-id; quote it when asking for help. */
                 requestId?: string;
             };
         };
+        UnauthorizedError: {
+            error: {
+                /** @constant */
+                code: "unauthorized";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        ForbiddenError: {
+            error: {
+                /** @constant */
+                code: "forbidden";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        NotFoundError: {
+            error: {
+                /** @constant */
+                code: "not_found";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        IdempotencyKeyInUseError: {
+            error: {
+                /** @constant */
+                code: "idempotency_key_in_use";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        PayloadTooLargeError: {
+            error: {
+                /** @constant */
+                code: "payload_too_large";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        UnsupportedMediaTypeError: {
+            error: {
+                /** @constant */
+                code: "unsupported_media_type";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        IdempotencyKeyReusedError: {
+            error: {
+                /** @constant */
+                code: "idempotency_key_reused";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        RateLimitedError: {
+            error: {
+                /** @constant */
+                code: "rate_limit_exceeded";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                details: components["schemas"]["RateLimitDetails"];
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        InternalError: {
+            error: {
+                /** @constant */
+                code: "internal_error";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        /** @description Every error body, by code: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 413 `payload_too_large`, 415 `unsupported_media_type`, 422 `idempotency_key_reused`, 429 `rate_limit_exceeded`, 500 `internal_error`. */
+        Error: components["schemas"]["InvalidInputError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["IdempotencyKeyInUseError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["UnsupportedMediaTypeError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["InternalError"];
         Health: {
             ok: boolean;
             version: string;
@@ -1705,16 +1743,17 @@ export interface components {
                  *       "error": {
                  *         "code": "invalid_input",
                  *         "message": "…",
+                 *         "details": [
+                 *           {
+                 *             "path": "options.quality",
+                 *             "message": "Too big: expected number to be <=100"
+                 *           }
+                 *         ],
                  *         "requestId": "4f7c2a1e-…"
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "invalid_input";
-                    };
-                };
+                "application/json": components["schemas"]["InvalidInputError"];
             };
         };
         /** @description `unauthorized`: a missing, malformed, unknown or revoked API key. */
@@ -1733,12 +1772,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "unauthorized";
-                    };
-                };
+                "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
         /** @description `forbidden`: a download link that is tampered with, malformed or expired. */
@@ -1757,12 +1791,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "forbidden";
-                    };
-                };
+                "application/json": components["schemas"]["ForbiddenError"];
             };
         };
         /** @description `not_found`: no such job for this organization and mode, or no such route. */
@@ -1781,12 +1810,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "not_found";
-                    };
-                };
+                "application/json": components["schemas"]["NotFoundError"];
             };
         };
         /** @description `idempotency_key_in_use`: a request with the same Idempotency-Key is still running. */
@@ -1806,12 +1830,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "idempotency_key_in_use";
-                    };
-                };
+                "application/json": components["schemas"]["IdempotencyKeyInUseError"];
             };
         };
         /** @description `payload_too_large`: a request body over 64 KiB. */
@@ -1830,12 +1849,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "payload_too_large";
-                    };
-                };
+                "application/json": components["schemas"]["PayloadTooLargeError"];
             };
         };
         /** @description `unsupported_media_type`: a create request whose Content-Type is not application/json. */
@@ -1854,12 +1868,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "unsupported_media_type";
-                    };
-                };
+                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
             };
         };
         /** @description `idempotency_key_reused`: the Idempotency-Key was used with another body in the last 24 h. */
@@ -1878,12 +1887,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "idempotency_key_reused";
-                    };
-                };
+                "application/json": components["schemas"]["IdempotencyKeyReusedError"];
             };
         };
         /** @description `rate_limit_exceeded`: the plan's hourly job quota, or the read rate, is used up; see Retry-After. */
@@ -1901,16 +1905,16 @@ export interface components {
                  *       "error": {
                  *         "code": "rate_limit_exceeded",
                  *         "message": "…",
+                 *         "details": {
+                 *           "limit": 100,
+                 *           "window": 3600,
+                 *           "retryAfter": 1200
+                 *         },
                  *         "requestId": "4f7c2a1e-…"
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "rate_limit_exceeded";
-                    };
-                };
+                "application/json": components["schemas"]["RateLimitedError"];
             };
         };
         /** @description `internal_error`: anything unexpected; logged with the request id. */
@@ -1929,12 +1933,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"] & {
-                    error?: {
-                        /** @constant */
-                        code?: "internal_error";
-                    };
-                };
+                "application/json": components["schemas"]["InternalError"];
             };
         };
     };
@@ -2437,6 +2436,16 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Not expected: this route takes no key and no input. Any 4xx still has the error body. */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getOpenApiDocument: {
@@ -2456,6 +2465,71 @@ export interface operations {
                 content: {
                     "application/json": Record<string, never>;
                 };
+            };
+            /** @description Not expected: this route takes no key and no input. Any 4xx still has the error body. */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    jobFinishedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description When this attempt was signed, Unix milliseconds.
+                 * @example 1767225600123
+                 */
+                "x-service-timestamp": string;
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256(secret, `<x-service-timestamp>.<raw body>`); two space-separated values during a secret rotation.
+                 * @example sha256=5d1c…
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Standard Webhooks: the delivery's id (`msg_…`), the same on every retry.
+                 * @example msg_Vq3kQ0aB7xYz9TuvW1rS2dEf
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the same instant, Unix seconds.
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`.
+                 * @example v1,K5oZ…
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkJob"];
+            };
+        };
+        responses: {
+            /** @description Gone: stop this delivery without retrying. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received; the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -49,6 +49,8 @@ import { settingsRoutes } from "./settings-routes.tsx";
 const PAGE_SIZE = 25;
 const MAX_FORM_BYTES = 16 * 1024;
 
+// The jobs page's filters, read leniently (a bad filter is dropped and the page still
+// shows), unlike the API's list query (routes/validation.ts), which refuses it.
 const jobsQuery = z.object({
   status: z.enum(JOB_STATUSES).optional().catch(undefined),
   type: z.string().optional(),

@@ -32,6 +32,8 @@ settingsRoutes.get("/keys", async (c) => {
   return keysPage(c, { revoked });
 });
 
+// Dashboard forms answer with the page again and a message beside the form (HTML), not
+// the API's invalid_input JSON, so they parse here instead of through routes/validation.ts.
 const newKeyForm = z.object({ name: z.string().trim().min(1).max(100), mode: z.enum(["live", "test"]) });
 
 settingsRoutes.post("/keys", async (c) => {

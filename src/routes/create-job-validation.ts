@@ -1,0 +1,69 @@
+// The create-job body, validated before anything is saved (so an invalid request saves
+// nothing, not even its idempotency key); the route reads it with `c.req.valid("json")`.
+import { createMiddleware } from "hono/factory";
+import type { AuthVariables } from "../auth/api-key.ts";
+import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
+import { uploadRefId } from "../contract/uploads.ts";
+import { database } from "../db/client.ts";
+import { takeUpload } from "../files/uploads.ts";
+import { AppError, invalidInput } from "../lib/errors.ts";
+import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
+
+/** `application/json` or any `application/…+json`, with or without parameters such as charset. */
+function isJsonMediaType(header: string | undefined): boolean {
+  const essence = header?.split(";")[0]!.trim().toLowerCase() ?? "";
+  return essence === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(essence);
+}
+
+/** "first problem (and N more problems)", the message of a 400 whose details list them all. */
+function summarize(issues: { path: string; message: string }[]): string {
+  const [first, ...rest] = issues;
+  if (!first) return "invalid request";
+  return `${first.path}: ${first.message}${rest.length ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : ""}`;
+}
+
+/**
+ * Validates a create: a body declared JSON (415 otherwise: a form or text/plain body is
+ * refused, not guessed at) that parses, either dialect by the contract's `parseCreateJob`,
+ * public input and webhook URLs, and an `upload:` input that this organization may take
+ * for this job type (taking it). Every refusal is 400 invalid_input with field paths.
+ * Hono's own JSON validator is not used: it reads `+json` types more narrowly and answers
+ * malformed JSON without a field path.
+ */
+export function createJobValidation() {
+  return createMiddleware<{ Bindings: Env; Variables: AuthVariables }, string, { out: { json: CreateJobRequest } }>(async function createJobValidation(c, next) {
+    const contentType = c.req.header("content-type");
+    if (!isJsonMediaType(contentType)) {
+      throw new AppError("unsupported_media_type", `send the job as JSON with Content-Type: application/json (got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : "no Content-Type"})`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      throw invalidInput("the request body is not valid JSON", [{ path: "(body)", message: "not valid JSON" }]);
+    }
+    const parsed = parseCreateJob(body);
+    if (!parsed.ok) throw invalidInput(summarize(parsed.issues), parsed.issues);
+    const request = parsed.value;
+
+    const inputPath = "params" in (body as object) ? "params.url" : "input";
+    const upload = uploadRefId(request.params.url);
+    const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
+    const urlIssues = [
+      ...(upload ? [] : [{ path: inputPath, url: request.params.url }]),
+      ...(request.webhookUrl ? [{ path: "webhookUrl", url: request.webhookUrl }] : []),
+    ].flatMap(({ path, url }) => {
+      const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });
+      return verdict.ok ? [] : [{ path, message: verdict.reason }];
+    });
+    if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);
+
+    if (upload) {
+      const who = { orgId: c.get("org").id, mode: c.get("mode") };
+      const taken = await takeUpload(database(c.env.DB), c.env.OUTPUTS, who, upload, request.type, Date.now());
+      if (!taken.ok) throw invalidInput(`${inputPath}: ${taken.reason}`, [{ path: inputPath, message: taken.reason }]);
+    }
+    c.req.addValidatedData("json", request);
+    await next();
+  });
+}

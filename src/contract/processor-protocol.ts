@@ -30,10 +30,11 @@ import { uploadRefId } from "./uploads.ts";
 
 /**
  * The version of this protocol. Raise it with any change one end of the previous version
- * would misread. Compatibility is exact match for now (`speaksOurProtocol`): during a
- * rolling deploy a Worker and a processor of different versions refuse each other's
- * requests, and the runner counts such a processor as unreachable, so the attempt goes to
- * a processor of its own version or is counted lost like any other.
+ * would misread. Compatibility is exact match for now (`speaksOurProtocol`): a Worker and
+ * a processor of different versions refuse each other's requests (409 protocolMismatch),
+ * and the runner takes such a processor as an unreachable one: the start is sent again
+ * at each alarm, and after TUNABLES.runner.maxCallFailures the attempt is lost and
+ * retried like any other. A processor that is replaced meanwhile takes the start.
  */
 export const PROCESSOR_PROTOCOL_VERSION = 1;
 
@@ -77,6 +78,12 @@ export type ProcessorError = z.infer<typeof processorError>;
 
 const httpUrl = z.string().refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL");
 
+/** The Worker's route for pushed events, under its public origin (locally) or the container's outbound host. */
+export const PROCESSOR_EVENTS_PATH = "/internal/processor-events";
+
+/** The Worker's route for uploaded outputs: `PUT <PROCESSOR_OUTPUTS_PATH>/<attempt id>/<name>`. */
+export const PROCESSOR_OUTPUTS_PATH = "/internal/processor-outputs";
+
 /**
  * Where the processor pushes an attempt's events. The token is the attempt's own
  * (HMAC-SHA256 of the attempt id under PROCESSOR_TOKEN), so it is good for nothing else.
@@ -115,12 +122,6 @@ export const processorJobRequest = z
     return { ...body, params: params.data as JobParams };
   });
 export type ProcessorJobRequest = z.output<typeof processorJobRequest>;
-
-/** The Worker's route for pushed events, under its public origin (locally) or the container's outbound host. */
-export const PROCESSOR_EVENTS_PATH = "/internal/processor-events";
-
-/** The Worker's route for uploaded outputs: `PUT <PROCESSOR_OUTPUTS_PATH>/<attempt id>/<name>`. */
-export const PROCESSOR_OUTPUTS_PATH = "/internal/processor-outputs";
 
 /**
  * An output's name as the processors make them (`image.webp`, `frame-03.png`): a plain

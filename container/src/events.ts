@@ -10,7 +10,14 @@
 // before the final state goes; an upload cut off or answered 5xx is sent again.
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import type { ProcessorJobRequest, ProcessorJobState, ProcessorOutput } from "../../src/contract/processor-protocol.ts";
+import {
+  PROCESSOR_PROTOCOL_VERSION,
+  PROTOCOL_HEADER,
+  protocolMismatch,
+  type ProcessorJobRequest,
+  type ProcessorJobState,
+  type ProcessorOutput,
+} from "../../src/contract/processor-protocol.ts";
 import type { Config } from "./config.ts";
 import { log } from "./log.ts";
 
@@ -21,19 +28,29 @@ export type OutputFile = ProcessorOutput & { path: string };
 
 /**
  * Sends a request to the runner up to `tries` times: again after an error (a connection
- * lost, a timeout) or a 5xx. The last answer's status, or the last error thrown.
+ * lost, a timeout) or a 5xx. The last answer's status, or the last error thrown. A 409
+ * that says the runner speaks another protocol version is logged as the error it is.
  */
 async function callRunner(url: string, init: () => RequestInit, tries: number, timeoutMs: number, signal?: AbortSignal): Promise<number> {
   for (let i = 1; ; i++) {
     try {
       const timeout = AbortSignal.timeout(timeoutMs);
-      const response = await fetch(url, { ...init(), signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-      await response.body?.cancel();
+      const request = init();
+      const headers = new Headers(request.headers);
+      headers.set(PROTOCOL_HEADER, String(PROCESSOR_PROTOCOL_VERSION));
+      const response = await fetch(url, { ...request, headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      if (response.status === 409) await logMismatch(url, response);
+      else await response.body?.cancel();
       if (response.status < 500 || i === tries) return response.status;
     } catch (error) {
       if (i === tries || signal?.aborted) throw error;
     }
   }
+}
+
+async function logMismatch(url: string, response: Response): Promise<void> {
+  const body = protocolMismatch.safeParse(await response.json().catch(() => undefined));
+  if (body.success) log("error", "the runner speaks another protocol version; nothing more goes to it", { url, processor: body.data.processor, worker: body.data.worker });
 }
 
 export class EventPusher {

@@ -2,6 +2,7 @@
 // HTTP server. SIGTERM stops accepting work and cancels running jobs.
 import { tmpdir } from "node:os";
 import { serve } from "@hono/node-server";
+import { PROCESSOR_PROTOCOL_VERSION } from "../../src/contract/processor-protocol.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { JobTable } from "./jobs.ts";
@@ -17,7 +18,7 @@ export function startProcessor(env: Record<string, string | undefined> = process
   const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();
   return new Promise<{ port: number; close: () => Promise<void> }>((resolve) => {
     const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
-      log("info", "processor listening", { host: config.HOST, port: info.port, privateInputs: config.ALLOW_PRIVATE_NETWORK_INPUTS });
+      log("info", "processor listening", { host: config.HOST, port: info.port, protocol: PROCESSOR_PROTOCOL_VERSION, privateInputs: config.ALLOW_PRIVATE_NETWORK_INPUTS });
       resolve({
         port: info.port,
         close: () =>

@@ -8,8 +8,8 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProcessorJobState } from "../../src/contract/processor-protocol.ts";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, protocolMismatchBody, type ProcessorJobState } from "../../src/contract/processor-protocol.ts";
 import { JobTable } from "../src/jobs.ts";
 import { startMediaServer, testConfig } from "./helpers.ts";
 
@@ -17,8 +17,14 @@ type Received =
   | { kind: "event"; headers: IncomingHttpHeaders; state: ProcessorJobState }
   | { kind: "upload"; headers: IncomingHttpHeaders; path: string; body: Buffer };
 
-/** The runner's side: answers each event with `event(n)` and each upload with `upload(n)`, n counted per kind; "cut" drops the connection, "hold" never answers. */
-function callbackServer(event: (n: number) => number, upload: (n: number) => number | "cut" | "hold") {
+/** What a Worker of another protocol version answers to anything the processor sends. */
+const OTHER_VERSION = { status: 409, body: protocolMismatchBody({ processor: PROCESSOR_PROTOCOL_VERSION, worker: PROCESSOR_PROTOCOL_VERSION + 1 }) };
+
+/**
+ * The runner's side: answers each event with `event(n)` and each upload with `upload(n)`, n
+ * counted per kind; "cut" drops the connection, "hold" never answers, a body goes as JSON.
+ */
+function callbackServer(event: (n: number) => number | typeof OTHER_VERSION, upload: (n: number) => number | "cut" | "hold") {
   const received: Received[] = [];
   let events = 0;
   let uploads = 0;
@@ -35,7 +41,9 @@ function callbackServer(event: (n: number) => number, upload: (n: number) => num
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     received.push({ kind: "event", headers: req.headers, state: JSON.parse(Buffer.concat(chunks).toString("utf8")) as ProcessorJobState });
-    res.writeHead(event(++events)).end();
+    const answer = event(++events);
+    if (typeof answer === "number") return void res.writeHead(answer).end();
+    res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
   });
   return { server, received };
 }
@@ -62,9 +70,12 @@ describe("pushed events and uploaded outputs", () => {
     image = media.serve("/image.jpg", bytes, "image/jpeg");
   });
   afterAll(() => media.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   async function run(
-    event: (n: number) => number,
+    event: (n: number) => number | typeof OTHER_VERSION,
     upload: (n: number) => number | "cut" | "hold" = () => 201,
     options: { waitForEnd: boolean; reportEveryMs?: number } = { waitForEnd: true },
   ) {
@@ -90,7 +101,7 @@ describe("pushed events and uploaded outputs", () => {
       await until(() => (states(received).at(-1) === "completed" ? true : undefined), "the final push");
       // Shorter than a report period: no progress push, only the end.
       expect(received.map((r) => (r.kind === "event" ? r.state.state : "upload"))).toEqual(["upload", "completed"]);
-      for (const r of received) expect(r.headers.authorization).toBe("Bearer attempt-token");
+      for (const r of received) expect(r.headers).toMatchObject({ authorization: "Bearer attempt-token", [PROTOCOL_HEADER]: String(PROCESSOR_PROTOCOL_VERSION) });
       const final = (received.at(-1) as Extract<Received, { kind: "event" }>).state as Extract<ProcessorJobState, { state: "completed" }>;
       expect(final).toMatchObject({ id, state: "completed", progress: 100, outputs: [{ name: "image.webp", contentType: "image/webp" }] });
       expect(final.timings).toEqual({ fetchInputMs: expect.any(Number), processMs: expect.any(Number), storeOutputMs: expect.any(Number) });
@@ -170,6 +181,20 @@ describe("pushed events and uploaded outputs", () => {
       expect(table.get(id)?.state).toBe("cancelled");
       await table.remove(id);
       expect(states(received)).toEqual(["running"]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("stops pushing to a runner of another protocol version, and logs both versions", async () => {
+    const lines = vi.spyOn(console, "log");
+    const { table, id, received, close } = await run(() => OTHER_VERSION, () => 201, { waitForEnd: true, reportEveryMs: 1 });
+    try {
+      expect(received.map((r) => r.kind)).toEqual(["event"]);
+      expect(table.get(id)?.state).toBe("cancelled");
+      const logged = lines.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>).filter((l) => /another protocol version/.test(String(l.message)));
+      expect(logged).toEqual([expect.objectContaining({ level: "error", processor: PROCESSOR_PROTOCOL_VERSION, worker: PROCESSOR_PROTOCOL_VERSION + 1 })]);
+      await table.remove(id);
     } finally {
       await close();
     }

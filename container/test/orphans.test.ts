@@ -5,6 +5,7 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { processesMentioning } from "../../test/support/processes.ts";
 import { startMediaServer, testConfig } from "./helpers.ts";
 import { until } from "./video-fixtures.ts";
@@ -35,7 +36,7 @@ describe.runIf(process.platform === "linux")("a processor killed with SIGKILL", 
     const port = /"port":(\d+)/.exec(out)![1];
     const started = await fetch(`http://127.0.0.1:${port}/jobs`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", [PROTOCOL_HEADER]: String(PROCESSOR_PROTOCOL_VERSION) },
       body: JSON.stringify({ id: "orphan-test", type: "compressVideo", params: { url, codec: "vp9", quality: "high" } }),
     });
     expect(started.status).toBe(202);

@@ -1,10 +1,12 @@
 // GET /healthz (no auth): is the configuration usable, can the Worker reach D1, R2 and the
-// processor, and which versions run. 200 when every check passes, 503 otherwise. Queues
-// cannot be probed without sending a message, so they are reported as configured.
+// processor, does the processor speak this Worker's protocol version, and which versions
+// run. 200 when every check passes, 503 otherwise. Queues cannot be probed without
+// sending a message, so they are reported as configured.
 // GET /healthz/processor (admin token): starts the processor container and reports its
 // tools, the check to run after a deploy (docs/deploy.md).
 import { Hono } from "hono";
 import { adminAuth } from "../auth/admin.ts";
+import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, speaksOurProtocol } from "../contract/processor-protocol.ts";
 import { processorFetch } from "../runner/transport.ts";
 import { reportConfigProblems } from "./config.ts";
 
@@ -14,6 +16,7 @@ export const PROBE_INSTANCE = "health-probe";
 
 type Check = { ok: boolean; ms: number; error?: string; [key: string]: unknown };
 
+/** Runs a probe and times it: failed when it throws, or when it says `ok: false` itself. */
 async function timed(probe: () => Promise<Record<string, unknown> | void>): Promise<Check> {
   const start = Date.now();
   try {
@@ -24,11 +27,26 @@ async function timed(probe: () => Promise<Record<string, unknown> | void>): Prom
   }
 }
 
-async function processorStatus(env: Env, instance: string, timeoutMs: number): Promise<Record<string, unknown>> {
+/**
+ * The processor's /status: its mode, tools and job types, and `protocol` (its version,
+ * this Worker's, and whether they match). A processor of another protocol version fails
+ * the check (`ok: false`): the runner refuses to work with it.
+ */
+async function checkProcessor(env: Env, instance: string, timeoutMs: number): Promise<Record<string, unknown>> {
   const res = await processorFetch(env, instance)("/status", { signal: AbortSignal.timeout(timeoutMs) });
   if (!res.ok) throw new Error(`processor answered ${res.status}`);
-  const status = (await res.json()) as { tools?: Record<string, string | null>; jobTypes?: string[] };
-  return { mode: env.PROCESSOR_URL ? "local" : "container", tools: status.tools, jobTypes: status.jobTypes };
+  const body: unknown = await res.json();
+  // The body's version first: a processor older than versioning sends neither it nor the header.
+  const version = (body as { protocol?: unknown } | null)?.protocol;
+  const processor = typeof version === "number" ? version : protocolVersionOf(res.headers.get(PROTOCOL_HEADER));
+  const protocol = { processor, worker: PROCESSOR_PROTOCOL_VERSION, matches: speaksOurProtocol(processor) };
+  const mode = env.PROCESSOR_URL ? "local" : "container";
+  if (!protocol.matches) {
+    return { ok: false, mode, protocol, error: `the processor speaks protocol ${processor ?? "none"}, this Worker ${PROCESSOR_PROTOCOL_VERSION}: it will refuse every job` };
+  }
+  const status = processorStatus.safeParse(body);
+  if (!status.success) return { ok: false, mode, protocol, error: `the processor's status is not what the protocol says: ${describeIssues(status.error)}` };
+  return { mode, protocol, tools: status.data.tools, jobTypes: status.data.jobTypes };
 }
 
 export const healthRoutes = new Hono<{ Bindings: Env }>()
@@ -44,7 +62,7 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
         await env.OUTPUTS.list({ limit: 1 });
       }),
       env.PROCESSOR_URL
-        ? timed(() => processorStatus(env, "health", 3000))
+        ? timed(() => checkProcessor(env, "health", 3000))
         : // An unauthenticated probe must not start a container: GET /healthz/processor does.
           Promise.resolve<Check>({ ok: true, ms: 0, mode: "container" }),
     ]);
@@ -57,6 +75,6 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
   })
   .get("/processor", adminAuth(), async (c) => {
     // A cold container needs its image pulled and Node started: allow more than /healthz does.
-    const processor = await timed(() => processorStatus(c.env, PROBE_INSTANCE, 60_000));
+    const processor = await timed(() => checkProcessor(c.env, PROBE_INSTANCE, 60_000));
     return c.json({ ok: processor.ok, checks: { processor } }, processor.ok ? 200 : 503, { "cache-control": "no-store" });
   });

@@ -7,7 +7,7 @@
 // lost or cancelled attempt cannot write over the outputs of the one that replaced it.
 import { isOutputName, MAX_OUTPUT_BYTES, OUTPUT_CONTENT_TYPES, PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
 import { log } from "../lib/log.ts";
-import { hasAttemptToken, jobOfAttempt } from "./events.ts";
+import { hasAttemptToken, jobOfAttempt, refuseOtherProtocol } from "./events.ts";
 import { OutputError, putOutput } from "./outputs.ts";
 
 const refuse = (status: number, message: string) => new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -16,11 +16,14 @@ const refuse = (status: number, message: string) => new Response(message, { stat
  * Stores one uploaded output: 201 once it is in R2; 401 wrong token, 400 a name that is
  * not an output's or a body that does not have its Content-Length, 411 no Content-Length,
  * 413 larger than R2 stores in one PUT, 415 a type no job produces, 409 when the runner no
- * longer holds the attempt (the processor stops), 503 when R2 failed (retried).
+ * longer holds the attempt or the processor speaks another protocol version (a
+ * protocolMismatch body; the processor stops either way), 503 when R2 failed (retried).
  */
 export async function receiveProcessorOutput(env: Env, request: Request): Promise<Response> {
   if (request.method !== "PUT") return refuse(405, "outputs are sent with PUT");
   if (!env.PROCESSOR_TOKEN) return refuse(503, "processor token not configured");
+  const mismatch = refuseOtherProtocol(request, "upload");
+  if (mismatch) return mismatch;
   const path = new URL(request.url).pathname;
   const [pid, name] = path.startsWith(`${PROCESSOR_OUTPUTS_PATH}/`) ? path.slice(PROCESSOR_OUTPUTS_PATH.length + 1).split("/").map(decode) : [];
   const jobId = pid ? jobOfAttempt(pid) : undefined;

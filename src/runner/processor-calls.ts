@@ -1,16 +1,42 @@
 // The JobRunner's calls to the processor that holds an attempt (the protocol is in
 // src/contract/processor-protocol.ts; how the processor is reached, src/runner/transport.ts).
-// They report what the processor answered; the runner decides what follows.
-import type { ProcessorJobRequest, ProcessorJobState } from "../contract/processor-protocol.ts";
+// They report what the processor answered, each answer parsed with the protocol's schema
+// and its version checked; the runner decides what follows.
+import {
+  describeIssues,
+  PROCESSOR_PROTOCOL_VERSION,
+  processorJobState,
+  PROTOCOL_HEADER,
+  protocolMismatch,
+  protocolVersionOf,
+  speaksOurProtocol,
+  type ProcessorJobRequest,
+  type ProcessorJobState,
+} from "../contract/processor-protocol.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
 import { uploadRefId } from "../contract/uploads.ts";
 import type { JobRow } from "../db/schema.ts";
 import { uploadInputLink } from "../files/uploads.ts";
+import { log } from "../lib/log.ts";
 import type { Attempt } from "./attempt.ts";
 import { callbackFor } from "./events.ts";
 import { processorFetch } from "./transport.ts";
 
 const attemptPath = (current: Attempt) => `/jobs/${encodeURIComponent(current.pid)}`;
+
+/**
+ * The processor answered in a way this Worker cannot take: another protocol version
+ * (`versions`), or a body the protocol's schema refuses. Thrown from the calls below, and
+ * taken like a processor that could not be reached (the call failed).
+ */
+export class ProcessorAnswerError extends Error {
+  readonly versions?: { processor: number | null; worker: number };
+  constructor(message: string, versions?: { processor: number | null; worker: number }) {
+    super(message);
+    this.name = "ProcessorAnswerError";
+    this.versions = versions;
+  }
+}
 
 /** Starts the attempt on its processor, with the callback its events go to; throws when it was not accepted. */
 export async function startOnProcessor(env: Env, current: Attempt, job: Pick<JobRow, "type" | "params">): Promise<ProcessorJobState> {
@@ -27,21 +53,22 @@ export async function startOnProcessor(env: Env, current: Attempt, job: Pick<Job
     headers: { "content-type": "application/json" },
     body: JSON.stringify(request),
   });
+  await checkVersion(current, "start", response);
   if (!response.ok) throw new Error(`processor answered ${response.status} to start: ${await response.text()}`);
-  return (await response.json()) as ProcessorJobState;
+  return parseState(current, "start", response);
 }
 
-/** The attempt's state on its processor: "unknown" when the processor does not have it, "no answer" when the call failed. */
+/** The attempt's state on its processor: "unknown" when the processor does not have it, "no answer" when the call failed or its answer could not be taken. */
 export async function askProcessor(env: Env, current: Attempt): Promise<ProcessorJobState | "unknown" | "no answer"> {
-  let response: Response;
   try {
-    response = await processorFetch(env, current.instance)(attemptPath(current));
+    const response = await processorFetch(env, current.instance)(attemptPath(current));
+    await checkVersion(current, "state", response);
+    if (response.status === 404) return "unknown";
+    if (!response.ok) return "no answer";
+    return await parseState(current, "state", response);
   } catch {
     return "no answer";
   }
-  if (response.status === 404) return "unknown";
-  if (!response.ok) return "no answer";
-  return (await response.json()) as ProcessorJobState;
 }
 
 /** Cancels (when asked to) and deletes the attempt on its processor. Best effort: a processor that is gone has nothing left to release. */
@@ -53,4 +80,36 @@ export async function releaseOnProcessor(env: Env, current: Attempt, how: "cance
   } catch {
     // Unreachable processor: its own TTL sweep removes the files.
   }
+}
+
+/**
+ * Throws (and logs, naming both versions) when the processor speaks another protocol
+ * version: its answer says so in PROTOCOL_HEADER, or in a 409 protocolMismatch body when
+ * it refused our request (the processor that refused names its version in both).
+ */
+async function checkVersion(current: Attempt, call: string, response: Response): Promise<void> {
+  const processor = protocolVersionOf(response.headers.get(PROTOCOL_HEADER));
+  let refused = false;
+  if (response.status === 409) refused = protocolMismatch.safeParse(await response.clone().json().catch(() => undefined)).success;
+  if (speaksOurProtocol(processor) && !refused) return;
+  const versions = { processor, worker: PROCESSOR_PROTOCOL_VERSION };
+  log("error", "the processor speaks another protocol version; the call counts as failed", { job: current.jobId, attempt: current.attempt, call, status: response.status, ...versions });
+  await response.body?.cancel();
+  throw new ProcessorAnswerError(`processor protocol ${processor ?? "none"}, Worker protocol ${PROCESSOR_PROTOCOL_VERSION} (${call}: HTTP ${response.status})`, versions);
+}
+
+/** The answer's body as a job state of this attempt; throws (and logs what was wrong) when it is not one. */
+async function parseState(current: Attempt, call: string, response: Response): Promise<ProcessorJobState> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const parsed = processorJobState.safeParse(body);
+  if (parsed.success && parsed.data.id === current.pid) return parsed.data;
+  const problem = parsed.success ? `id ${JSON.stringify(parsed.data.id)} is not attempt ${current.pid}` : describeIssues(parsed.error);
+  log("error", "the processor's answer is not a job state; the call counts as failed", { job: current.jobId, attempt: current.attempt, call, problem, body: text.slice(0, 500) });
+  throw new ProcessorAnswerError(`processor's answer to ${call} is not a job state: ${problem}`);
 }

@@ -3,7 +3,9 @@
 // (src/limits/processor-pool.ts), shared by the jobs seated on it. Same protocol
 // (src/contract/processor-protocol.ts) either way.
 // Every call of that protocol is idempotent (a start names its attempt id), so a call
-// that loses its connection before an answer is sent once more.
+// that loses its connection before an answer is sent once more. Every call names this
+// Worker's protocol version (PROTOCOL_HEADER).
+import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../contract/processor-protocol.ts";
 
 export type ProcessorFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -11,6 +13,7 @@ export function processorFetch(env: Env, instance: string): ProcessorFetch {
   const withAuth = (init: RequestInit = {}): RequestInit => {
     const headers = new Headers(init.headers);
     if (env.PROCESSOR_TOKEN) headers.set("authorization", `Bearer ${env.PROCESSOR_TOKEN}`);
+    headers.set(PROTOCOL_HEADER, String(PROCESSOR_PROTOCOL_VERSION));
     return { ...init, headers };
   };
   if (env.PROCESSOR_URL) {

@@ -5,11 +5,14 @@ import { database } from "../../src/db/client.ts";
 import { insertJob } from "../../src/db/jobs.ts";
 import type { jobs } from "../../src/db/schema.ts";
 import { newId } from "../../src/lib/crypto.ts";
-import { PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH } from "../../src/contract/processor-protocol.ts";
+import { PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 
 export const testEnv = env as unknown as Env & { MEDIA_URL: string; PROCESSOR_URL: string };
 
 export const media = (path: string) => `${testEnv.MEDIA_URL}${path}`;
+
+/** The header a processor (or the Worker) of this protocol version sends with every request of the protocol. */
+export const protocolHeader = { [PROTOCOL_HEADER]: String(PROCESSOR_PROTOCOL_VERSION) };
 
 export async function call(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const headers = new Headers(options.headers);
@@ -143,7 +146,7 @@ interface RelayedRequest {
 
 async function serveRelayed(base: string, request: RelayedRequest): Promise<void> {
   const headers: Record<string, string> = {};
-  for (const name of ["range", "authorization", "content-type"]) if (request.headers[name]) headers[name] = request.headers[name];
+  for (const name of ["range", "authorization", "content-type", PROTOCOL_HEADER]) if (request.headers[name]) headers[name] = request.headers[name];
   const body = request.body ? Uint8Array.from(atob(request.body), (c) => c.charCodeAt(0)) : undefined;
   const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers, body });
   const answer: Record<string, string> = {};

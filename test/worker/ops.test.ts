@@ -12,7 +12,7 @@ import { finishJob } from "../../src/runner/finish.ts";
 import type { Attempt } from "../../src/runner/job-runner.ts";
 import { sweep } from "../../src/runner/sweeper.ts";
 import { sweepDeliveries } from "../../src/webhooks/schedule.ts";
-import { call, media, newKey, processorState, testEnv } from "./helpers.ts";
+import { call, media, newKey, processorState, protocolHeader, testEnv } from "./helpers.ts";
 
 const DAY = 86_400_000;
 
@@ -98,7 +98,7 @@ describe("the stuck-job sweeper", () => {
     // The attempt runs on the processor, and the runner holds it, but no alarm will fire.
     const started = await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
       method: "POST",
-      headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json", ...protocolHeader },
       body: JSON.stringify({ id: pid, type: "compressImage", params: { url: media("/stall") } }),
     });
     expect(started.ok).toBe(true);

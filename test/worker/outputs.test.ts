@@ -12,7 +12,7 @@ import { TUNABLES } from "../../src/lib/tunables.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
 import { newAttempt } from "../../src/runner/attempt.ts";
-import { call, media, newKey, processorState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { call, media, newKey, processorState, protocolHeader, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const WEBP = new Uint8Array([0x52, 0x49, 0x46, 0x46, 1, 2, 3, 4, 0x57, 0x45, 0x42, 0x50]);
 
@@ -28,7 +28,7 @@ const unsized = () =>
 async function put(pid: string, name: string, init: { token: string; body?: BodyInit; headers?: Record<string, string> }) {
   const response = await workerFetch(`http://127.0.0.1:8787/internal/processor-outputs/${encodeURIComponent(pid)}/${name}`, {
     method: "PUT",
-    headers: { authorization: `Bearer ${init.token}`, "content-type": "image/webp", ...init.headers },
+    headers: { authorization: `Bearer ${init.token}`, "content-type": "image/webp", ...protocolHeader, ...init.headers },
     body: init.body ?? WEBP,
   });
   return { status: response.status, text: await response.text() };
@@ -118,7 +118,7 @@ describe("outputs uploaded by the processor", () => {
     const nowhere = "http://127.0.0.1:9";
     const started = await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
       method: "POST",
-      headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json", ...protocolHeader },
       body: JSON.stringify({ id: pid, type: "compressImage", params: row.params, callback: { url: `${nowhere}/e`, token: "t", outputs: `${nowhere}/o` } }),
     });
     const state = await waitFor(async () => {

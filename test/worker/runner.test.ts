@@ -7,7 +7,7 @@ import { TUNABLES } from "../../src/lib/tunables.ts";
 import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
-import { call, media, newKey, processorState, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { call, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
@@ -98,7 +98,7 @@ describe("the job runner", () => {
     const push = async (state: object, token: string) =>
       (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...protocolHeader },
         body: JSON.stringify(state),
       })).status;
     const own = (await callbackFor(testEnv, pid)).token;

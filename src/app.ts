@@ -7,7 +7,7 @@ import { apiKeyAuth } from "./auth/api-key.ts";
 import { AppError, errorBody } from "./lib/errors.ts";
 import { configureLogging, log } from "./lib/log.ts";
 import { requestLog } from "./lib/request-log.ts";
-import { healthRoutes } from "./ops/health.ts";
+import { healthRoutes } from "./routes/health.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.tsx";
 import { faviconRoutes } from "./routes/dashboard/favicon.ts";

@@ -206,7 +206,7 @@ const webhookDelivery = z.object({
   ).describe("Newest first."),
 });
 
-/** GET /healthz (src/ops/health.ts); each check also carries details of its own. */
+/** GET /healthz (src/routes/health.ts); each check also carries details of its own. */
 const health = z.object({
   ok: z.boolean(),
   version: z.string(),

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { adminAuth } from "../auth/admin.ts";
 import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, speaksOurProtocol } from "../contract/processor-protocol.ts";
 import { processorFetch } from "../runner/transport.ts";
-import { reportConfigProblems } from "./config.ts";
+import { reportConfigProblems } from "../ops/config.ts";
 
 export const SERVICE_VERSION = "0.1.0";
 /** The container instance /healthz/processor starts; it stops after its idle time. */

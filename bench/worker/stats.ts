@@ -1,9 +1,8 @@
 // Per-job counts of D1 statements and Durable Object requests, for `npm run bench`
-// (docs/benchmarks.md). Off unless the variable D1_STATS is "true" (never set in
-// wrangler.toml): `instrument(env)` then hands out an Env whose DB and Durable Object
-// namespaces count what goes through them. Every entry point instruments its own env
-// (src/index.ts: fetch, queue, scheduled, and each Durable Object's constructor), so the
-// count does not depend on which code makes the call.
+// (docs/benchmarks.md). Only the bench's Worker (bench/worker/index.ts) uses it:
+// `instrument(env)` hands out an Env whose DB and Durable Object namespaces count what goes
+// through them. Every entry point instruments its own env (fetch, queue, scheduled, and
+// each Durable Object's constructor), so the count does not depend on which code makes the call.
 //
 // A D1 statement is one D1 result (`run`, `all`, `first`, `raw`: one each; `batch`: one per
 // result it returns), counted when D1 answers. A statement belongs to the job whose id is
@@ -15,7 +14,7 @@
 // so a client's own reads (`GET /v1/jobs/:id`) can be told apart from the job's work.
 //
 // Counters live in the isolate's memory. Locally (`wrangler dev`) the Worker and its
-// Durable Objects share one isolate, so GET /admin/stats sees them all; in production each
+// Durable Objects share one isolate, so GET /admin/stats sees them all; deployed, each
 // isolate would count only its own share, which is why this is a local measuring tool.
 
 const JOB_ID = /^job_[A-Za-z0-9]{24}$/;
@@ -40,11 +39,6 @@ const counters: Counters = { jobs: new Map(), unattributed: emptyStats(), delive
 
 function emptyStats(): JobStats {
   return { d1: {}, durableObjects: {} };
-}
-
-export function statsEnabled(env: Env): boolean {
-  // An optional variable, absent from the generated Env: only the bench sets it.
-  return (env as unknown as { D1_STATS?: string }).D1_STATS === "true";
 }
 
 export function statsSnapshot(): { jobs: Record<string, JobStats>; unattributed: JobStats } {
@@ -169,12 +163,10 @@ function countedNamespace<T extends object>(namespace: T, binding: string): T {
 }
 
 /**
- * The env this entry point should use: `env` itself unless D1_STATS is "true", else one
- * whose DB and Durable Object namespaces count per job. `source` names the entry point;
- * for an HTTP request, pass the request.
+ * An env whose DB and Durable Object namespaces count per job. `source` names the entry
+ * point; for an HTTP request, pass the request.
  */
 export function instrument(env: Env, source: string | Request): Env {
-  if (!statsEnabled(env)) return env;
   const path = typeof source === "string" ? undefined : new URL(source.url).pathname;
   const context =
     typeof source === "string"

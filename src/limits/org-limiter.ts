@@ -1,12 +1,5 @@
 // OrgLimiter: one Durable Object per organization and mode (docs/limits.md). It admits job
-// creations against the hourly quota and hands out concurrency slots to waiting jobs in
-// priority order. Being one object, its decisions are atomic across every Worker
-// instance; being one per organization, one organization's backlog never delays another.
-// A slot is held from the job's start until it ends (finishJob releases it). Its lease is
-// kept by the limiter itself: shortly before it runs out the limiter asks the job's runner
-// (JobRunner `holds`), extends it while the runner has the job and reclaims the slot only
-// when it does not, so a slot is never given away while its job runs, whatever the runner
-// is doing, and a running job's slot is never seen expired.
+// creations against the hourly quota (quota.ts) and gives concurrency slots to waiting jobs.
 import { DurableObject } from "cloudflare:workers";
 import type { Plan } from "../db/schema.ts";
 import { configureLogging, log } from "../lib/log.ts";
@@ -41,6 +34,13 @@ function orgOfLimiter(name: string): string {
   return name.slice(0, name.lastIndexOf(":"));
 }
 
+/**
+ * Being one object, its decisions are atomic across every Worker instance; being one per
+ * organization, one organization's backlog never delays another. A slot is held from the
+ * job's start until it ends (finishJob releases it); its lease is kept by the limiter itself
+ * (`#checkExpiringSlots`), so a slot is never given away while its job runs, whatever the
+ * runner is doing.
+ */
 export class OrgLimiter extends DurableObject<Env> {
   readonly #sql: SqlStorage;
 

@@ -10,7 +10,7 @@ import { chartSvg } from "./chart.ts";
 import { find, mb, ms, table } from "./format.ts";
 import { INPUT_DESCRIPTIONS } from "./media.ts";
 import { GOALS, type OverheadRow } from "./overhead.ts";
-import { BENCH_VARS } from "./support.ts";
+import { BENCH_SERVICE } from "./support.ts";
 import { STATEMENT_GOAL, type StatementsResult } from "./statements.ts";
 import type { QualityRow } from "./quality.ts";
 
@@ -81,7 +81,7 @@ goals are issue 16's.
 - Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB RAM, ${m.os}.
 - Versions: ${Object.entries(m.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.
 - ${r.noisy.length ? `**Noisy:** other test runs (vitest) shared the ${m.cpus} cores during: ${r.noisy.join(", ")}. Those sections' timings are inflated and vary between runs; ratios measured with service and direct runs interleaved suffer least.` : "No other test run (vitest) was seen on the machine during the run."}
-- Local only: the Worker runs in workerd under \`wrangler dev\` (Miniflare's D1, R2, Queues and Durable Objects on local disk), and the processor in the same Node process as the load generator, with ${BENCH_VARS.PROCESSOR_CONCURRENCY} processor seats (\`PROCESSOR_CONCURRENCY\`) and \`D1_STATS=true\` (the counts of section 6). Production numbers differ; the proportions are what this page is for.
+- Local only: the Worker runs in workerd under \`wrangler dev\` (Miniflare's D1, R2, Queues and Durable Objects on local disk), and the processor in the same Node process as the load generator, with ${BENCH_SERVICE.vars.PROCESSOR_CONCURRENCY} processor seats (\`PROCESSOR_CONCURRENCY\`); the Worker is the production one wrapped by \`bench/worker/index.ts\` (the counts of section 6). Production numbers differ; the proportions are what this page is for.
 
 ![Overhead, API throughput, dispatch latency and concurrency per organization](benchmarks.png)
 
@@ -245,7 +245,7 @@ function statementsSection(st: StatementsResult): string {
   const sources = (counts: Record<string, number>) => Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} ${k}`).join(", ");
   return `## ${SECTION_NAMES.statements}
 
-Counted by the Worker itself (\`src/ops/stats.ts\`, on when \`D1_STATS=true\`): every D1 result is a
+Counted in the bench's Worker (\`bench/worker/stats.ts\`, around the production code): every D1 result is a
 statement (a batch counts one per statement in it), attributed to the job whose id it binds, or
 to the job a request is about; every call on a Durable Object stub is a request. Jobs run one at
 a time and their counts are read once they stop moving. "client reads" are the bench's own

@@ -18,7 +18,7 @@ import { measureOverhead } from "./overhead.ts";
 import { measureQuality } from "./quality.ts";
 import { analysis, SECTION_NAMES, writeReport, type Machine, type Results } from "./report.ts";
 import { measureStatements } from "./statements.ts";
-import { BENCH_VARS, exec, log, Org, othersRunning } from "./support.ts";
+import { BENCH_SERVICE, exec, log, Org, othersRunning } from "./support.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const resultsFile = join(MEDIA_DIR, "results.json");
@@ -95,7 +95,7 @@ async function main() {
   const inputs = await section("inputs", makeInputs);
   const sizes = Object.fromEntries(await Promise.all(Object.entries(inputs).map(async ([k, p]) => [k, { bytes: (await stat(p)).size }])));
   log("starting the service (processor + wrangler dev)");
-  const service = await startService({ startTimeout: 120_000, vars: BENCH_VARS });
+  const service = await startService({ startTimeout: 120_000, ...BENCH_SERVICE });
   const media = await startMediaServer();
   try {
     const previous = await previousResults();

@@ -1,6 +1,6 @@
 // Section 6: D1 statements and Durable Object requests per job, for every job type on a
-// long and a short input, counted by the Worker itself (src/ops/stats.ts, on because the
-// bench starts the service with D1_STATS=true) and read from GET /admin/stats. Jobs run one
+// long and a short input, counted by the bench's Worker (bench/worker/stats.ts, which the
+// bench runs instead of src/index.ts) and read from GET /admin/stats. Jobs run one
 // at a time; the counts are settled (unchanged over a second) before they are read. The
 // bench's own polls (GET /v1/jobs/:id) are counted apart: a client that waits for a
 // webhook does not make them.
@@ -10,7 +10,7 @@ import type { Inputs, MediaServer } from "./media.ts";
 import { CASES, isShort } from "./overhead.ts";
 import { log, median, Org, until } from "./support.ts";
 
-/** One job's counts as GET /admin/stats returns them (src/ops/stats.ts). */
+/** One job's counts as GET /admin/stats returns them (bench/worker/stats.ts). */
 interface JobStats {
   d1: Record<string, number>;
   durableObjects: Record<string, number>;
@@ -46,7 +46,7 @@ export interface StatementsResult {
 
 async function stats(service: Service, method: "GET" | "DELETE"): Promise<{ jobs: Record<string, JobStats>; unattributed: JobStats }> {
   const response = await fetch(`${service.baseUrl}/admin/stats`, { method, headers: { authorization: `Bearer ${service.adminToken}` } });
-  if (!response.ok) throw new Error(`${method} /admin/stats: HTTP ${response.status} ${await response.text()} (is D1_STATS set?)`);
+  if (!response.ok) throw new Error(`${method} /admin/stats: HTTP ${response.status} ${await response.text()} (is the service the bench's Worker, bench/worker/index.ts?)`);
   return method === "GET" ? ((await response.json()) as never) : { jobs: {}, unattributed: { d1: {}, durableObjects: {} } };
 }
 

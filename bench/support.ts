@@ -7,10 +7,11 @@ import type { Service } from "../test/support/service.ts";
 export const exec = promisify(execFile);
 
 /**
- * Worker variables of the bench's service: the per-job counts of section 6 (src/ops/stats.ts),
- * and room for section 3's 20 running jobs (the local processor has 4 seats by default).
+ * The bench's service: the production Worker wrapped by bench/worker/index.ts, which counts
+ * D1 statements per job (section 6), with room for section 3's 20 running jobs (the local
+ * processor has 4 seats by default).
  */
-export const BENCH_VARS = { D1_STATS: "true", PROCESSOR_CONCURRENCY: "20" } as const;
+export const BENCH_SERVICE = { entry: "bench/worker/index.ts", vars: { PROCESSOR_CONCURRENCY: "20" } } as const;
 
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 

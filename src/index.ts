@@ -10,41 +10,18 @@ import { sweep } from "./runner/sweeper.ts";
 import { consumeDeadWebhooks, consumeWebhooks } from "./webhooks/consumer.ts";
 import type { WebhookMessage } from "./webhooks/schedule.ts";
 
-import { OrgLimiter as OrgLimiterBase } from "./limits/org-limiter.ts";
-import { ProcessorPool as ProcessorPoolBase } from "./limits/processor-pool.ts";
-import { JobRunner as JobRunnerBase } from "./runner/job-runner.ts";
-import { instrument } from "./ops/stats.ts";
-
+export { OrgLimiter } from "./limits/org-limiter.ts";
+export { ProcessorPool } from "./limits/processor-pool.ts";
+export { JobRunner } from "./runner/job-runner.ts";
 export { ProcessorContainer } from "./runner/container.ts";
 // The runtime routes a container's outbound requests (the processor's pushed events,
 // ProcessorContainer.outboundByHost) through this entrypoint of the containers package.
 export { ContainerProxy } from "@cloudflare/containers";
 
-// Each entry point takes its env through instrument(), which returns it unchanged unless
-// D1_STATS is "true" (the bench's per-job counts, src/ops/stats.ts).
-export class OrgLimiter extends OrgLimiterBase {
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, instrument(env, "OrgLimiter"));
-  }
-}
-
-export class ProcessorPool extends ProcessorPoolBase {
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, instrument(env, "ProcessorPool"));
-  }
-}
-
-export class JobRunner extends JobRunnerBase {
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, instrument(env, "JobRunner"));
-  }
-}
-
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, instrument(env, request), ctx),
+  fetch: app.fetch,
 
   async queue(batch, env, _ctx) {
-    env = instrument(env, `queue ${batch.queue}`);
     configureLogging(env);
     switch (batch.queue) {
       case "media-jobs-jobs":
@@ -62,7 +39,6 @@ export default {
   },
 
   async scheduled(controller, env, ctx) {
-    env = instrument(env, "cron");
     configureLogging(env);
     ctx.waitUntil(
       Promise.all([
@@ -73,4 +49,4 @@ export default {
       ]),
     );
   },
-} satisfies ExportedHandler<Env, unknown>;
+} satisfies ExportedHandler<Env>;

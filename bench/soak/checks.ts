@@ -1,5 +1,6 @@
 // The soak's checks: each a rule every run must hold (every job ended, within its plan,
 // one webhook each, nothing orphaned…), judged from what it observed. Pure.
+import { outputKey } from "../../src/files/r2-keys.ts";
 import { outcomeMismatch } from "../../test/support/corpus.ts";
 import { count, list, type Figures } from "./figures.ts";
 import type { Observed, Views } from "./observed.ts";
@@ -110,7 +111,7 @@ export function checksOf(o: Observed, { ours, jobs, byId, completed, accepted, e
     else if (job.status !== "completed") orphans.push(`R2 ${key}: job is ${job.status}`);
   }
   const keys = new Set(o.objectKeys);
-  for (const j of completed) for (const name of outputNames(j.result)) if (!keys.has(`outputs/${j.id}/${name}`)) orphans.push(`${j.id}: output ${name} missing from R2`);
+  for (const j of completed) for (const name of outputNames(j.result)) if (!keys.has(outputKey(j.id, name))) orphans.push(`${j.id}: output ${name} missing from R2`);
   for (const d of o.deliveries) if (!allJobs.has(d.job_id)) orphans.push(`delivery ${d.id}: no job ${d.job_id}`);
   for (const a of o.attempts) if (!deliveryIds.has(a.delivery_id)) orphans.push(`webhook attempt ${a.delivery_id}#${a.attempt}: no delivery`);
   const orgIds = new Set(o.plans.keys());

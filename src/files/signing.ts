@@ -2,6 +2,7 @@
 // base64url(JSON {k: R2 key, e: expiry in unix seconds, n: nonce}) + "." +
 // base64url(HMAC-SHA256). Links live one hour; each read of a job signs fresh ones.
 import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";
+import { outputKey } from "./r2-keys.ts";
 
 export const LINK_LIFETIME_S = 3600;
 
@@ -12,10 +13,6 @@ interface LinkClaims {
   n: string;
   /** `put` on an upload target (PUT /v1/uploads/:id/content); absent on download links. */
   p?: "put";
-}
-
-export function outputKey(jobId: string, name: string): string {
-  return `outputs/${jobId}/${name}`;
 }
 
 async function signClaims(secret: string, claims: LinkClaims): Promise<string> {

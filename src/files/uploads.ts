@@ -11,11 +11,8 @@ import { iso } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { presignUrl } from "./presign.ts";
+import { uploadKey } from "./r2-keys.ts";
 import { signLink, signUploadTarget } from "./signing.ts";
-
-export function uploadKey(id: string): string {
-  return `uploads/${id}`;
-}
 
 /** R2's S3 API credentials (secrets). All three, or none: local development uses the Worker's own route. */
 interface R2Credentials {

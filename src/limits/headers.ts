@@ -2,7 +2,7 @@
 // HTTP" (draft-ietf-httpapi-ratelimit-headers): a named policy with its quota `q` and
 // window `w`, and the current state with remaining `r` and seconds until more `t`.
 import { AppError } from "../lib/errors.ts";
-import type { QuotaVerdict } from "./admission.ts";
+import type { QuotaVerdict } from "./quota.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 
 const POLICY = "jobs-per-hour";

@@ -1,18 +1,11 @@
 // OrgLimiter: one Durable Object per organization and mode (docs/limits.md). It admits job
-// creations against the hourly quota and hands out concurrency slots to waiting jobs in
-// priority order. Being one object, its decisions are atomic across every Worker
-// instance; being one per organization, one organization's backlog never delays another.
-// A slot is held from the job's start until it ends (finishJob releases it). Its lease is
-// kept by the limiter itself: shortly before it runs out the limiter asks the job's runner
-// (JobRunner `holds`), extends it while the runner has the job and reclaims the slot only
-// when it does not, so a slot is never given away while its job runs, whatever the runner
-// is doing, and a running job's slot is never seen expired.
+// creations against the hourly quota (quota.ts) and gives concurrency slots to waiting jobs.
 import { DurableObject } from "cloudflare:workers";
 import type { Plan } from "../db/schema.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
-import { planDispatch, quotaVerdict, type QuotaVerdict, type Slot, type Waiting } from "./admission.ts";
 import { PLAN_LIMITS } from "./plans.ts";
+import { quotaVerdict, type QuotaVerdict } from "./quota.ts";
 
 const { quotaWindowMs, slotLeaseMs, slotCheckAheadMs, doneMemoryMs, startRetryMs } = TUNABLES.limiter;
 
@@ -25,6 +18,13 @@ export interface Usage {
   windowResetsInS: number | null;
 }
 
+/** A job waiting for a slot. Slots go by priority (1 first), then oldest, then id: the index `waiting_order`. */
+export interface Waiting {
+  jobId: string;
+  priority: number;
+  createdAt: number;
+}
+
 export function limiterFor(env: Env, orgId: string, mode: string) {
   return env.ORG_LIMITER.getByName(`${orgId}:${mode}`);
 }
@@ -34,6 +34,13 @@ function orgOfLimiter(name: string): string {
   return name.slice(0, name.lastIndexOf(":"));
 }
 
+/**
+ * Being one object, its decisions are atomic across every Worker instance; being one per
+ * organization, one organization's backlog never delays another. A slot is held from the
+ * job's start until it ends (finishJob releases it); its lease is kept by the limiter itself
+ * (`#checkExpiringSlots`), so a slot is never given away while its job runs, whatever the
+ * runner is doing.
+ */
 export class OrgLimiter extends DurableObject<Env> {
   readonly #sql: SqlStorage;
 
@@ -155,36 +162,28 @@ export class OrgLimiter extends DurableObject<Env> {
   }
 
   /**
-   * Checks expired slots with their runners and starts waiting jobs while slots are free.
-   * Reads only the waiting jobs that can start now (the first ones in `byPriority` order,
-   * through its index), so a backlog of thousands makes no call slower.
+   * Checks expiring slots with their runners and starts waiting jobs while slots are free,
+   * in the order of `waiting_order`. Reads only the waiting jobs that can start now
+   * (through that index), so a backlog of thousands makes no call slower.
    */
   async dispatch(now = Date.now()): Promise<void> {
     await this.#checkExpiringSlots(now);
     for (;;) {
-      const slots = this.#sql
-        .exec<{ job_id: string; lease_expires_at: number }>("SELECT job_id, lease_expires_at FROM slots")
-        .toArray()
-        // Expiry was decided above, with the runners: every slot still here is held.
-        .map((r): Slot => ({ jobId: r.job_id, leaseExpiresAt: Math.max(r.lease_expires_at, now + 1) }));
-      const concurrency = PLAN_LIMITS[this.#plan()].concurrentJobs;
-      if (slots.length >= concurrency) break;
-      const waiting = this.#sql
-        .exec<{ job_id: string; priority: number; created_at: number }>(
-          "SELECT job_id, priority, created_at FROM waiting ORDER BY priority, created_at, job_id LIMIT ?",
-          concurrency - slots.length,
-        )
+      // Expiry was decided above, with the runners: every slot still here is held.
+      const held = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM slots").one().n;
+      const free = PLAN_LIMITS[this.#plan()].concurrentJobs - held;
+      if (free <= 0) break;
+      const start = this.#sql
+        .exec<{ job_id: string; priority: number; created_at: number }>("SELECT job_id, priority, created_at FROM waiting ORDER BY priority, created_at, job_id LIMIT ?", free)
         .toArray()
         .map((r): Waiting => ({ jobId: r.job_id, priority: r.priority, createdAt: r.created_at }));
-      const plan = planDispatch(waiting, slots, concurrency, now);
-      if (plan.start.length === 0) break;
+      if (start.length === 0) break;
       // Slots are taken before any await, so an interleaved call sees them as held.
-      for (const jobId of plan.start) {
+      for (const { jobId } of start) {
         this.#sql.exec("DELETE FROM waiting WHERE job_id = ?", jobId);
         this.#sql.exec("INSERT OR REPLACE INTO slots (job_id, lease_expires_at) VALUES (?, ?)", jobId, now + slotLeaseMs);
       }
-      const byId = new Map(waiting.map((w) => [w.jobId, w]));
-      const results = await Promise.all(plan.start.map((jobId) => this.#start(byId.get(jobId)!, now)));
+      const results = await Promise.all(start.map((job) => this.#start(job, now)));
       // A job that did not start (cancelled meanwhile, already finished) gives its slot back: go again.
       if (results.every(Boolean)) break;
     }

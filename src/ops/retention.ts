@@ -13,7 +13,8 @@ import { deleteInBatches, type CleanupLimits } from "../db/cleanup.ts";
 import type { Db } from "../db/client.ts";
 import { sessions, type Plan } from "../db/schema.ts";
 import { FINAL_STATUSES } from "../contract/job.ts";
-import { outputKey, outputNames } from "../files/signing.ts";
+import { outputKey, outputsPrefix } from "../files/r2-keys.ts";
+import { outputNames } from "../files/signing.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { DEFAULT_RETENTION, type Retention } from "../limits/retention.ts";
@@ -117,7 +118,7 @@ async function deleteKeys(bucket: R2Bucket, keys: string[]): Promise<void> {
 export async function deleteOutputs(bucket: R2Bucket, jobId: string): Promise<void> {
   let cursor: string | undefined;
   do {
-    const listed = await bucket.list({ prefix: `outputs/${jobId}/`, cursor });
+    const listed = await bucket.list({ prefix: outputsPrefix(jobId), cursor });
     if (listed.objects.length) await bucket.delete(listed.objects.map((o) => o.key));
     cursor = listed.truncated ? listed.cursor : undefined;
   } while (cursor);

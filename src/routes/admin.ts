@@ -11,8 +11,7 @@ import { createApiKey, ensureOrganization, listApiKeys, revokeApiKey } from "../
 import { organizations } from "../db/schema.ts";
 import { iso } from "../lib/crypto.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
-import { AppError, invalidInput, notFound } from "../lib/errors.ts";
-import { resetStats, statsEnabled, statsSnapshot } from "../ops/stats.ts";
+import { invalidInput, notFound } from "../lib/errors.ts";
 import { rotateWebhookSecret } from "../webhooks/secrets.ts";
 import { zodValidator } from "./validation.ts";
 
@@ -89,14 +88,4 @@ export const adminRoutes = new Hono<{ Bindings: Env }>()
       org: { id: org.id, slug: org.slug, plan: org.plan },
       data: keys.map((k) => ({ ...k, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt) ?? null, revokedAt: iso(k.revokedAt) ?? null })),
     });
-  })
-  // The bench's per-job counts (src/ops/stats.ts): only where D1_STATS is "true".
-  .get("/stats", (c) => {
-    if (!statsEnabled(c.env)) throw new AppError("not_found", "no stats here: the Worker counts D1 statements only when D1_STATS is \"true\"");
-    return c.json(statsSnapshot());
-  })
-  .delete("/stats", (c) => {
-    if (!statsEnabled(c.env)) throw new AppError("not_found", "no stats here: the Worker counts D1 statements only when D1_STATS is \"true\"");
-    resetStats();
-    return c.body(null, 204);
   });

@@ -6,7 +6,7 @@
 // It decides the outcome; the JobRunner (src/runner/job-runner.ts) records it.
 import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
 import { parseStoredResult } from "../contract/stored-result.ts";
-import { outputKey } from "../files/signing.ts";
+import { outputKey } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Outcome } from "./finish.ts";

@@ -48,8 +48,10 @@ export interface ServiceOptions {
    * Node processor. Inputs must then be served where containers reach them.
    */
   containers?: { sleepAfter: string; instances: number; jobsPerInstance: number };
-  /** More Worker variables (the bench: D1_STATS, PROCESSOR_CONCURRENCY). */
+  /** More Worker variables (the bench: PROCESSOR_CONCURRENCY). */
   vars?: Record<string, string>;
+  /** The Worker's entry point instead of wrangler.toml's `main`, with the same bindings (the bench: bench/worker/index.ts). */
+  entry?: string;
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -153,6 +155,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     };
     const args = [
       "dev",
+      ...(options.entry ? [options.entry] : []),
       `--enable-containers=${Boolean(options.containers)}`,
       "--ip", "127.0.0.1",
       "--port", String(port),

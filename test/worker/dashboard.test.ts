@@ -1,6 +1,8 @@
 // The dashboard in the Workers runtime: password hashing and change, the session
 // cookie's attributes, CSRF refusal, lockout, a new key shown only once, the live-refresh
-// endpoint, the webhook test delivery (verified at a real receiver) and the favicon.
+// endpoint, the webhook test delivery (verified at a real receiver), the usage page and the
+// favicon.
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
@@ -10,6 +12,7 @@ import { LOCKOUT_MS, SESSION_TTL_MS } from "../../src/auth/session.ts";
 import { database } from "../../src/db/client.ts";
 import { apiKeys, organizations, sessions, users } from "../../src/db/schema.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
+import { limiterFor } from "../../src/limits/org-limiter.ts";
 import { FAVICON_SVG } from "../../src/routes/dashboard/favicon.ts";
 import { sendTestWebhook } from "../../src/webhooks/test-event.ts";
 import { call, media, storedJob, testEnv, waitFor } from "./helpers.ts";
@@ -430,6 +433,39 @@ describe("webhook test delivery", () => {
     expect((await b.request("GET", "/dashboard/webhooks")).html).toMatch(/id="test-url" name="url" value=""/);
     await jobOf(user.orgId, "completed", 100, "https://hooks.example.com/media");
     expect((await b.request("GET", "/dashboard/webhooks")).html).toContain('value="https://hooks.example.com/media"');
+  });
+});
+
+describe("usage", () => {
+  /** The number a card shows under its heading. */
+  const card = (html: string, heading: string) => Number(new RegExp(`>${heading}</h2><p class="big">(\\d+)</p>`).exec(html)?.[1]);
+
+  it("shows the limiter's exact figures for the sliding hour, processing and queued, and D1's jobs per hour in the chart", async () => {
+    const user = await newUser();
+    const { plan } = (await db().select({ plan: organizations.plan }).from(organizations).where(eq(organizations.id, user.orgId)))[0]!;
+    // Five jobs in D1 this hour, of which the limiter admitted three (it counts admissions, not rows).
+    for (let i = 0; i < 5; i++) await storedJob(user.orgId, { status: "completed", createdAt: Date.now() });
+    const limiter = limiterFor(testEnv, user.orgId, "live");
+    for (const id of ["job_usage_a", "job_usage_b", "job_usage_c"]) expect((await limiter.admit(id, plan)).ok).toBe(true);
+    // One slot held and two jobs waiting, written straight into the limiter's tables: nothing starts them.
+    await runInDurableObject(limiter, (_instance, state) => {
+      state.storage.sql.exec("INSERT INTO slots (job_id, lease_expires_at) VALUES ('job_usage_a', ?)", Date.now() + 60_000);
+      state.storage.sql.exec("INSERT INTO waiting (job_id, priority, created_at) VALUES ('job_usage_b', 5, 1), ('job_usage_c', 5, 2)");
+    });
+
+    const b = await signedIn(user);
+    const page = await b.request("GET", "/dashboard/usage");
+    expect(page.status).toBe(200);
+    expect(card(page.html, "Last hour")).toBe(3);
+    expect(card(page.html, "Processing now")).toBe(1);
+    expect(card(page.html, "Queued now")).toBe(2);
+    const perHour = [...page.html.matchAll(/<td>(\d+)<\/td>/g)].map((m) => Number(m[1]));
+    expect(perHour).toHaveLength(24);
+    expect(perHour.at(-1)).toBe(5);
+
+    // Test mode has a limiter of its own.
+    const test = await b.request("GET", "/dashboard/usage?mode=test");
+    expect([card(test.html, "Last hour"), card(test.html, "Processing now"), card(test.html, "Queued now")]).toEqual([0, 0, 0]);
   });
 });
 

@@ -7,7 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_OUTPUT_BYTES } from "../../src/contract/processor-protocol.ts";
-import { outputKey } from "../../src/files/signing.ts";
+import { outputKey } from "../../src/files/r2-keys.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";

@@ -8,7 +8,7 @@ import { database } from "../../src/db/client.ts";
 import { deleteExpiredIdempotencyKeys } from "../../src/db/idempotency.ts";
 import { DEFAULT_RETENTION } from "../../src/limits/retention.ts";
 import { applyRetention, dueJobsQuery, dueOutputsQuery } from "../../src/ops/retention.ts";
-import { instrument, resetStats, statsSnapshot } from "../../src/ops/stats.ts";
+import { instrument, resetStats, statsSnapshot } from "../../bench/worker/stats.ts";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { media, newKey, testEnv } from "./helpers.ts";
 
@@ -69,7 +69,7 @@ describe("retention in batches", () => {
     const { orgId } = await newKey({ plan: "free" });
     await insertJobs(orgId, "rbstm", 25, { status: "completed", createdAt: NOW - 10 * DAY, completedAt: NOW - 10 * DAY });
     resetStats();
-    const counted = instrument({ ...testEnv, D1_STATS: "true" } as Env, "cron");
+    const counted = instrument(testEnv, "cron");
     // Earlier tests' jobs may be due as well: count statements, not rows.
     await applyRetention(database(counted.DB), counted.OUTPUTS, DEFAULT_RETENTION, NOW, limits);
     const { jobs, unattributed } = statsSnapshot();

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client.ts";
 import { presignUrl } from "../../src/files/presign.ts";
 import { signLink } from "../../src/files/signing.ts";
-import { cleanupUploads, uploadKey } from "../../src/files/uploads.ts";
+import { uploadKey } from "../../src/files/r2-keys.ts";
+import { cleanupUploads } from "../../src/files/uploads.ts";
 import { call, media, newKey, testEnv, waitForJob, workerFetch } from "./helpers.ts";
 
 async function imageBytes(w = 320, h = 240) {

@@ -31,6 +31,7 @@ import { toHttpJob, viewOptions } from "../../jobs/view.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import { AppError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
+import { limiterFor } from "../../limits/org-limiter.ts";
 import { PLAN_LIMITS } from "../../limits/plans.ts";
 import { finishJob } from "../../runner/finish.ts";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
@@ -41,7 +42,7 @@ import { errorPage } from "./error.tsx";
 import { JobPage } from "./job.tsx";
 import { JobsPage } from "./jobs.tsx";
 import { liveJob, LIVE_PATH, MAX_LIVE_IDS } from "./live.ts";
-import { findJobOfOrg, jobStates, usageSummary } from "./queries.ts";
+import { findJobOfOrg, jobsPerHour, jobStates } from "./queries.ts";
 import { lockedMessage, SignInPage, WRONG_CREDENTIALS } from "./sign-in.tsx";
 import { UsagePage } from "./usage.tsx";
 import { settingsRoutes } from "./settings-routes.tsx";
@@ -216,8 +217,8 @@ dashboardRoutes.post("/account/password", async (c) => {
 dashboardRoutes.get("/usage", async (c) => {
   const mode = c.req.query("mode") === "test" ? "test" : "live";
   const org = c.get("org");
-  const usage = await usageSummary(database(c.env.DB), org.id, mode, Date.now());
-  return c.html(<UsagePage nonce={c.get("nonce")} viewer={viewer(c)} plan={org.plan} limits={PLAN_LIMITS[org.plan]} mode={mode} usage={usage} />);
+  const [hours, usage] = await Promise.all([jobsPerHour(database(c.env.DB), org.id, mode, Date.now()), limiterFor(c.env, org.id, mode).usage()]);
+  return c.html(<UsagePage nonce={c.get("nonce")} viewer={viewer(c)} plan={org.plan} limits={PLAN_LIMITS[org.plan]} mode={mode} usage={usage} hours={hours} />);
 });
 
 dashboardRoutes.all("*", () => {

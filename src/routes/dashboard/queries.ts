@@ -1,8 +1,7 @@
-// The dashboard's own queries: the state of running jobs, hourly usage, and keys looked up
+// The dashboard's own queries: the state of running jobs, jobs created per hour, and keys looked up
 // and revoked within one organization (every query is scoped to the signed-in member's
 // org). Job pages use db/jobs.ts's listJobs, as the API does.
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import type { JobStatus } from "../../contract/job.ts";
 import type { Db } from "../../db/client.ts";
 import { listApiKeys } from "../../db/orgs.ts";
 import { apiKeys, jobs, type JobRow, type Mode } from "../../db/schema.ts";
@@ -33,41 +32,30 @@ export async function latestWebhookUrl(db: Db, orgId: string): Promise<string | 
 
 const HOUR_MS = 3600_000;
 
+/** One hour of the usage chart: when it starts, and the jobs created in it. */
+export interface HourOfJobs {
+  start: number;
+  jobs: number;
+}
+
 /**
- * Jobs created in each of the last 24 hours (oldest first, the current hour last) and
- * the jobs processing and queued now, for one mode.
+ * Jobs created in each of the last 24 hours (oldest first, the current hour last), for one
+ * mode: the history, from D1. What counts against the quota now is the OrgLimiter's (`usage`).
  */
-export async function usageSummary(db: Db, orgId: string, mode: Mode, now: number) {
+export async function jobsPerHour(db: Db, orgId: string, mode: Mode, now: number): Promise<HourOfJobs[]> {
   const currentHour = Math.floor(now / HOUR_MS);
   const since = (currentHour - 23) * HOUR_MS;
   const hourOf = sql<number>`cast(${jobs.createdAt} / ${sql.raw(String(HOUR_MS))} as integer)`;
-  const [perHour, byStatus] = await Promise.all([
-    db
-      .select({ hour: hourOf, jobs: count() })
-      .from(jobs)
-      .where(and(eq(jobs.orgId, orgId), eq(jobs.mode, mode), gte(jobs.createdAt, since)))
-      .groupBy(hourOf),
-    db
-      .select({ status: jobs.status, jobs: count() })
-      .from(jobs)
-      .where(and(eq(jobs.orgId, orgId), eq(jobs.mode, mode), inArray(jobs.status, ["processing", "queued"])))
-      .groupBy(jobs.status),
-  ]);
+  const perHour = await db
+    .select({ hour: hourOf, jobs: count() })
+    .from(jobs)
+    .where(and(eq(jobs.orgId, orgId), eq(jobs.mode, mode), gte(jobs.createdAt, since)))
+    .groupBy(hourOf);
   const counts = new Map(perHour.map((r) => [Number(r.hour), r.jobs]));
-  const hours = Array.from({ length: 24 }, (_, i) => {
+  return Array.from({ length: 24 }, (_, i) => {
     const hour = currentHour - 23 + i;
     return { start: hour * HOUR_MS, jobs: counts.get(hour) ?? 0 };
   });
-  const current = (status: JobStatus) => byStatus.find((r) => r.status === status)?.jobs ?? 0;
-  return { hours, processing: current("processing"), queued: current("queued"), lastHour: jobsInWindow(hours, now) };
-}
-
-/** Jobs in the sliding hour before `now`, approximated from the two newest hourly buckets. */
-function jobsInWindow(hours: { start: number; jobs: number }[], now: number): number {
-  const current = hours.at(-1)!;
-  const previous = hours.at(-2)!;
-  const elapsed = (now - current.start) / HOUR_MS;
-  return current.jobs + Math.round(previous.jobs * (1 - elapsed));
 }
 
 /** Revokes one of the org's keys; false when it is not the org's or already revoked. */

@@ -1,9 +1,11 @@
-// Usage: the plan and its limits, jobs per hour over the last 24 hours as an inline SVG
-// bar chart (with the same numbers in a table for screen readers), and the jobs
-// processing and queued now.
+// Usage: the plan and its limits; the jobs in the quota's sliding hour and the jobs
+// processing and queued now, as the OrgLimiter counts them; and jobs created per hour over
+// the last 24 hours (D1) as an inline SVG bar chart, with the same numbers in a table for
+// screen readers.
 import type { Mode, Plan } from "../../db/schema.ts";
+import type { Usage } from "../../limits/org-limiter.ts";
 import { Layout, TableHead, type Viewer } from "./layout.tsx";
-import type { usageSummary } from "./queries.ts";
+import type { HourOfJobs } from "./queries.ts";
 
 export interface UsageProps {
   nonce: string;
@@ -11,12 +13,14 @@ export interface UsageProps {
   plan: Plan;
   limits: { concurrentJobs: number; jobsPerHour: number };
   mode: Mode;
-  usage: Awaited<ReturnType<typeof usageSummary>>;
+  /** The OrgLimiter's figures for this mode: what the quota and the slots go by. */
+  usage: Usage;
+  hours: HourOfJobs[];
 }
 
 const hourLabel = (ms: number) => `${new Date(ms).toISOString().slice(11, 13)}:00`;
 
-function HourlyChart(props: { hours: { start: number; jobs: number }[] }) {
+function HourlyChart(props: { hours: HourOfJobs[] }) {
   const width = 480;
   const height = 160;
   const top = 12;
@@ -67,7 +71,7 @@ function HourlyChart(props: { hours: { start: number; jobs: number }[] }) {
 }
 
 export function UsagePage(props: UsageProps) {
-  const { usage, limits } = props;
+  const { usage, hours, limits } = props;
   return (
     <Layout title="Usage" nonce={props.nonce} viewer={props.viewer} current="usage">
       <form method="get" action="/dashboard/usage" class="filters" aria-label="Choose mode">
@@ -94,8 +98,8 @@ export function UsagePage(props: UsageProps) {
         </section>
         <section class="card" aria-labelledby="hour-h">
           <h2 id="hour-h">Last hour</h2>
-          <p class="big">{usage.lastHour}</p>
-          <p class="muted">of {limits.jobsPerHour.toLocaleString("en-US")} jobs per hour (approximate sliding window)</p>
+          <p class="big">{usage.jobsInWindow}</p>
+          <p class="muted">of {limits.jobsPerHour.toLocaleString("en-US")} jobs per hour (sliding window)</p>
         </section>
         <section class="card" aria-labelledby="processing-h">
           <h2 id="processing-h">Processing now</h2>
@@ -109,14 +113,14 @@ export function UsagePage(props: UsageProps) {
         </section>
       </div>
       <h2>Jobs per hour ({props.mode})</h2>
-      <HourlyChart hours={usage.hours} />
+      <HourlyChart hours={hours} />
       <details>
         <summary>The same numbers as a table</summary>
         <div class="table-wrap">
           <table>
             <TableHead columns={["Hour (UTC)", "Jobs"]} />
             <tbody>
-              {usage.hours.map((h) => (
+              {hours.map((h) => (
                 <tr>
                   <td>
                     {new Date(h.start).toISOString().slice(0, 10)} {hourLabel(h.start)}

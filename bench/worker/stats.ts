@@ -1,22 +1,5 @@
-// Per-job counts of D1 statements and Durable Object requests, for `npm run bench`
-// (docs/benchmarks.md). Off unless the variable D1_STATS is "true" (never set in
-// wrangler.toml): `instrument(env)` then hands out an Env whose DB and Durable Object
-// namespaces count what goes through them. Every entry point instruments its own env
-// (src/index.ts: fetch, queue, scheduled, and each Durable Object's constructor), so the
-// count does not depend on which code makes the call.
-//
-// A D1 statement is one D1 result (`run`, `all`, `first`, `raw`: one each; `batch`: one per
-// result it returns), counted when D1 answers. A statement belongs to the job whose id is
-// among its bound parameters (a webhook delivery's `msg_…` id counts for the job it was
-// first seen with); one without a job id, made while serving a request about a job (the
-// API key lookup of `POST /v1/jobs`, before the job's row exists), counts for that job once
-// the request names it. Everything else is `unattributed`. Each count is split by source:
-// the HTTP route (ids replaced by `:id`), the queue, the cron or the Durable Object class,
-// so a client's own reads (`GET /v1/jobs/:id`) can be told apart from the job's work.
-//
-// Counters live in the isolate's memory. Locally (`wrangler dev`) the Worker and its
-// Durable Objects share one isolate, so GET /admin/stats sees them all; in production each
-// isolate would count only its own share, which is why this is a local measuring tool.
+// Per-job counts of D1 statements and Durable Object requests for `npm run bench`
+// (docs/benchmarks.md, section 6), kept by the bench's Worker (index.ts) and nowhere else.
 
 const JOB_ID = /^job_[A-Za-z0-9]{24}$/;
 const DELIVERY_ID = /^msg_[A-Za-z0-9]+$/;
@@ -36,15 +19,13 @@ interface Counters {
   deliveries: Map<string, string>;
 }
 
+// In the isolate's memory. Locally (`wrangler dev`) the Worker and its Durable Objects share
+// one isolate, so GET /admin/stats sees them all; deployed, each isolate would count only its
+// own share, which is why this is a local measuring tool.
 const counters: Counters = { jobs: new Map(), unattributed: emptyStats(), deliveries: new Map() };
 
 function emptyStats(): JobStats {
   return { d1: {}, durableObjects: {} };
-}
-
-export function statsEnabled(env: Env): boolean {
-  // An optional variable, absent from the generated Env: only the bench sets it.
-  return (env as unknown as { D1_STATS?: string }).D1_STATS === "true";
 }
 
 export function statsSnapshot(): { jobs: Record<string, JobStats>; unattributed: JobStats } {
@@ -79,7 +60,14 @@ function jobOf(values: readonly unknown[]): string | undefined {
   return job ?? (delivery && counters.deliveries.get(delivery));
 }
 
-/** One source of work: a request, a queue batch, a cron run or a Durable Object. */
+/**
+ * One source of work: a request (its route, ids replaced by `:id`), a queue batch, a cron
+ * run or a Durable Object class, so a client's own reads (`GET /v1/jobs/:id`) can be told
+ * apart from the job's work. A statement counts for the job it binds (`jobOf`); one that
+ * binds none, made while serving a request about a job (the key lookup of `POST /v1/jobs`,
+ * before the job's row exists), counts for that job once the request names it; anything
+ * else is `unattributed`.
+ */
 class Context {
   readonly source: string;
   /** The job a request is about, once known; statements before that wait for it. */
@@ -106,6 +94,8 @@ class Context {
   }
 }
 
+// A D1 statement is one D1 result, counted when D1 answers: `run`, `all`, `first`, `raw`
+// one each, `batch` one per result it returns.
 type Statement = D1PreparedStatement & { readonly inner: D1PreparedStatement; readonly params: unknown[] };
 
 function countedStatement(inner: D1PreparedStatement, params: unknown[], context: Context): Statement {
@@ -169,12 +159,12 @@ function countedNamespace<T extends object>(namespace: T, binding: string): T {
 }
 
 /**
- * The env this entry point should use: `env` itself unless D1_STATS is "true", else one
- * whose DB and Durable Object namespaces count per job. `source` names the entry point;
- * for an HTTP request, pass the request.
+ * An env whose DB and Durable Object namespaces count per job. Every entry point wraps its
+ * own (fetch, queue, scheduled and each Durable Object's constructor: index.ts), so a count
+ * does not depend on which code makes the call. `source` names the entry point; for an HTTP
+ * request, pass the request.
  */
 export function instrument(env: Env, source: string | Request): Env {
-  if (!statsEnabled(env)) return env;
   const path = typeof source === "string" ? undefined : new URL(source.url).pathname;
   const context =
     typeof source === "string"

@@ -1,0 +1,48 @@
+// The Worker `npm run bench` runs (`wrangler dev bench/worker/index.ts`, with wrangler.toml's
+// bindings): the production Worker of src/index.ts with every entry point's env counted per
+// job (stats.ts), and GET/DELETE /admin/stats to read and reset the counts.
+import { Hono } from "hono";
+import { adminAuth } from "../../src/auth/admin.ts";
+import worker, { JobRunner as ProductionJobRunner, OrgLimiter as ProductionOrgLimiter, ProcessorPool as ProductionProcessorPool } from "../../src/index.ts";
+import { AppError, errorBody } from "../../src/lib/errors.ts";
+import { instrument, resetStats, statsSnapshot } from "./stats.ts";
+
+export { ContainerProxy, ProcessorContainer } from "../../src/index.ts";
+
+export class OrgLimiter extends ProductionOrgLimiter {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, instrument(env, "OrgLimiter"));
+  }
+}
+
+export class ProcessorPool extends ProductionProcessorPool {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, instrument(env, "ProcessorPool"));
+  }
+}
+
+export class JobRunner extends ProductionJobRunner {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, instrument(env, "JobRunner"));
+  }
+}
+
+/** /admin/stats behind the admin token; every other request goes to the production Worker, counted. */
+export const benchApp = new Hono<{ Bindings: Env }>()
+  .use("/admin/stats", adminAuth())
+  .get("/admin/stats", (c) => c.json(statsSnapshot()))
+  .delete("/admin/stats", (c) => {
+    resetStats();
+    return c.body(null, 204);
+  })
+  .all("*", (c) => worker.fetch(c.req.raw, instrument(c.env, c.req.raw), c.executionCtx))
+  .onError((error, c) => {
+    if (error instanceof AppError) return c.json(errorBody(error.code, error.message, error.details), error.status, error.headers);
+    throw error;
+  });
+
+export default {
+  fetch: benchApp.fetch,
+  queue: (batch, env, ctx) => worker.queue(batch, instrument(env, `queue ${batch.queue}`), ctx),
+  scheduled: (controller, env, ctx) => worker.scheduled(controller, instrument(env, "cron"), ctx),
+} satisfies ExportedHandler<Env>;

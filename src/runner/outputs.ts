@@ -6,7 +6,7 @@
 // It decides the outcome; the JobRunner (src/runner/job-runner.ts) records it.
 import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
 import { parseStoredResult } from "../contract/stored-result.ts";
-import { outputKey } from "../files/r2-keys.ts";
+import { outputKey, outputsPrefix } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Outcome } from "./finish.ts";
@@ -52,7 +52,7 @@ async function storedBy(env: Env, current: Attempt): Promise<Map<string, number>
   const sizes = new Map<string, number>();
   let cursor: string | undefined;
   do {
-    const page = await env.OUTPUTS.list({ prefix: outputKey(current.jobId, ""), include: ["customMetadata"], cursor });
+    const page = await env.OUTPUTS.list({ prefix: outputsPrefix(current.jobId), include: ["customMetadata"], cursor });
     for (const object of page.objects) if (object.customMetadata?.attempt === current.pid) sizes.set(object.key, object.size);
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);

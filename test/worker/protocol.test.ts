@@ -9,7 +9,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app.ts";
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, protocolMismatchBody } from "../../src/contract/processor-protocol.ts";
-import { outputKey } from "../../src/files/signing.ts";
+import { outputKey } from "../../src/files/r2-keys.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import type { JobRunner } from "../../src/runner/job-runner.ts";
 import { call, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";

@@ -9,22 +9,23 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "../..");
 
-/** Lowest first. A file may import from its own rank or a lower one. */
-const RANKS: [layer: string, rank: number][] = [
-  ["contract", 0],
-  ["lib", 1],
-  ["db", 2],
-  ["auth", 3],
-  ["files", 3],
-  ["net", 3],
-  ["jobs", 4],
-  ["runner", 5],
-  ["limits", 5],
-  ["webhooks", 5],
-  ["ops", 5],
-  ["routes", 6],
-  ["app.ts", 7],
-  ["index.ts", 8],
+/**
+ * The layers, lowest first: a file may import its own layer or one of a lower row, never
+ * another layer of its own row (so no two layers import each other). docs/architecture.md
+ * ("Layers") lists the same rows, top first; a test below keeps the two equal.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ["contract"],
+  ["lib"],
+  ["db"],
+  ["auth", "files", "net"],
+  ["jobs"],
+  ["limits", "webhooks"],
+  ["ops"],
+  ["runner"],
+  ["routes"],
+  ["app.ts"],
+  ["index.ts"],
 ];
 
 function files(dir: string): string[] {
@@ -45,9 +46,14 @@ function layerOf(path: string): string {
 }
 
 function rankOf(layer: string): number {
-  const found = RANKS.find(([name]) => name === layer);
-  if (!found) throw new Error(`src/${layer} is in no layer; add it to RANKS in test/contract/layers.test.ts`);
-  return found[1];
+  const rank = LAYERS.findIndex((row) => row.includes(layer));
+  if (rank < 0) throw new Error(`src/${layer} is in no layer; add it to LAYERS in test/contract/layers.test.ts`);
+  return rank;
+}
+
+/** Whether a file of layer `from` may import one of layer `to`. */
+function mayImport(from: string, to: string): boolean {
+  return from === to || rankOf(to) < rankOf(from);
 }
 
 /** Imports of the files under `dir` that `allowed(source layer, target path)` refuses. */
@@ -66,7 +72,7 @@ describe("imports point down only", () => {
   it("no file of the Worker imports from a layer above its own", () => {
     const bad = violations("src", (file, _spec, target) => {
       if (!target?.startsWith("src/")) return true;
-      return rankOf(layerOf(target)) <= rankOf(layerOf(file));
+      return mayImport(layerOf(file), layerOf(target));
     });
     expect(bad).toEqual([]);
   });
@@ -92,9 +98,33 @@ describe("imports point down only", () => {
   });
 
   it("catches an upward import", () => {
-    // The check itself: a db/ file naming routes/ is refused, contract/ naming db/ too.
-    expect(rankOf(layerOf("src/routes/jobs.ts"))).toBeGreaterThan(rankOf(layerOf("src/db/jobs.ts")));
+    // The check itself: a db/ file naming routes/ is refused, and so is a layer naming
+    // another of its own row; a routes/ file naming db/ is allowed.
+    expect(mayImport(layerOf("src/db/jobs.ts"), layerOf("src/routes/jobs.ts"))).toBe(false);
+    expect(mayImport("limits", "webhooks")).toBe(false);
+    expect(mayImport(layerOf("src/routes/jobs.ts"), layerOf("src/db/jobs.ts"))).toBe(true);
     expect(importsOf('import { a } from "../routes/x.ts";\nexport * from "./y.ts";\nconst z = await import("./z.ts");')).toEqual(["../routes/x.ts", "./y.ts", "./z.ts"]);
     expect(importsOf('// import { a } from "../routes/x.ts";\nimport type { B } from "../db/schema.ts";')).toEqual(["../db/schema.ts"]);
+  });
+});
+
+describe("docs/architecture.md", () => {
+  /** The rows of the fenced block under "## Layers", top first: the layer names that open each line. */
+  function documentedRows(markdown: string): string[][] {
+    const section = markdown.split(/^## Layers$/m)[1]?.split(/^## /m)[0] ?? "";
+    const block = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    return block
+      .split("\n")
+      .filter((line) => line.trim())
+      .map((line) => line.split(/\s{2,}/)[0]!.split(/,?\s+/).map((name) => name.replace(/\/$/, "")));
+  }
+
+  it("lists the layers this test enforces, top first", () => {
+    const markdown = readFileSync(join(root, "docs/architecture.md"), "utf8");
+    expect(documentedRows(markdown)).toEqual([...LAYERS].reverse().map((row) => [...row]));
+  });
+
+  it("reads the rows as written", () => {
+    expect(documentedRows("## Layers\n\n```\nroutes/               HTTP\nauth/ files/ net/     keys\n```\n## Next\n")).toEqual([["routes"], ["auth", "files", "net"]]);
   });
 });

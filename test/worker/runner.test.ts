@@ -4,10 +4,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult, runInDurabl
 import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
-import { call, media, newKey, processorState, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { acknowledged, call, fireAlarm, media, newKey, processorState, putRunnerState, runnerOf, runnerState, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
@@ -58,16 +57,15 @@ describe("the job runner", () => {
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
     const id = created.json.id as string;
-    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const pid = `${id}.${attempt}`;
       await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), `attempt ${attempt} to run`);
-      await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
+      await acknowledged(id, attempt);
       expect(await row(id)).toMatchObject({ status: "processing", attempt });
       // What a processor restart looks like from outside: the attempt is gone, and its
       // events stop. The runner's watchdog fires after the silence (run here at once).
       await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
-      await runInDurableObject(runner, (instance) => instance.alarm());
+      await fireAlarm(id);
     }
     const { job } = await waitForJob(key, id);
     expect(job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
@@ -80,8 +78,8 @@ describe("the job runner", () => {
     // The input arrives after 3 s: long enough to take the runner's alarm away first.
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/delayed?ms=3000") } });
     const id = created.json.id as string;
-    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
-    await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
+    const runner = runnerOf(id);
+    await acknowledged(id);
     await runInDurableObject(runner, (_instance, state) => state.storage.deleteAlarm());
     const { job } = await waitForJob(key, id);
     expect(job.status).toBe("completed");
@@ -120,15 +118,12 @@ describe("the job runner", () => {
     // What a start that threw looks like: the runner holds an unacknowledged attempt the
     // processor does not have.
     await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
-    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
-    await runInDurableObject(runner, async (instance, state) => {
-      const current = (await state.storage.get<Attempt>("attempt"))!;
-      await state.storage.put("attempt", { ...current, started: false });
-      await instance.alarm();
-    });
+    const { attempt } = await acknowledged(id);
+    await putRunnerState(id, { phase: "starting", attempt, since: Date.now() });
+    await fireAlarm(id);
     expect((await processorState(pid))?.state).toBe("running");
     expect(await row(id)).toMatchObject({ status: "processing", attempt: 1 });
-    expect((await runInDurableObject(runner, (_instance, state) => state.storage.get<Attempt>("attempt")))?.started).toBe(true);
+    expect(await runnerState(id)).toMatchObject({ phase: "running", attempt: { pid } });
     await call("POST", `/v1/jobs/${id}/cancel`, { key });
     expect(await processorState(pid)).toBeUndefined();
   });

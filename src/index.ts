@@ -1,6 +1,7 @@
 // The Worker: HTTP API, queue consumers, and the cron trigger.
 import { app } from "./app.ts";
 import { database } from "./db/client.ts";
+import { deleteExpiredIdempotencyKeys } from "./db/idempotency.ts";
 import { configureLogging, log } from "./lib/log.ts";
 import { cleanupUploads } from "./files/uploads.ts";
 import { applyRetention, retentionConfig } from "./ops/retention.ts";
@@ -67,6 +68,7 @@ export default {
     ctx.waitUntil(
       Promise.all([
         sweep(env, controller.scheduledTime),
+        deleteExpiredIdempotencyKeys(env.DB, controller.scheduledTime),
         sweepDeliveries(env, controller.scheduledTime),
         applyRetention(database(env.DB), env.OUTPUTS, retentionConfig(env.RETENTION), controller.scheduledTime),
         cleanupUploads(database(env.DB), env.OUTPUTS, controller.scheduledTime),

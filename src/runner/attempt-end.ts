@@ -20,7 +20,10 @@ export type AttemptDecision = { retry: true } | { fail: JobError };
  * Retry or fail, after attempt `attempt` of at most `maxAttempts` ended by `end`. A cancel is
  * not among the causes: the job was cancelled (finishJob) before its runner stopped the attempt.
  */
-export function attemptEnded(end: AttemptEnd, attempt: number, maxAttempts: number): AttemptDecision {
+export function attemptEnded(end: Extract<AttemptEnd, { cause: "swept" | "dead-lettered" }>, attempt: number | null, maxAttempts: number): { fail: JobError };
+export function attemptEnded(end: AttemptEnd, attempt: number, maxAttempts: number): AttemptDecision;
+export function attemptEnded(end: AttemptEnd, attempt: number | null, maxAttempts: number): AttemptDecision {
+  attempt ??= 0;
   switch (end.cause) {
     case "reported":
       return JOB_ERRORS[end.error.code].retryable && attempt < maxAttempts ? { retry: true } : { fail: end.error };

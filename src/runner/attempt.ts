@@ -2,9 +2,9 @@
 // what a new attempt looks like, when its progress reaches D1, when failed calls lose it.
 import type { JobType } from "../contract/registry.ts";
 import type { JobRow } from "../db/schema.ts";
-import { TUNABLES } from "../lib/tunables.ts";
+import { TUNABLES, type Tunables } from "../lib/tunables.ts";
 
-const { progressWriteMs, progressMarks, maxCallFailures } = TUNABLES.runner;
+type Timings = Pick<Tunables["runner"], "progressWriteMs" | "progressMarks" | "maxCallFailures">;
 
 export interface Attempt {
   jobId: string;
@@ -47,7 +47,7 @@ export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | 
  * goes to D1: when it passed a mark since the last write, and not more often than
  * progressWriteMs.
  */
-export function withProgress(current: Attempt, progress: number, now: number): { next: Attempt; write: boolean } {
+export function withProgress(current: Attempt, progress: number, now: number, { progressWriteMs, progressMarks }: Timings = TUNABLES.runner): { next: Attempt; write: boolean } {
   const next = { ...current, failures: 0, progress: Math.max(current.progress, progress) };
   const mark = progressMarks.findLast((m) => next.progress >= m) ?? 0;
   if (mark <= next.progressWritten || now - next.progressWrittenAt < progressWriteMs) return { next, write: false };
@@ -55,7 +55,7 @@ export function withProgress(current: Attempt, progress: number, now: number): {
 }
 
 /** The attempt after one more failed call to the processor, or "lost" when that was one too many. */
-export function afterFailedCall(current: Attempt): Attempt | "lost" {
+export function afterFailedCall(current: Attempt, { maxCallFailures }: Timings = TUNABLES.runner): Attempt | "lost" {
   const failures = current.failures + 1;
   return failures >= maxCallFailures ? "lost" : { ...current, failures };
 }

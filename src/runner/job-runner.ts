@@ -7,7 +7,7 @@ import { findJob, recordProgress, startAttempt, type JobTimings } from "../db/jo
 import type { JobRow } from "../db/schema.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
-import { TUNABLES } from "../lib/tunables.ts";
+import { tunablesFor, type Tunables } from "../lib/tunables.ts";
 import { describe, reportConfigProblems } from "../ops/config.ts";
 import { afterFailedCall, newAttempt, withProgress, type Attempt } from "./attempt.ts";
 import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
@@ -38,6 +38,11 @@ export class JobRunner extends DurableObject<Env> {
     return database(this.env.DB);
   }
 
+  /** TUNABLES, or a test's TUNABLES_OVERRIDE (src/lib/tunables.ts), read at each use so a test may swap `env`. */
+  #tunables(): Tunables {
+    return tunablesFor(this.env);
+  }
+
   /** The state; an older deploy's keys are converted once. */
   async #load(): Promise<RunnerState | undefined> {
     const stored = await this.ctx.storage.get<unknown>([STATE_KEY, "seatRequest", "attempt", "final"]);
@@ -56,7 +61,7 @@ export class JobRunner extends DurableObject<Env> {
       return;
     }
     await this.ctx.storage.put(STATE_KEY, state);
-    await this.ctx.storage.setAlarm(alarmAt(state));
+    await this.ctx.storage.setAlarm(alarmAt(state, this.#tunables()));
   }
 
   /**
@@ -246,7 +251,7 @@ export class JobRunner extends DurableObject<Env> {
   /** Keeps the progress, writes it to D1 at a mark (not more often than progressWriteMs), and re-arms the watchdog. */
   async #running(attempt: Attempt, progress: number): Promise<void> {
     const now = Date.now();
-    const { next, write } = withProgress(attempt, progress, now);
+    const { next, write } = withProgress(attempt, progress, now, this.#tunables().runner);
     // False when the job left this attempt (cancelled): whoever did it stops this runner too.
     if (write && !(await recordProgress(this.#db(), next.jobId, next.attempt, next.progress))) return;
     await this.#save({ phase: "running", attempt: next, since: now });
@@ -273,7 +278,7 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   async #failedCall(state: WithAttempt): Promise<void> {
-    const next = afterFailedCall(state.attempt);
+    const next = afterFailedCall(state.attempt, this.#tunables().runner);
     if (next === "lost") return this.#ended(state, { cause: "lost", reason: "the processor stopped answering" });
     await this.#save({ ...state, attempt: next, since: Date.now() });
   }
@@ -293,7 +298,7 @@ export class JobRunner extends DurableObject<Env> {
   async #ended(state: WithAttempt, end: AttemptEnd, timings?: JobTimings): Promise<void> {
     await this.#whileEnding(state, async () => {
       const { attempt } = state;
-      const decision = attemptEnded(end, attempt.attempt, TUNABLES.job.maxAttempts);
+      const decision = attemptEnded(end, attempt.attempt, this.#tunables().job.maxAttempts);
       if ("fail" in decision) {
         await this.#end(state, { status: "failed", attempt: attempt.attempt, error: decision.fail, timings });
         return;

@@ -1,12 +1,9 @@
 // The JobRunner's state: one value under one storage key, the phase of its job, and the
 // pure rules over it (when its alarm fires, what it holds, how an older deploy's keys read).
 import type { ProcessorJobState } from "../contract/processor-protocol.ts";
-import { POOL } from "../limits/pool-plan.ts";
-import { TUNABLES } from "../lib/tunables.ts";
+import { TUNABLES, type Tunables } from "../lib/tunables.ts";
 import type { Attempt } from "./attempt.ts";
 import type { SeatRequest } from "./seat.ts";
-
-const { heartbeatMs, silentHeartbeats, failedCallDelayMs } = TUNABLES.runner;
 
 /** Each phase's `since`: when the runner entered it, last heard from the processor, or last failed to reach it. */
 export type RunnerState =
@@ -28,10 +25,11 @@ export type WithAttempt = Extract<RunnerState, { attempt: Attempt }>;
 export const STATE_KEY = "state";
 
 /** When the runner's alarm fires in `state`: its only timer. */
-export function alarmAt(state: RunnerState): number {
+export function alarmAt(state: RunnerState, t: Pick<Tunables, "runner" | "pool"> = TUNABLES): number {
+  const { heartbeatMs, silentHeartbeats, failedCallDelayMs } = t.runner;
   switch (state.phase) {
     case "waiting":
-      return state.since + POOL.waitCheckMs;
+      return state.since + t.pool.waitCheckMs;
     case "starting":
     case "leaving":
       return state.since + failedCallDelayMs;
@@ -56,7 +54,7 @@ export function heldAttempt(state: RunnerState | undefined): Attempt | undefined
  * `started`) and `final`; read at `now`, so the alarm it gets is due soon.
  */
 export function fromOldKeys(old: { seatRequest?: SeatRequest; attempt?: Attempt & { started?: boolean }; final?: ProcessorJobState }, now: number): RunnerState | undefined {
-  if (old.seatRequest) return { phase: "waiting", request: old.seatRequest, since: now - POOL.waitCheckMs };
+  if (old.seatRequest) return { phase: "waiting", request: old.seatRequest, since: now - TUNABLES.pool.waitCheckMs };
   if (!old.attempt) return undefined;
   const { started, ...attempt } = old.attempt;
   if (old.final?.id === attempt.pid) return { phase: "ending", attempt, final: old.final, since: now };

@@ -168,8 +168,8 @@ export class JobRunner extends DurableObject<Env> {
       await this.#sendStart(current.attempt, job);
     } catch (error) {
       log("error", "runner check crashed", { job: current.attempt.jobId, attempt: current.attempt.attempt, error: String(error) });
-      const now = await this.#holding(current.attempt.pid);
-      if (now) await this.#failedCall(now);
+      const still = await this.#holding(current.attempt.pid);
+      if (still) await this.#failedCall(still);
     }
   }
 
@@ -233,19 +233,24 @@ export class JobRunner extends DurableObject<Env> {
   /** After a silence or a failed call: asks the processor for the attempt's state once. */
   async #check(state: WithAttempt): Promise<void> {
     const answer = await askProcessor(this.env, state.attempt);
-    if (answer === "no answer") return this.#failedCall(state);
-    if (answer === "unknown") return this.#ended(state, { cause: "lost", reason: "the processor lost the job (it restarted or was replaced)" });
-    const now = await this.#holding(state.attempt.pid);
-    if (now) await this.#heard(now, answer);
+    // An event may have moved the attempt on (or ended it) while the question was in flight.
+    const still = await this.#holding(state.attempt.pid);
+    if (!still) return;
+    if (answer === "no answer") return this.#failedCall(still);
+    if (answer === "unknown") return this.#ended(still, { cause: "lost", reason: "the processor lost the job (it restarted or was replaced)" });
+    await this.#heard(still, answer);
   }
 
-  /** A state of the attempt, pushed or answered: progress is kept; an end is kept (its alarm the backstop), then recorded. */
+  /**
+   * A state of the attempt, pushed or answered: progress is kept; an end is kept, then
+   * recorded as the alarm would (a failure while recording it is retried like any other),
+   * the alarm it arms being the backstop should this invocation die.
+   */
   async #heard(state: WithAttempt, answer: ProcessorJobState): Promise<void> {
     // Once the end is known, a late progress event changes nothing.
     if (answer.state === "running") return state.phase === "ending" ? undefined : this.#running(state.attempt, answer.progress);
-    const ending: Ending = { phase: "ending", attempt: { ...state.attempt, failures: 0 }, final: answer, since: Date.now() };
-    await this.#save(ending);
-    await this.#recordEnd(ending);
+    await this.#save({ phase: "ending", attempt: { ...state.attempt, failures: 0 }, final: answer, since: Date.now() });
+    await this.alarm();
   }
 
   /** Keeps the progress, writes it to D1 at a mark (not more often than progressWriteMs), and re-arms the watchdog. */

@@ -5,6 +5,7 @@ import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { callbackFor } from "../../src/runner/events.ts";
+import { alarmAt, STATE_KEY, type RunnerState } from "../../src/runner/state.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
 import { acknowledged, call, fireAlarm, media, newKey, processorState, putRunnerState, runnerOf, runnerState, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
@@ -119,6 +120,10 @@ describe("the job runner", () => {
     // processor does not have.
     await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
     const { attempt } = await acknowledged(id);
+    // The runner's state is one value under one key, and its alarm is the one that state implies.
+    const { all, alarm } = await runInDurableObject(runnerOf(id), async (_runner, state) => ({ all: await state.storage.list<RunnerState>(), alarm: await state.storage.getAlarm() }));
+    expect([...all.keys()]).toEqual([STATE_KEY]);
+    expect(alarm).toBe(alarmAt(all.get(STATE_KEY)!));
     await putRunnerState(id, { phase: "starting", attempt, since: Date.now() });
     await fireAlarm(id);
     expect((await processorState(pid))?.state).toBe("running");

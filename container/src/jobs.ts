@@ -1,7 +1,5 @@
-// The processor's job table: one entry per attempt, run in the background; its outputs are
-// uploaded and its events pushed to the runner's callback (events.ts), and its state can be
-// asked for. Always: a job's child processes and uploads are stopped on cancel, and its
-// work directory is removed on DELETE or when nobody releases it within FINISHED_JOB_TTL_MS.
+// The processor's job table: one entry per attempt, run in the background, its outputs
+// uploaded and its events pushed to the runner's callback (events.ts).
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -45,6 +43,11 @@ interface Entry {
   steps: StepLog;
 }
 
+/**
+ * The attempts this processor has. Always: a job's child processes and uploads are stopped on
+ * cancel, and its work directory is removed on DELETE or when nobody releases it within
+ * FINISHED_JOB_TTL_MS.
+ */
 export class JobTable {
   readonly #jobs = new Map<string, Entry>();
   readonly #config: Config;

@@ -15,6 +15,14 @@ async function row(id: string) {
   return testEnv.DB.prepare("SELECT status, attempt FROM jobs WHERE id = ?").bind(id).first<{ status: string; attempt: number }>();
 }
 
+/** Pushes an event as the processor does; the status the Worker answers. */
+const push = async (state: object, token: string) =>
+  (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(state),
+  })).status;
+
 describe("the job runner", () => {
   it("does not run a job twice when the queue delivers its message again", async () => {
     const { key } = await newKey();
@@ -94,12 +102,6 @@ describe("the job runner", () => {
 
   it("takes an event only with its attempt's own token, and only for the attempt its runner holds", async () => {
     const { key, id, pid } = await runningJob();
-    const push = async (state: object, token: string) =>
-      (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify(state),
-      })).status;
     const own = (await callbackFor(testEnv, pid)).token;
     const other = (await callbackFor(testEnv, `${id}.2`)).token;
     const failed = { id: pid, state: "failed", progress: 5, error: { code: "processing_failed", message: "forged" } };
@@ -112,6 +114,18 @@ describe("the job runner", () => {
     expect((await testEnv.DB.prepare("SELECT progress FROM jobs WHERE id = ?").bind(id).first<{ progress: number }>())?.progress).toBe(60);
     await call("POST", `/v1/jobs/${id}/cancel`, { key });
     expect(await push({ id: pid, state: "running", progress: 70 }, own)).toBe(409);
+  });
+
+  it("starts the next attempt when the processor hands one back (cancelled without being asked, as at its shutdown)", async () => {
+    const { key, id, pid } = await runningJob();
+    await acknowledged(id);
+    expect(await push({ id: pid, state: "cancelled", progress: 5 }, (await callbackFor(testEnv, pid)).token)).toBe(204);
+    await waitFor(async () => ((await processorState(`${id}.2`))?.state === "running" ? true : undefined), "attempt 2 to run");
+    expect(await row(id)).toMatchObject({ status: "processing", attempt: 2 });
+    // The runner let attempt 1 go on the processor before it took a seat for attempt 2.
+    expect(await processorState(pid)).toBeUndefined();
+    await call("POST", `/v1/jobs/${id}/cancel`, { key });
+    expect(await processorState(`${id}.2`)).toBeUndefined();
   });
 
   it("sends a start the processor never got again on the same attempt instead of losing the attempt", async () => {

@@ -5,9 +5,10 @@ import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { callbackFor } from "../../src/runner/events.ts";
+import { finishJob } from "../../src/runner/finish.ts";
 import { alarmAt, STATE_KEY, type RunnerState } from "../../src/runner/state.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
-import { acknowledged, call, fireAlarm, media, newKey, processorState, putRunnerState, runnerOf, runnerState, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { acknowledged, call, fireAlarm, media, newKey, processorState, putRunnerState, runnerOf, runnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
@@ -80,6 +81,27 @@ describe("the job runner", () => {
     expect(job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
     expect(job.error.message).toContain(`${MAX_ATTEMPTS} times`);
     expect(await row(id)).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS });
+  });
+
+  it("notices a lost attempt by its own alarm, fired by the runtime, with the silence shortened by TUNABLES_OVERRIDE", async () => {
+    const { orgId } = await newKey();
+    const job = await storedJob(orgId, { status: "queued", params: { url: media("/stall") } });
+    // The runner reads its timings from its env at each use (src/lib/tunables.ts tunablesFor).
+    const override = { runner: { heartbeatMs: 50, silentHeartbeats: 2, failedCallDelayMs: 50 } };
+    await runInDurableObject(runnerOf(job.id), (runner) => {
+      const held = runner as unknown as { env: Env };
+      held.env = { ...held.env, TUNABLES_OVERRIDE: JSON.stringify(override) } as Env;
+    });
+    expect(await runnerOf(job.id).start(job.id)).toBe(true);
+    await acknowledged(job.id);
+    // The alarm follows the override: 100 ms of silence, not 9 s.
+    const { state, alarm } = await runInDurableObject(runnerOf(job.id), async (_runner, { storage }) => ({ state: (await storage.get<RunnerState>(STATE_KEY))!, alarm: await storage.getAlarm() }));
+    expect(alarm! - state.since).toBeLessThanOrEqual(100);
+    await fetch(`${testEnv.PROCESSOR_URL}/jobs/${job.id}.1`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+    await waitFor(async () => ((await processorState(`${job.id}.2`))?.state === "running" ? true : undefined), "attempt 2 to run");
+    expect(await row(job.id)).toMatchObject({ status: "processing", attempt: 2 });
+    expect(await finishJob(testEnv, job.id, { status: "cancelled" })).toBe(true);
+    expect(await processorState(`${job.id}.2`)).toBeUndefined();
   });
 
   it("ends a job as the processor pushes its end, with no watchdog left to do it, and reports where its time went", async () => {

@@ -18,7 +18,6 @@ export type RunnerState =
   /** Letting go of the processor's attempt (`how`) and the seat, then forgetting everything; the alarm finishes it should this invocation die. */
   | { phase: "leaving"; jobId: string; attempt?: Attempt; how: "cancel" | "delete"; since: number };
 
-export type Phase = RunnerState["phase"];
 export type WithAttempt = Extract<RunnerState, { attempt: Attempt }>;
 
 /** The storage key of the state; nothing else is stored. */

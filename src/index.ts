@@ -1,11 +1,12 @@
 // The Worker: HTTP API, queue consumers, and the cron trigger.
 import { app } from "./app.ts";
 import { database } from "./db/client.ts";
+import { deleteExpiredIdempotencyKeys } from "./db/idempotency.ts";
 import { configureLogging, log } from "./lib/log.ts";
 import { cleanupUploads } from "./files/uploads.ts";
 import { applyRetention, retentionConfig } from "./ops/retention.ts";
 import { sweepDeliveries } from "./webhooks/schedule.ts";
-import { consumeDeadJobs, consumeJobs, type JobMessage } from "./runner/queue.ts";
+import { consumeDeadJobs, consumeJobs, type ReceivedJobMessage } from "./runner/queue.ts";
 import { sweep } from "./runner/sweeper.ts";
 import { consumeDeadWebhooks, consumeWebhooks } from "./webhooks/consumer.ts";
 import type { WebhookMessage } from "./webhooks/schedule.ts";
@@ -25,9 +26,9 @@ export default {
     configureLogging(env);
     switch (batch.queue) {
       case "media-jobs-jobs":
-        return consumeJobs(batch as MessageBatch<JobMessage>, env);
+        return consumeJobs(batch as MessageBatch<ReceivedJobMessage>, env);
       case "media-jobs-jobs-dlq":
-        return consumeDeadJobs(batch as MessageBatch<JobMessage>, env);
+        return consumeDeadJobs(batch as MessageBatch<ReceivedJobMessage>, env);
       case "media-jobs-webhooks":
         return consumeWebhooks(batch as MessageBatch<WebhookMessage>, env);
       case "media-jobs-webhooks-dlq":
@@ -43,6 +44,7 @@ export default {
     ctx.waitUntil(
       Promise.all([
         sweep(env, controller.scheduledTime),
+        deleteExpiredIdempotencyKeys(env.DB, controller.scheduledTime),
         sweepDeliveries(env, controller.scheduledTime),
         applyRetention(database(env.DB), env.OUTPUTS, retentionConfig(env.RETENTION), controller.scheduledTime),
         cleanupUploads(database(env.DB), env.OUTPUTS, controller.scheduledTime),

@@ -20,6 +20,17 @@ export class JobCancelled extends Error {
   }
 }
 
+/**
+ * What stopped work whose `signal` aborted, decided here only: the job's own time limit (a
+ * TimeoutError reason, as AbortSignal.timeout gives) is a processing_timeout; anything else
+ * (the runner's cancel, a DELETE, a refused upload) is a cancel. `limitMs` names the limit.
+ */
+export function stopped(signal: AbortSignal, limitMs?: number): JobFailure | JobCancelled {
+  if ((signal.reason as Error | undefined)?.name !== "TimeoutError") return new JobCancelled();
+  const limit = limitMs === undefined ? "the job's time limit" : `the limit of ${Math.round(limitMs / 60_000)} minutes`;
+  return new JobFailure("processing_timeout", `processing took longer than ${limit}`);
+}
+
 export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new JobCancelled();
 }

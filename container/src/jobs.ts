@@ -1,7 +1,5 @@
-// The processor's job table: one entry per attempt, run in the background; its outputs are
-// uploaded and its events pushed to the runner's callback (events.ts), and its state can be
-// asked for. Always: a job's child processes and uploads are stopped on cancel, and its
-// work directory is removed on DELETE or when nobody releases it within FINISHED_JOB_TTL_MS.
+// The processor's job table: one entry per attempt, run in the background, its outputs
+// uploaded and its events pushed to the runner's callback (events.ts).
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -17,7 +15,7 @@ import type { JobError } from "../../src/contract/job.ts";
 import type { JobType } from "../../src/contract/registry.ts";
 import type { StoredResult } from "../../src/contract/stored-result.ts";
 import type { Config } from "./config.ts";
-import { JobCancelled, JobFailure } from "./errors.ts";
+import { JobCancelled, JobFailure, stopped } from "./errors.ts";
 import { EventPusher, type OutputFile } from "./events.ts";
 import { fetchInput, formatBytes } from "./fetch-input.ts";
 import { log } from "./log.ts";
@@ -45,6 +43,11 @@ interface Entry {
   steps: StepLog;
 }
 
+/**
+ * The attempts this processor has. Always: a job's child processes and uploads are stopped on
+ * cancel, and its work directory is removed on DELETE or when nobody releases it within
+ * FINISHED_JOB_TTL_MS.
+ */
 export class JobTable {
   readonly #jobs = new Map<string, Entry>();
   readonly #config: Config;
@@ -166,19 +169,14 @@ export class JobTable {
       entry.progress = 100;
       entry.state = "completed";
     } catch (error) {
-      // The caller's cancel first; then the job's own time limit, which also aborts
-      // `signal` (and so can surface as JobCancelled from a step).
-      if (entry.controller.signal.aborted) {
+      // Stopped by its signal: the caller's cancel, or the job's own time limit (errors.ts decides).
+      const failure = signal.aborted ? stopped(signal, this.#config.JOB_TIMEOUT_MS) : error;
+      if (failure instanceof JobCancelled) {
         entry.state = "cancelled";
-      } else if (signal.aborted) {
+      } else if (failure instanceof JobFailure) {
         entry.state = "failed";
-        entry.error = { code: "processing_timeout", message: `processing took longer than the limit of ${Math.round(this.#config.JOB_TIMEOUT_MS / 60_000)} minutes` };
-      } else if (error instanceof JobFailure) {
-        entry.state = "failed";
-        entry.error = { code: error.code, message: error.message };
-        log("info", "job failed", { job: entry.id, code: error.code, cause: String((error.cause as Error)?.message ?? "") });
-      } else if (error instanceof JobCancelled) {
-        entry.state = "cancelled";
+        entry.error = { code: failure.code, message: failure.message };
+        log("info", "job failed", { job: entry.id, code: failure.code, cause: String((failure.cause as Error)?.message ?? "") });
       } else {
         entry.state = "failed";
         entry.error = { code: "processing_failed", message: "processing failed unexpectedly; the error has been logged" };

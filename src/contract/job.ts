@@ -7,23 +7,28 @@ export const JOB_STATUSES = ["queued", "processing", "completed", "failed", "can
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const FINAL_STATUSES: readonly JobStatus[] = ["completed", "failed", "cancelled"];
 
-/** Codes a failed job carries in `error.code`. */
-export const JOB_ERROR_CODES = [
-  "input_unreachable",
-  "input_too_large",
-  "unsupported_media",
-  "corrupt_media",
-  "encrypted_media",
-  "no_audio_stream",
-  "no_video_stream",
-  "duration_limit_exceeded",
-  "invalid_input",
-  "processing_timeout",
-  "processing_interrupted",
-  "invalid_result",
-  "processing_failed",
-] as const;
-export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];
+/**
+ * The codes a failed job carries in `error.code`: when each is given, and whether a
+ * processor reporting it gets another attempt (src/runner/attempt-end.ts decides).
+ */
+export const JOB_ERRORS = {
+  input_unreachable: { retryable: false, when: "the input URL could not be downloaded" },
+  input_too_large: { retryable: false, when: "the input has more bytes or pixels than the processor accepts" },
+  unsupported_media: { retryable: false, when: "the input is not a format the job type reads" },
+  corrupt_media: { retryable: false, when: "the input is damaged or truncated" },
+  encrypted_media: { retryable: false, when: "the input is encrypted (a password-protected PDF)" },
+  no_audio_stream: { retryable: false, when: "the job needs an audio stream the input lacks" },
+  no_video_stream: { retryable: false, when: "the job needs a video stream the input lacks" },
+  duration_limit_exceeded: { retryable: false, when: "the input is longer than the job type allows" },
+  invalid_input: { retryable: false, when: "the options do not fit the input (a frame larger than the service produces)" },
+  processing_timeout: { retryable: false, when: "the processing ran past the processor's time limit" },
+  processing_interrupted: { retryable: false, when: "the processor was lost on every attempt, or the job was never started" },
+  invalid_result: { retryable: false, when: "the runner found that the processor's result does not fit the job type's schema" },
+  processing_failed: { retryable: false, when: "anything else went wrong while processing" },
+} as const satisfies Record<string, { retryable: boolean; when: string }>;
+
+export type JobErrorCode = keyof typeof JOB_ERRORS;
+export const JOB_ERROR_CODES = Object.keys(JOB_ERRORS) as [JobErrorCode, ...JobErrorCode[]];
 
 export const jobError = z.object({ code: z.enum(JOB_ERROR_CODES), message: z.string() });
 export type JobError = z.infer<typeof jobError>;

@@ -1,7 +1,5 @@
-// Job rows and their state changes. Each change is one guarded UPDATE: it names the
-// states (and attempt) it may start from, so a duplicate queue delivery, a late alarm or
-// a race with cancel changes nothing instead of moving a job backwards. Each returns
-// whether it took effect.
+// Job rows and their state changes: each change is one guarded UPDATE that names the states
+// (and attempt) it may start from, and says whether it took effect.
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobErrorCode, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
@@ -94,6 +92,10 @@ function timingColumns(t: JobTimings = {}) {
     storeOutputMs: t.storeOutputMs ?? null,
   };
 }
+
+// The guarded updates. A duplicate queue delivery, a late alarm or a race with cancel
+// changes nothing instead of moving a job backwards: each returns the row it changed, or
+// undefined when it did not apply; recordProgress, which needs no row, returns a boolean.
 
 /**
  * queued (or processing, for a retry) → processing with the next attempt number; the row

@@ -1,10 +1,5 @@
-// Every timing, retry count and batch size of the Worker, in one object, units in the
-// names (Ms, S, Ratio; bare counts otherwise). The relations between them (the runner's
-// silence check against the processor's heartbeat, the sweep window against the cron period, a retry schedule
-// against its deadline) and the copies wrangler.toml must hold (cron period, queue
-// max_retries, read rate) are checked by test/limits/tunables.test.ts; docs/architecture.md
-// says what each one governs. Plan quotas are in src/limits/plans.ts, the processor's own
-// limits in container/src/config.ts.
+// Every timing, retry count and batch size of the Worker, in one object, units in the names
+// (Ms, S, Ratio; bare counts otherwise); test/limits/tunables.test.ts checks their relations.
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -12,6 +7,13 @@ const HOUR_MS = 60 * MINUTE_MS;
 /** Base delay before webhook attempt n + 1, in seconds, indexed by n - 1. */
 const WEBHOOK_RETRY_DELAYS_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
 
+/**
+ * The relations between them (the runner's silence check against the processor's heartbeat,
+ * the sweep window against the cron period, a retry schedule against its deadline) and the
+ * copies wrangler.toml must hold (cron period, queue max_retries, read rate) are checked by
+ * test/limits/tunables.test.ts; docs/architecture.md says what each one governs. Plan quotas
+ * are in src/limits/plans.ts, the processor's own limits in container/src/config.ts.
+ */
 export const TUNABLES = {
   job: {
     /**
@@ -151,3 +153,43 @@ export const TUNABLES = {
     keyTtlMs: 24 * HOUR_MS,
   },
 } as const;
+
+/** Widened to what an override may set: any number where TUNABLES has a number. */
+type Widened<T> = T extends number ? number : T extends readonly unknown[] ? T : { readonly [K in keyof T]: Widened<T[K]> };
+
+/** TUNABLES' shape, whatever the numbers: what tunablesFor returns and the runner's pure rules take. */
+export type Tunables = Widened<typeof TUNABLES>;
+
+const overridden = new Map<string, Tunables>();
+
+/**
+ * TUNABLES with the optional TUNABLES_OVERRIDE var applied: a JSON object of part of
+ * TUNABLES' shape whose numbers replace its own (a test's shorter watchdog, say). Not in
+ * wrangler.toml: production reads the constants. Parsed once per value; an unknown name or
+ * a value that is not a positive number throws, naming it.
+ */
+export function tunablesFor(env: object): Tunables {
+  const json = (env as { TUNABLES_OVERRIDE?: unknown }).TUNABLES_OVERRIDE;
+  if (typeof json !== "string" || json === "") return TUNABLES;
+  let merged = overridden.get(json);
+  if (!merged) {
+    merged = withOverride(TUNABLES, JSON.parse(json) as unknown, "TUNABLES_OVERRIDE") as Tunables;
+    overridden.set(json, merged);
+  }
+  return merged;
+}
+
+function withOverride(base: unknown, override: unknown, path: string): unknown {
+  if (typeof base === "number") {
+    if (typeof override !== "number" || !(override > 0)) throw new Error(`${path} must be a positive number`);
+    return override;
+  }
+  if (typeof base !== "object" || base === null || Array.isArray(base)) throw new Error(`${path} cannot be overridden`);
+  if (typeof override !== "object" || override === null || Array.isArray(override)) throw new Error(`${path} must be an object`);
+  const next: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    if (!(key in base)) throw new Error(`${path}.${key} is not a tunable`);
+    next[key] = withOverride((base as Record<string, unknown>)[key], value, `${path}.${key}`);
+  }
+  return next;
+}

@@ -1,8 +1,5 @@
-// The one way a job ends (docs/architecture.md: the job's life). Whoever ends a job (a
-// cancel from the API or the dashboard, the runner, the sweeper, the dead-letter consumer)
-// calls finishJob: the guarded update that moves the row to its final state, then, only if
-// that update took effect, everything that must follow it. So the follow-ups run once per
-// job, by the caller that won; each is also idempotent, so a retry after a crash is harmless.
+// The one way a job ends (docs/architecture.md: the job's life): a cancel from the API or
+// the dashboard, the runner, the sweeper and the dead-letter consumer all call finishJob.
 import type { JobError } from "../contract/job.ts";
 import { database } from "../db/client.ts";
 import { cancelJob, completeJob, failJob, type JobTimings } from "../db/jobs.ts";
@@ -33,7 +30,9 @@ export interface FinishOptions {
  * its concurrency slot (the next waiting job starts at once), schedules its final webhook
  * and removes the outputs of a job that did not complete. True if this call
  * ended the job; false if the job had already left the state the outcome starts from
- * (ended by someone else, or on another attempt).
+ * (ended by someone else, or on another attempt). The follow-ups run only after the guarded
+ * update took effect, so once per job, by the caller that won; each is also idempotent, so
+ * a retry after a crash is harmless.
  */
 export async function finishJob(env: Env, jobId: string, outcome: Outcome, options: FinishOptions = {}): Promise<boolean> {
   const db = database(env.DB);

@@ -1,37 +1,33 @@
-// JobRunner: one Durable Object per job. It starts an attempt on a processor (sending the
-// start again until the processor has it), then follows it through the events the
-// processor pushes (src/runner/events.ts): progress is kept here and reaches D1 only at a
-// few marks; the final state is handled as it arrives (the processor uploaded the outputs
-// before it, src/runner/output-upload.ts). The runner's alarm is a watchdog:
-// when no event came for TUNABLES.runner.silentHeartbeats heartbeats it asks the processor
-// once (GET /jobs/:id). A processor that vanishes (unreachable, or answers 404 for the
-// attempt) costs one attempt; after TUNABLES.job.maxAttempts the job fails
-// `processing_interrupted`. The runner holds the job's live lease: the sweeper and the
-// limiter ask it (`holds`, `poke`) instead of reading a lease in D1. It ends a job only
-// through finishJob. Always: an attempt's processor job is cancelled or deleted when the
-// runner lets go of it.
+// JobRunner: one Durable Object per job, holding its live lease while it waits for a seat,
+// starts an attempt on a processor and follows it to its end (docs/architecture.md: the runner).
 import { DurableObject } from "cloudflare:workers";
 import type { ProcessorJobState } from "../contract/processor-protocol.ts";
 import { database, type Db } from "../db/client.ts";
-import { findJob, recordProgress, startAttempt } from "../db/jobs.ts";
+import { findJob, recordProgress, startAttempt, type JobTimings } from "../db/jobs.ts";
 import type { JobRow } from "../db/schema.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
+import { tunablesFor, type Tunables } from "../lib/tunables.ts";
 import { describe, reportConfigProblems } from "../ops/config.ts";
-import { afterFailedCall, interrupted, mayRetry, newAttempt, retryAlarmAt, silenceAlarmAt, withProgress, type Attempt } from "./attempt.ts";
+import { afterFailedCall, newAttempt, withProgress, type Attempt } from "./attempt.ts";
+import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
 import { finishJob, type Outcome } from "./finish.ts";
 import { collectOutputs, discardOutputs } from "./outputs.ts";
 import { askProcessor, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
-import { beginWhenSeated, clearWaiting, seatRequest, waitingForSeat, whileWaiting, type SeatRequest } from "./seat.ts";
+import { seatRequest, stillWaiting, type SeatRequest } from "./seat.ts";
+import { alarmAt, fromOldKeys, heldAttempt, jobOf, STATE_KEY, type RunnerState, type WithAttempt } from "./state.ts";
 
 export type { Attempt } from "./attempt.ts";
+export type { RunnerState } from "./state.ts";
 
-/** A queued job as its limiter knows it: enough to ask for a seat without reading its row. */
+/** A queued job as its limiter hands it to the runner: enough to ask for a seat without reading its row. */
 export type QueuedJob = Pick<SeatRequest, "orgId" | "priority" | "createdAt">;
 
+type Ending = Extract<RunnerState, { phase: "ending" }>;
+
 export class JobRunner extends DurableObject<Env> {
-  /** The attempt whose outcome is being recorded now: later events and checks of it wait or do nothing. */
-  #finishing: string | undefined;
+  /** The attempt whose end is being handled now. Read only by #holding: the one re-entrancy guard. */
+  #ending: string | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -42,8 +38,39 @@ export class JobRunner extends DurableObject<Env> {
     return database(this.env.DB);
   }
 
-  async #attempt(): Promise<Attempt | undefined> {
-    return this.ctx.storage.get<Attempt>("attempt");
+  /** TUNABLES, or a test's TUNABLES_OVERRIDE (src/lib/tunables.ts), read at each use so a test may swap `env`. */
+  #tunables(): Tunables {
+    return tunablesFor(this.env);
+  }
+
+  /** The state; an older deploy's keys are converted once. */
+  async #load(): Promise<RunnerState | undefined> {
+    const stored = await this.ctx.storage.get<unknown>([STATE_KEY, "seatRequest", "attempt", "final"]);
+    if (stored.has(STATE_KEY) || stored.size === 0) return stored.get(STATE_KEY) as RunnerState | undefined;
+    const state = fromOldKeys(Object.fromEntries(stored), Date.now());
+    await this.ctx.storage.deleteAll();
+    if (state) await this.#save(state);
+    return state;
+  }
+
+  /** The one writer of the runner's storage and alarm: the state and the alarm it implies, or (undefined) nothing. */
+  async #save(state: RunnerState | undefined): Promise<void> {
+    if (!state) {
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+      return;
+    }
+    await this.ctx.storage.put(STATE_KEY, state);
+    await this.ctx.storage.setAlarm(alarmAt(state, this.#tunables()));
+  }
+
+  /**
+   * The state while it holds attempt `pid` and that attempt's end is not being handled, else
+   * undefined: the one re-entrancy check, made after every wait on the processor or D1.
+   */
+  async #holding(pid: string): Promise<WithAttempt | undefined> {
+    const state = await this.#load();
+    return heldAttempt(state)?.pid === pid && this.#ending !== pid ? (state as WithAttempt) : undefined;
   }
 
   /**
@@ -54,7 +81,7 @@ export class JobRunner extends DurableObject<Env> {
    * its attempt (the job was created `queued` at attempt 0 and never goes back to it).
    */
   async start(jobId: string, queued?: QueuedJob): Promise<boolean> {
-    if ((await this.#attempt()) || (await waitingForSeat(this.ctx.storage))) return true;
+    if (await this.#load()) return true;
     // Thrown, not returned: the limiter keeps the job waiting and retries it later, so a
     // missing secret costs no attempt and takes no seat (docs/deploy.md: configuration).
     const problems = reportConfigProblems(this.env, "job start");
@@ -65,17 +92,18 @@ export class JobRunner extends DurableObject<Env> {
 
   /** The pool gives this job a seat on `instance`: the attempt begins. False when the job will not run. */
   async seated(jobId: string, instance: string): Promise<boolean> {
-    const current = await this.#attempt();
-    if (current) return current.instance === instance;
-    const request = (await waitingForSeat(this.ctx.storage)) ?? (await this.#queuedRequest(jobId));
-    if (!request) return false;
-    await clearWaiting(this.ctx.storage);
-    return this.#beginAttempt(jobId, request.previousAttempt, instance);
+    const state = await this.#load();
+    if (state && state.phase !== "waiting") return heldAttempt(state)?.instance === instance;
+    const request = state?.request ?? (await this.#queuedRequest(jobId));
+    if (request && (await this.#begin(request, instance))) return true;
+    // The pool takes its seat back itself.
+    if (state) await this.#save(undefined);
+    return false;
   }
 
   /** Asked by the pool before it reclaims a seat: true while an attempt here runs on it. */
   async holdsSeat(instance: string): Promise<boolean> {
-    return (await this.#attempt())?.instance === instance;
+    return heldAttempt(await this.#load())?.instance === instance;
   }
 
   /**
@@ -83,7 +111,7 @@ export class JobRunner extends DurableObject<Env> {
    * stored: true while attempt `pid` is the one this runner holds.
    */
   async holdsAttempt(pid: string): Promise<boolean> {
-    return (await this.#attempt())?.pid === pid;
+    return heldAttempt(await this.#load())?.pid === pid;
   }
 
   /**
@@ -91,7 +119,58 @@ export class JobRunner extends DurableObject<Env> {
    * job (an attempt runs, or it waits for a seat). Reads only this object's storage.
    */
   async holds(jobId: string): Promise<boolean> {
-    return (await this.#attempt())?.jobId === jobId || (await waitingForSeat(this.ctx.storage))?.jobId === jobId;
+    const state = await this.#load();
+    return !!state && jobOf(state) === jobId;
+  }
+
+  /** Stops the job's processor work; the row was already marked cancelled by the caller. */
+  async cancel(): Promise<void> {
+    const state = await this.#load();
+    if (state) await this.#letGo(state, "cancel");
+  }
+
+  /**
+   * An event the processor pushed (src/runner/events.ts). False when this runner does not
+   * hold that attempt. Progress is taken at once; a final state is kept, then handled before
+   * the push is answered (the processor does not wait for that answer).
+   */
+  async event(pushed: ProcessorJobState): Promise<boolean> {
+    if (!(await this.holdsAttempt(pushed.id))) return false;
+    // An event can overtake the answer to the start: the processor has the attempt.
+    const state = await this.#holding(pushed.id);
+    if (state) await this.#heard(state, pushed);
+    return true;
+  }
+
+  /** The poke of the sweeper: true if this runner still has the job at `attempt`, and then it checks on it now. */
+  async poke(attempt: number): Promise<boolean> {
+    const state = await this.#load();
+    const at = state?.phase === "waiting" ? state.request.previousAttempt : state?.phase === "leaving" ? state.attempt?.attempt : state?.attempt.attempt;
+    if (at !== attempt) return false;
+    // Its alarm may have been lost: do what it would have done.
+    await this.alarm();
+    return true;
+  }
+
+  /** What the state's phase waits for: a seat, an acknowledged start, news of the attempt, its end recorded, or letting go. */
+  override async alarm(): Promise<void> {
+    const state = await this.#load();
+    if (!state) return;
+    if (state.phase === "waiting") return this.#askForSeatAgain(state.request);
+    if (state.phase === "leaving") return this.#letGo(state, state.how);
+    const current = await this.#holding(state.attempt.pid);
+    if (!current) return;
+    try {
+      if (current.phase === "ending") return await this.#recordEnd(current);
+      if (current.phase === "running") return await this.#check(current);
+      const job = await findJob(this.#db(), current.attempt.jobId);
+      if (!job || job.status !== "processing" || job.attempt !== current.attempt.attempt) return await this.#letGo(current, "delete");
+      await this.#sendStart(current.attempt, job);
+    } catch (error) {
+      log("error", "runner check crashed", { job: current.attempt.jobId, attempt: current.attempt.attempt, error: String(error) });
+      const still = await this.#holding(current.attempt.pid);
+      if (still) await this.#failedCall(still);
+    }
   }
 
   async #queuedRequest(jobId: string): Promise<SeatRequest | undefined> {
@@ -100,78 +179,33 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /** Takes a seat and begins, or waits for the pool to call `seated` (true: the job is this runner's). */
-  #seat(request: SeatRequest): Promise<boolean> {
-    return beginWhenSeated(this.env, this.ctx.storage, request, (instance) => this.#beginAttempt(request.jobId, request.previousAttempt, instance));
+  async #seat(request: SeatRequest): Promise<boolean> {
+    // Saved before the call: the pool may call `seated` before `acquire` returns.
+    await this.#save({ phase: "waiting", request, since: Date.now() });
+    const instance = await processorPool(this.env).acquire({ jobId: request.jobId, orgId: request.orgId, priority: request.priority, createdAt: request.createdAt });
+    const state = await this.#load();
+    // Seated meanwhile (the attempt began there), or cancelled: either way not ours to begin.
+    if (state?.phase !== "waiting") return !!state;
+    if (instance === null) return true;
+    if (await this.#begin(request, instance)) return true;
+    await this.#letGo(state, "delete");
+    return false;
   }
 
-  /** Stops the job's processor work; the row was already marked cancelled by the caller. */
-  async cancel(): Promise<void> {
-    const current = await this.#attempt();
-    const waiting = await waitingForSeat(this.ctx.storage);
-    await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
-    if (current) await this.#release(current, "cancel");
-    else if (waiting) await processorPool(this.env).release(waiting.jobId);
+  /** The alarm while the job waits for a seat: asks again, or gives up its place when the job ended meanwhile. */
+  async #askForSeatAgain(request: SeatRequest): Promise<void> {
+    const job = await findJob(this.#db(), request.jobId);
+    if (stillWaiting(request, job)) await this.#seat(request);
+    else await this.#letGo({ phase: "waiting", request, since: Date.now() }, "delete");
   }
 
-  /**
-   * An event the processor pushed (src/runner/events.ts). False when this runner does not
-   * hold that attempt. Progress is taken at once. A final state is kept, then handled
-   * before the push is answered (the processor does not wait for that answer); the alarm
-   * set first is the backstop that handles it should this invocation die, and a failure
-   * while handling it is retried like any other.
-   */
-  async event(state: ProcessorJobState): Promise<boolean> {
-    const current = await this.#attempt();
-    if (!current || current.pid !== state.id) return false;
-    if (this.#finishing === current.pid) return true;
-    // An event can overtake the answer to the start: the processor has the attempt.
-    const next = { ...current, started: true, failures: 0 };
-    if (state.state === "running") {
-      await this.#running(next, state.progress);
-      return true;
-    }
-    await this.ctx.storage.put({ attempt: next, final: state });
-    await this.ctx.storage.setAlarm(retryAlarmAt(Date.now()));
-    await this.alarm();
-    return true;
-  }
-
-  /** The poke of the sweeper: true if this runner still has the job at `attempt`, and then it checks on it now. */
-  async poke(attempt: number): Promise<boolean> {
-    const current = await this.#attempt();
-    const waiting = await waitingForSeat(this.ctx.storage);
-    if (current?.attempt !== attempt && waiting?.previousAttempt !== attempt) return false;
-    // Its alarm may have been lost: do what it would have done.
-    await this.alarm();
-    return true;
-  }
-
-  /** The watchdog: handle a pushed final state, resend an unacknowledged start, or ask the processor after a silence. */
-  override async alarm(): Promise<void> {
-    if (await whileWaiting(this.env, this.ctx.storage, (request) => this.#seat(request))) return;
-    const current = await this.#attempt();
-    if (!current || this.#finishing === current.pid) return;
-    try {
-      const final = await this.ctx.storage.get<ProcessorJobState>("final");
-      if (final?.id === current.pid) return await this.#handle(current, final);
-      if (current.started) return await this.#check(current);
-      const job = await findJob(this.#db(), current.jobId);
-      if (!job || job.status !== "processing" || job.attempt !== current.attempt) return this.#letGo(current);
-      await this.#sendStart(current, job);
-    } catch (error) {
-      log("error", "runner check crashed", { job: current.jobId, attempt: current.attempt, error: String(error) });
-      await this.#failedCall(current);
-    }
-  }
-
-  async #beginAttempt(jobId: string, previousAttempt: number, instance: string): Promise<boolean> {
-    const job = await startAttempt(this.#db(), jobId, previousAttempt, Date.now());
+  /** Begins the attempt after `request.previousAttempt` on `instance`; false when the job is no longer at it. */
+  async #begin(request: SeatRequest, instance: string): Promise<boolean> {
+    const job = await startAttempt(this.#db(), request.jobId, request.previousAttempt, Date.now());
     if (!job) return false;
-    const current = newAttempt(job, instance);
-    await this.ctx.storage.put("attempt", current);
-    log("info", "attempt started", { job: jobId, attempt: current.attempt });
-    await this.#sendStart(current, job);
+    const attempt = newAttempt(job, instance);
+    log("info", "attempt started", { job: job.id, attempt: attempt.attempt });
+    await this.#sendStart(attempt, job);
     return true;
   }
 
@@ -181,138 +215,137 @@ export class JobRunner extends DurableObject<Env> {
    * lost) is sent again by the next alarm instead of asking for an attempt the processor
    * never had; after TUNABLES.runner.maxCallFailures in a row the attempt counts as lost.
    */
-  async #sendStart(current: Attempt, job: Pick<JobRow, "type" | "params">): Promise<void> {
-    // The watchdog first: if this invocation dies, the start is sent again.
-    await this.ctx.storage.setAlarm(retryAlarmAt(Date.now()));
+  async #sendStart(attempt: Attempt, job: Pick<JobRow, "type" | "params">): Promise<void> {
+    // The watchdog first (saving `starting` arms it): if this invocation dies, the start is sent again.
+    await this.#save({ phase: "starting", attempt, since: Date.now() });
     try {
-      const state = await startOnProcessor(this.env, current, job);
+      const answer = await startOnProcessor(this.env, attempt, job);
       // An event may have moved the attempt on (or ended it) while the start was in flight.
-      const now = await this.#attempt();
-      if (now?.pid !== current.pid || now.started || this.#finishing === current.pid) return;
-      await this.#handle({ ...now, started: true, failures: 0 }, state);
+      const state = await this.#holding(attempt.pid);
+      if (state?.phase === "starting") await this.#heard(state, answer);
     } catch (error) {
-      log("warn", "processor refused or unreachable at start", { job: current.jobId, attempt: current.attempt, error: String(error) });
-      const now = await this.#attempt();
-      if (now?.pid === current.pid && !now.started) await this.#failedCall(now);
+      log("warn", "processor refused or unreachable at start", { job: attempt.jobId, attempt: attempt.attempt, error: String(error) });
+      const state = await this.#holding(attempt.pid);
+      if (state?.phase === "starting") await this.#failedCall(state);
     }
   }
 
-  /** After a silence: asks the processor for the attempt's state once. */
-  async #check(current: Attempt): Promise<void> {
-    const state = await askProcessor(this.env, current);
-    if (state === "no answer") return this.#failedCall(current);
-    if (state === "unknown") return this.#lost(current, "the processor lost the job (it restarted or was replaced)");
-    const now = await this.#attempt();
-    if (now?.pid !== current.pid || this.#finishing === current.pid) return;
-    await this.#handle({ ...now, failures: 0 }, state);
-  }
-
-  /** A state of the attempt, pushed or asked for. */
-  async #handle(current: Attempt, state: ProcessorJobState): Promise<void> {
-    switch (state.state) {
-      case "running":
-        return this.#running(current, state.progress);
-      case "completed":
-        return this.#whileFinishing(current, () => this.#collect(current, state));
-      case "failed":
-        return this.#whileFinishing(current, async () => {
-          await this.#finish(current, { status: "failed", attempt: current.attempt, error: state.error, timings: state.timings });
-        });
-      case "cancelled":
-        // Cancelled on the processor without our asking (it is shutting down): try again.
-        return this.#lost(current, "the processor stopped the job while shutting down");
-    }
-  }
-
-  /** Keeps the progress, writes it to D1 at a mark (not more often than progressWriteMs), and re-arms the watchdog. */
-  async #running(current: Attempt, progress: number): Promise<void> {
-    const now = Date.now();
-    const { next, write } = withProgress(current, progress, now);
-    // False when the job left this attempt (cancelled): whoever did it stops this runner too.
-    if (write && !(await recordProgress(this.#db(), current.jobId, current.attempt, next.progress))) return;
-    await this.ctx.storage.put("attempt", next);
-    await this.ctx.storage.setAlarm(silenceAlarmAt(now));
-  }
-
-  /** Runs the attempt's end once: events and checks that arrive meanwhile do nothing. */
-  async #whileFinishing(current: Attempt, work: () => Promise<void>): Promise<void> {
-    this.#finishing = current.pid;
-    // If this invocation dies, the watchdog asks again and the end is recorded then.
-    await this.ctx.storage.put("attempt", current);
-    await this.ctx.storage.setAlarm(silenceAlarmAt(Date.now()));
-    try {
-      await work();
-    } finally {
-      if (this.#finishing === current.pid) this.#finishing = undefined;
-    }
-  }
-
-  async #failedCall(current: Attempt): Promise<void> {
-    const { next, lost, retryAt } = afterFailedCall(current, Date.now());
-    if (lost) return this.#lost(next, "the processor stopped answering");
-    await this.ctx.storage.put("attempt", next);
-    await this.ctx.storage.setAlarm(retryAt);
-  }
-
-  /** Checks the outputs in R2 (src/runner/outputs.ts) and records the outcome; a failed copy of one missing is a failed call. */
-  async #collect(current: Attempt, state: Extract<ProcessorJobState, { state: "completed" }>): Promise<void> {
-    const outcome = await collectOutputs(this.env, current, state);
-    if (outcome === "retry") return this.#failedCall(current);
-    if ((await this.#finish(current, outcome)) || outcome.status !== "completed") return;
-    // Not ended by this call. Cancelled while we checked or copied: the outputs belong to no
-    // one. But a poke's alarm and the runner's own can both collect the same end, and then
-    // the other one completed the job with these very outputs: they stay.
-    if ((await findJob(this.#db(), current.jobId))?.status !== "completed") await discardOutputs(this.env, current.jobId, state.outputs);
-  }
-
-  /** The processor lost this attempt: start the next one, or fail the job after the last. */
-  async #lost(current: Attempt, reason: string): Promise<void> {
-    log("warn", "processor lost the attempt", { job: current.jobId, attempt: current.attempt, reason });
-    if (mayRetry(current)) {
-      await this.ctx.storage.deleteAlarm();
-      await this.#release(current, "delete");
-      const job = await findJob(this.#db(), current.jobId);
-      if (!job || job.status !== "processing" || job.attempt !== current.attempt) return this.#forget();
-      // The seat request replaces the attempt with no other I/O between (only storage), so
-      // the sweeper or the limiter asking meanwhile finds that the runner holds the job.
-      // The next attempt takes a seat like any waiting job (maybe on another instance).
-      await this.ctx.storage.delete(["attempt", "final"]);
-      await this.#seat(seatRequest(job, current.attempt));
-      return;
-    }
-    await this.#finish(current, { status: "failed", attempt: current.attempt, error: interrupted(reason) });
+  /** After a silence or a failed call: asks the processor for the attempt's state once. */
+  async #check(state: WithAttempt): Promise<void> {
+    const answer = await askProcessor(this.env, state.attempt);
+    // An event may have moved the attempt on (or ended it) while the question was in flight.
+    const still = await this.#holding(state.attempt.pid);
+    if (!still) return;
+    if (answer === "no answer") return this.#failedCall(still);
+    if (answer === "unknown") return this.#ended(still, { cause: "lost", reason: "the processor lost the job (it restarted or was replaced)" });
+    await this.#heard(still, answer);
   }
 
   /**
-   * Ends the job with this attempt's outcome; the runner lets go of the attempt either way
-   * (first of the follow-ups when it ended the job, at once when someone else had).
+   * A state of the attempt, pushed or answered: progress is kept; an end is kept, then
+   * recorded as the alarm would (a failure while recording it is retried like any other),
+   * the alarm it arms being the backstop should this invocation die.
    */
-  async #finish(current: Attempt, outcome: Outcome): Promise<boolean> {
-    const letGo = () => this.#letGo(current);
-    if (await finishJob(this.env, current.jobId, outcome, { stop: letGo })) return true;
+  async #heard(state: WithAttempt, answer: ProcessorJobState): Promise<void> {
+    // Once the end is known, a late progress event changes nothing.
+    if (answer.state === "running") return state.phase === "ending" ? undefined : this.#running(state.attempt, answer.progress);
+    await this.#save({ phase: "ending", attempt: { ...state.attempt, failures: 0 }, final: answer, since: Date.now() });
+    await this.alarm();
+  }
+
+  /** Keeps the progress, writes it to D1 at a mark (not more often than progressWriteMs), and re-arms the watchdog. */
+  async #running(attempt: Attempt, progress: number): Promise<void> {
+    const now = Date.now();
+    const { next, write } = withProgress(attempt, progress, now, this.#tunables().runner);
+    // False when the job left this attempt (cancelled): whoever did it stops this runner too.
+    if (write && !(await recordProgress(this.#db(), next.jobId, next.attempt, next.progress))) return;
+    await this.#save({ phase: "running", attempt: next, since: now });
+  }
+
+  /** Records the end the processor reported: outputs collected and the job completed, or what attemptEnded decides. */
+  async #recordEnd(state: Ending): Promise<void> {
+    const { final } = state;
+    if (final.state === "completed") return this.#whileEnding(state, () => this.#collect(state, final));
+    if (final.state === "failed") return this.#ended(state, { cause: "reported", error: final.error }, final.timings);
+    if (final.state === "cancelled") return this.#ended(state, { cause: "handed back" });
+  }
+
+  /** Runs the attempt's end once: events and checks of that attempt that arrive meanwhile do nothing. */
+  async #whileEnding(state: WithAttempt, work: () => Promise<void>): Promise<void> {
+    const { pid } = state.attempt;
+    const outer = this.#ending === pid;
+    this.#ending = pid;
+    try {
+      await work();
+    } finally {
+      if (!outer && this.#ending === pid) this.#ending = undefined;
+    }
+  }
+
+  async #failedCall(state: WithAttempt): Promise<void> {
+    const next = afterFailedCall(state.attempt, this.#tunables().runner);
+    if (next === "lost") return this.#ended(state, { cause: "lost", reason: "the processor stopped answering" });
+    await this.#save({ ...state, attempt: next, since: Date.now() });
+  }
+
+  /** Checks the outputs in R2 (src/runner/outputs.ts) and completes the job; a failed copy of one missing is a failed call. */
+  async #collect(state: Ending, final: Extract<ProcessorJobState, { state: "completed" }>): Promise<void> {
+    const outcome = await collectOutputs(this.env, state.attempt, final);
+    if (outcome === "retry") return this.#failedCall(state);
+    if ((await this.#end(state, outcome)) || outcome.status !== "completed") return;
+    // Not ended by this call. Cancelled while we checked or copied: the outputs belong to no
+    // one. But a poke's alarm and the runner's own can both collect the same end, and then
+    // the other one completed the job with these very outputs: they stay.
+    if ((await findJob(this.#db(), state.attempt.jobId))?.status !== "completed") await discardOutputs(this.env, state.attempt.jobId, final.outputs);
+  }
+
+  /** The attempt ended otherwise than completed: the next attempt takes a seat, or the job fails (attemptEnded decides). */
+  async #ended(state: WithAttempt, end: AttemptEnd, timings?: JobTimings): Promise<void> {
+    await this.#whileEnding(state, async () => {
+      const { attempt } = state;
+      const decision = attemptEnded(end, attempt.attempt, this.#tunables().job.maxAttempts);
+      if ("fail" in decision) {
+        await this.#end(state, { status: "failed", attempt: attempt.attempt, error: decision.fail, timings });
+        return;
+      }
+      log("warn", "attempt ended; the job gets another", { job: attempt.jobId, attempt: attempt.attempt, ...end });
+      await this.#release(attempt, "delete");
+      const job = await findJob(this.#db(), attempt.jobId);
+      // Ended elsewhere meanwhile: whoever ended it stops this runner too, and nothing is left to release.
+      if (!job || job.status !== "processing" || job.attempt !== attempt.attempt) return this.#save(undefined);
+      // The next attempt takes a seat like any waiting job (maybe on another instance).
+      await this.#seat(seatRequest(job, attempt.attempt));
+    });
+  }
+
+  /**
+   * The one way out of a job: ends it with this attempt's outcome through finishJob (which
+   * frees its slot) and lets go as its first follow-up, or at once when someone else had
+   * ended it. True when this call ended the job.
+   */
+  async #end(state: WithAttempt, outcome: Outcome): Promise<boolean> {
+    const letGo = () => this.#letGo(state, "delete");
+    if (await finishJob(this.env, state.attempt.jobId, outcome, { stop: letGo })) return true;
     await letGo();
     return false;
   }
 
   /**
-   * Stops the watchdog and releases the processor's attempt, then forgets it. In that
-   * order: a `cancel` that arrives meanwhile still finds the attempt and returns only once
-   * it is released; events that arrive meanwhile are ignored.
+   * Lets go of the processor's attempt (cancelled when asked, then deleted) and the seat, then
+   * forgets the job. The state stays meanwhile, as `leaving`: a `cancel` that arrives then
+   * still finds the attempt and returns only once it is released; events are refused.
    */
-  async #letGo(current: Attempt): Promise<void> {
-    this.#finishing = current.pid;
-    await this.ctx.storage.deleteAlarm();
-    await this.#release(current, "delete");
-    await this.#forget();
-  }
-
-  async #forget(): Promise<void> {
-    await this.ctx.storage.deleteAll();
+  async #letGo(state: RunnerState, how: "cancel" | "delete"): Promise<void> {
+    const attempt = state.phase === "leaving" ? state.attempt : heldAttempt(state);
+    await this.#save({ phase: "leaving", jobId: jobOf(state), attempt, how, since: Date.now() });
+    if (attempt) await this.#release(attempt, how);
+    else await processorPool(this.env).release(jobOf(state));
+    await this.#save(undefined);
   }
 
   /** Releases the attempt on its processor (best effort), then its seat. */
-  async #release(current: Attempt, how: "cancel" | "delete"): Promise<void> {
-    await releaseOnProcessor(this.env, current, how);
-    await processorPool(this.env).release(current.jobId);
+  async #release(attempt: Attempt, how: "cancel" | "delete"): Promise<void> {
+    await releaseOnProcessor(this.env, attempt, how);
+    await processorPool(this.env).release(attempt.jobId);
   }
 }

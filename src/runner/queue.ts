@@ -1,52 +1,52 @@
-// The `jobs` queue: one message per created job. The consumer puts each queued job in
-// line at its organization's limiter, which starts it when a slot is free; the limiter and
-// the runner both ignore jobs they already know, so duplicate deliveries are harmless.
-// The message carries what the limiter needs, so the consumer reads nothing from D1: a
-// job that ended meanwhile is one the limiter remembers as done, or one its runner refuses
-// to start (it reads the job's row before starting it). The plan is not in it: the
-// limiter has it from the job's admission or a later change, and a late message must not
-// bring an old one back.
-// Messages that keep failing land in the dead-letter queue, whose consumer fails the
-// job so that nothing stays queued forever.
+// The `jobs` queue: one message per created job, put in line at its organization's limiter
+// (src/limits/org-limiter.ts); its dead-letter queue fails a job that never started.
 import { database } from "../db/client.ts";
 import { findJob } from "../db/jobs.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
+import { attemptEnded } from "./attempt-end.ts";
 import { finishJob } from "./finish.ts";
 
-/** A created job, as the limiter takes it. Messages sent before these fields existed carry only `jobId`. */
+/**
+ * A created job, as the limiter takes it: the consumer reads nothing from D1. The plan is
+ * not in it: the limiter has it from the job's admission or a later change, and a late
+ * message must not bring an old one back.
+ */
 export interface JobMessage {
   jobId: string;
-  orgId?: string;
-  mode?: string;
-  priority?: number;
-  createdAt?: number;
+  orgId: string;
+  mode: string;
+  priority: number;
+  createdAt: number;
 }
 
-export type QueuedJob = Required<JobMessage>;
+/** A message as it may arrive: one sent before the other fields existed carries only `jobId`. */
+export type ReceivedJobMessage = Pick<JobMessage, "jobId"> & Partial<JobMessage>;
 
-export async function enqueueJob(env: Env, job: QueuedJob): Promise<void> {
-  await env.JOBS_QUEUE.send(job satisfies JobMessage, { contentType: "json" });
+export async function enqueueJob(env: Env, message: JobMessage): Promise<void> {
+  await env.JOBS_QUEUE.send(message, { contentType: "json" });
 }
 
-/** The job as the limiter takes it: from the message, or from D1 for an older message (undefined when no longer queued). */
-async function queuedJob(env: Env, message: JobMessage): Promise<QueuedJob | undefined> {
-  const { orgId, mode, priority, createdAt } = message;
-  if (orgId !== undefined && mode !== undefined && priority !== undefined && createdAt !== undefined) {
-    return { jobId: message.jobId, orgId, mode, priority, createdAt };
-  }
-  const db = database(env.DB);
-  const job = await findJob(db, message.jobId);
+/** The whole message: as sent, or from D1 for an older message (undefined when the job is no longer queued). */
+async function completeMessage(env: Env, message: ReceivedJobMessage): Promise<JobMessage | undefined> {
+  const { jobId, orgId, mode, priority, createdAt } = message;
+  if (orgId !== undefined && mode !== undefined && priority !== undefined && createdAt !== undefined) return { jobId, orgId, mode, priority, createdAt };
+  const job = await findJob(database(env.DB), jobId);
   if (job?.status !== "queued") return undefined;
   return { jobId: job.id, orgId: job.orgId, mode: job.mode, priority: job.priority, createdAt: job.createdAt };
 }
 
-export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env): Promise<void> {
+/**
+ * Puts each job in line at its limiter. Duplicate deliveries are harmless: the limiter and
+ * the runner ignore jobs they already know, and a job that ended meanwhile is one the
+ * limiter remembers as done or one whose attempt the runner's guarded update refuses to begin.
+ */
+export async function consumeJobs(batch: MessageBatch<ReceivedJobMessage>, env: Env): Promise<void> {
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
-        const job = await queuedJob(env, message.body);
+        const job = await completeMessage(env, message.body);
         if (job) await limiterFor(env, job.orgId, job.mode).enqueue({ jobId: job.jobId, priority: job.priority, createdAt: job.createdAt });
         message.ack();
       } catch (error) {
@@ -57,13 +57,11 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env): Pr
   );
 }
 
-export async function consumeDeadJobs(batch: MessageBatch<JobMessage>, env: Env): Promise<void> {
+/** Fails each job whose message kept failing (TUNABLES.jobsQueue.maxRetries), so that nothing stays queued forever. */
+export async function consumeDeadJobs(batch: MessageBatch<ReceivedJobMessage>, env: Env): Promise<void> {
   for (const message of batch.messages) {
-    await finishJob(env, message.body.jobId, {
-      status: "failed",
-      attempt: null,
-      error: { code: "processing_interrupted", message: "the job could not be started after repeated attempts; create it again" },
-    });
+    const { fail } = attemptEnded({ cause: "dead-lettered" }, null, TUNABLES.job.maxAttempts);
+    await finishJob(env, message.body.jobId, { status: "failed", attempt: null, error: fail });
     message.ack();
   }
 }

@@ -1,23 +1,22 @@
-// The cron sweep, once per TUNABLES.sweep.cronPeriodMs. The live lease of a processing
-// job is in its runner, so D1's `lease_expires_at` (set when an attempt starts, never
-// renewed) only says from when the sweep asks: it pokes the runner of every processing job
-// past it. A runner that still holds the attempt checks on it at once (its alarm may have
-// been lost) and the job is left alone; a job whose runner holds nothing is failed
-// processing_interrupted by the first sweep after the poke window, so no job stays
-// processing forever.
-//
-// The poke window is at least the cron period: a job whose runner lost it is asked about
-// by at least one sweep before it can be failed (docs/architecture.md: the sweep).
+// The cron sweep of stuck jobs, once per TUNABLES.sweep.cronPeriodMs: no job stays
+// processing forever (docs/architecture.md: the sweep).
 import { database } from "../db/client.ts";
-import { deleteExpiredIdempotencyKeys } from "../db/idempotency.ts";
 import { expiredLeases } from "../db/jobs.ts";
 import type { JobRow } from "../db/schema.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
+import { attemptEnded } from "./attempt-end.ts";
 import { finishJob } from "./finish.ts";
 
 const { pokeWindowMs, batchSize } = TUNABLES.sweep;
 
+/**
+ * Pokes the runner of every processing job past its lease (`lease_expires_at` is set when an
+ * attempt starts and never renewed: the live lease is in the runner). A runner that still
+ * holds the attempt checks on it at once; a job whose runner holds nothing is failed by the
+ * first sweep after the poke window, which is at least the cron period, so every such job is
+ * asked about by one sweep before a later one fails it.
+ */
 export async function sweep(env: Env, now: number): Promise<void> {
   const db = database(env.DB);
   // Page through all of them: healthy long jobs stay past their lease and must not hide the rest.
@@ -29,22 +28,13 @@ export async function sweep(env: Env, now: number): Promise<void> {
     const last = page.at(-1)!;
     after = { leaseExpiresAt: last.leaseExpiresAt!, id: last.id };
   }
-  await deleteExpiredIdempotencyKeys(env.DB, now);
 }
 
 async function sweepOne(env: Env, job: JobRow, now: number): Promise<void> {
   if (await env.JOB_RUNNER.getByName(job.id).poke(job.attempt)) return;
   const stuckForMs = now - (job.leaseExpiresAt ?? now);
   if (stuckForMs <= pokeWindowMs) return;
-  const failed = await finishJob(
-    env,
-    job.id,
-    {
-      status: "failed",
-      attempt: job.attempt,
-      error: { code: "processing_interrupted", message: "processing stopped responding and the job was not completed; create it again" },
-    },
-    { now },
-  );
+  const { fail } = attemptEnded({ cause: "swept" }, job.attempt, TUNABLES.job.maxAttempts);
+  const failed = await finishJob(env, job.id, { status: "failed", attempt: job.attempt, error: fail }, { now });
   if (failed) log("warn", "swept a stuck job", { job: job.id, attempt: job.attempt });
 }

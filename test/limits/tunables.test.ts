@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../container/src/config.ts";
-import { TUNABLES } from "../../src/lib/tunables.ts";
+import { TUNABLES, tunablesFor } from "../../src/lib/tunables.ts";
 
 const { job, runner, pool, sweep, jobsQueue, limiter, webhooks, readRate } = TUNABLES;
 /** The parts of wrangler's Config read here (its own type comes from a package not installed on its own). */
@@ -93,5 +93,29 @@ describe("the tunables' relations", () => {
     // Jobs finished between lookback and stalledAfter ago are repaired; that span must not fall between two sweeps.
     expect(webhooks.missingLookbackMs - webhooks.stalledAfterMs).toBeGreaterThan(sweep.cronPeriodMs);
     expect(webhooks.stalledAfterMs).toBeGreaterThanOrEqual(sweep.cronPeriodMs);
+  });
+});
+
+describe("TUNABLES_OVERRIDE (tests only; not in wrangler.toml)", () => {
+  it("is not set in wrangler.toml: production reads the constants", () => {
+    expect((config as { vars?: Record<string, unknown> }).vars?.TUNABLES_OVERRIDE).toBeUndefined();
+    expect(tunablesFor({})).toBe(TUNABLES);
+    expect(tunablesFor({ TUNABLES_OVERRIDE: "" })).toBe(TUNABLES);
+  });
+
+  it("replaces the numbers it names and keeps every other one", () => {
+    const tuned = tunablesFor({ TUNABLES_OVERRIDE: JSON.stringify({ runner: { heartbeatMs: 50, silentHeartbeats: 2 } }) });
+    expect(tuned.runner).toEqual({ ...TUNABLES.runner, heartbeatMs: 50, silentHeartbeats: 2 });
+    expect(tuned.sweep).toBe(TUNABLES.sweep);
+    // Parsed once per value.
+    expect(tunablesFor({ TUNABLES_OVERRIDE: JSON.stringify({ runner: { heartbeatMs: 50, silentHeartbeats: 2 } }) })).toBe(tuned);
+  });
+
+  it("refuses a name that is not a tunable, and a value that is not a positive number", () => {
+    expect(() => tunablesFor({ TUNABLES_OVERRIDE: '{"runner":{"heartbeat":50}}' })).toThrow("TUNABLES_OVERRIDE.runner.heartbeat is not a tunable");
+    expect(() => tunablesFor({ TUNABLES_OVERRIDE: '{"runner":{"heartbeatMs":"50"}}' })).toThrow("TUNABLES_OVERRIDE.runner.heartbeatMs must be a positive number");
+    expect(() => tunablesFor({ TUNABLES_OVERRIDE: '{"runner":{"heartbeatMs":0}}' })).toThrow("must be a positive number");
+    expect(() => tunablesFor({ TUNABLES_OVERRIDE: '{"runner":{"progressMarks":[10]}}' })).toThrow("TUNABLES_OVERRIDE.runner.progressMarks cannot be overridden");
+    expect(() => tunablesFor({ TUNABLES_OVERRIDE: '{"runner":5}' })).toThrow("TUNABLES_OVERRIDE.runner must be an object");
   });
 });

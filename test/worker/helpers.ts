@@ -1,11 +1,14 @@
 // Helpers for Worker tests: calls into the Worker under test, keys made through the
 // admin API, and polling with a deadline (never a fixed sleep).
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { database } from "../../src/db/client.ts";
 import { insertJob } from "../../src/db/jobs.ts";
 import type { jobs } from "../../src/db/schema.ts";
 import { newId } from "../../src/lib/crypto.ts";
 import { PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
+import type { JobRunner, RunnerState } from "../../src/runner/job-runner.ts";
+import { STATE_KEY } from "../../src/runner/state.ts";
 
 export const testEnv = env as unknown as Env & { MEDIA_URL: string; PROCESSOR_URL: string };
 
@@ -96,6 +99,32 @@ export async function waitForJob(key: string, id: string, statuses: string[] = [
 export async function processorState(pid: string) {
   const res = await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
   return res.status === 404 ? undefined : ((await res.json()) as { state: string; progress: number });
+}
+
+/** The job's runner. */
+export const runnerOf = (jobId: string) => testEnv.JOB_RUNNER.getByName(jobId) as DurableObjectStub<JobRunner>;
+
+/** The runner's state as it stored it (src/runner/state.ts). */
+export function runnerState(jobId: string): Promise<RunnerState | undefined> {
+  return runInDurableObject(runnerOf(jobId), (_runner, state) => state.storage.get<RunnerState>(STATE_KEY));
+}
+
+/** Sets the runner's state, as the runner would have saved it, alarm aside. */
+export function putRunnerState(jobId: string, runnerState: RunnerState): Promise<void> {
+  return runInDurableObject(runnerOf(jobId), (_runner, state) => state.storage.put(STATE_KEY, runnerState));
+}
+
+/** Waits until the runner holds attempt `attempt` and the processor acknowledged its start. */
+export function acknowledged(jobId: string, attempt = 1) {
+  return waitFor(async () => {
+    const state = await runnerState(jobId);
+    return state?.phase === "running" && state.attempt.attempt === attempt ? state : undefined;
+  }, `attempt ${attempt}'s start to be acknowledged`);
+}
+
+/** Fires the runner's alarm now, as the runtime would once it is due (its watchdog, without the wait). */
+export function fireAlarm(jobId: string): Promise<void> {
+  return runInDurableObject(runnerOf(jobId), (runner) => runner.alarm());
 }
 
 /** A job whose attempt 1 stays in its download (the input never ends): its runner holds `<id>.1`. */

@@ -102,7 +102,8 @@ describe("the stuck-job sweeper", () => {
       body: JSON.stringify({ id: pid, type: "compressImage", params: { url: media("/stall") } }),
     });
     expect(started.ok).toBe(true);
-    const attempt: Attempt = {
+    // Kept as a deploy before the runner's one state did (src/runner/state.ts fromOldKeys reads it).
+    const attempt: Attempt & { started: boolean } = {
       jobId: id,
       orgId,
       mode: "live",

@@ -10,9 +10,9 @@ import { MAX_OUTPUT_BYTES } from "../../src/contract/processor-protocol.ts";
 import { outputKey } from "../../src/files/r2-keys.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { callbackFor } from "../../src/runner/events.ts";
-import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
+import type { JobRunner } from "../../src/runner/job-runner.ts";
 import { newAttempt } from "../../src/runner/attempt.ts";
-import { call, media, newKey, processorState, protocolHeader, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { acknowledged, call, fireAlarm, media, newKey, processorState, protocolHeader, putRunnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const WEBP = new Uint8Array([0x52, 0x49, 0x46, 0x46, 1, 2, 3, 4, 0x57, 0x45, 0x42, 0x50]);
 
@@ -82,13 +82,12 @@ describe("outputs uploaded by the processor", () => {
   it("removes what an attempt uploaded when the job ends failed", async () => {
     const { key, id, pid, token } = await runningAttempt();
     expect((await put(pid, "image.webp", { token })).status).toBe(201);
-    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
     // Every attempt lost, as a processor restart looks from outside (test/worker/runner.test.ts).
     for (let attempt = 1; attempt <= TUNABLES.job.maxAttempts; attempt++) {
       await waitFor(async () => ((await processorState(`${id}.${attempt}`))?.state === "running" ? true : undefined), `attempt ${attempt} to run`);
-      await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
+      await acknowledged(id, attempt);
       await fetch(`${testEnv.PROCESSOR_URL}/jobs/${id}.${attempt}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
-      await runInDurableObject(runner, (instance) => instance.alarm());
+      await fireAlarm(id);
     }
     expect((await waitForJob(key, id)).job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
     expect((await testEnv.OUTPUTS.list({ prefix: `outputs/${id}/` })).objects).toEqual([]);
@@ -135,7 +134,7 @@ describe("outputs uploaded by the processor", () => {
     const { size } = (state as unknown as { outputs: { size: number }[] }).outputs[0]!;
     await testEnv.OUTPUTS.put(outputKey(row.id, "image.webp"), new Uint8Array(size), { customMetadata: { jobId: row.id, attempt: `${row.id}.0`, storedBy: "processor" } });
     const runner = testEnv.JOB_RUNNER.getByName(row.id) as DurableObjectStub<JobRunner>;
-    await runInDurableObject(runner, (_i, storage) => storage.storage.put<Attempt>("attempt", { ...newAttempt(row, "local"), started: true }));
+    await putRunnerState(row.id, { phase: "running", attempt: newAttempt(row, "local"), since: Date.now() });
     expect(await runner.event(state as never)).toBe(true);
     const stored = await waitFor(async () => {
       const r = await testEnv.DB.prepare("SELECT status, store_output_ms FROM jobs WHERE id = ?").bind(row.id).first<{ status: string; store_output_ms: number | null }>();
@@ -156,10 +155,8 @@ describe("outputs uploaded by the processor", () => {
     await testEnv.DB.prepare("UPDATE jobs SET status = 'completed', completed_at = ? WHERE id = ?").bind(Date.now(), row.id).run();
     const runner = testEnv.JOB_RUNNER.getByName(row.id) as DurableObjectStub<JobRunner>;
     // The end as `event` keeps it, handled by an alarm run here to its end.
-    await runInDurableObject(runner, async (instance, storage) => {
-      await storage.storage.put({ attempt: { ...newAttempt(row, "local"), started: true }, final: state });
-      await instance.alarm();
-    });
+    await putRunnerState(row.id, { phase: "ending", attempt: newAttempt(row, "local"), final: state as never, since: Date.now() });
+    await runInDurableObject(runner, (instance) => instance.alarm());
     const object = await testEnv.OUTPUTS.head(outputKey(row.id, "image.webp"));
     expect(object?.customMetadata).toEqual({ jobId: row.id, attempt: pid, storedBy: "runner" });
   });

@@ -4,16 +4,25 @@ import { createExecutionContext, createMessageBatch, getQueueResult, runInDurabl
 import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import type { Attempt, JobRunner } from "../../src/runner/job-runner.ts";
 import { callbackFor } from "../../src/runner/events.ts";
+import { finishJob } from "../../src/runner/finish.ts";
+import { alarmAt, STATE_KEY, type RunnerState } from "../../src/runner/state.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
-import { call, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { acknowledged, call, fireAlarm, media, newKey, processorState, protocolHeader, putRunnerState, runnerOf, runnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
 async function row(id: string) {
   return testEnv.DB.prepare("SELECT status, attempt FROM jobs WHERE id = ?").bind(id).first<{ status: string; attempt: number }>();
 }
+
+/** Pushes an event as the processor does; the status the Worker answers. */
+const push = async (state: object, token: string) =>
+  (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...protocolHeader },
+    body: JSON.stringify(state),
+  })).status;
 
 describe("the job runner", () => {
   it("does not run a job twice when the queue delivers its message again", async () => {
@@ -58,16 +67,15 @@ describe("the job runner", () => {
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/stall") } });
     const id = created.json.id as string;
-    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const pid = `${id}.${attempt}`;
       await waitFor(async () => ((await processorState(pid))?.state === "running" ? true : undefined), `attempt ${attempt} to run`);
-      await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
+      await acknowledged(id, attempt);
       expect(await row(id)).toMatchObject({ status: "processing", attempt });
       // What a processor restart looks like from outside: the attempt is gone, and its
       // events stop. The runner's watchdog fires after the silence (run here at once).
       await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
-      await runInDurableObject(runner, (instance) => instance.alarm());
+      await fireAlarm(id);
     }
     const { job } = await waitForJob(key, id);
     expect(job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
@@ -75,13 +83,34 @@ describe("the job runner", () => {
     expect(await row(id)).toMatchObject({ status: "failed", attempt: MAX_ATTEMPTS });
   });
 
+  it("notices a lost attempt by its own alarm, fired by the runtime, with the silence shortened by TUNABLES_OVERRIDE", async () => {
+    const { orgId } = await newKey();
+    const job = await storedJob(orgId, { status: "queued", params: { url: media("/stall") } });
+    // The runner reads its timings from its env at each use (src/lib/tunables.ts tunablesFor).
+    const override = { runner: { heartbeatMs: 50, silentHeartbeats: 2, failedCallDelayMs: 50 } };
+    await runInDurableObject(runnerOf(job.id), (runner) => {
+      const held = runner as unknown as { env: Env };
+      held.env = { ...held.env, TUNABLES_OVERRIDE: JSON.stringify(override) } as Env;
+    });
+    expect(await runnerOf(job.id).start(job.id)).toBe(true);
+    await acknowledged(job.id);
+    // The alarm follows the override: 100 ms of silence, not 9 s.
+    const { state, alarm } = await runInDurableObject(runnerOf(job.id), async (_runner, { storage }) => ({ state: (await storage.get<RunnerState>(STATE_KEY))!, alarm: await storage.getAlarm() }));
+    expect(alarm! - state.since).toBeLessThanOrEqual(100);
+    await fetch(`${testEnv.PROCESSOR_URL}/jobs/${job.id}.1`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+    await waitFor(async () => ((await processorState(`${job.id}.2`))?.state === "running" ? true : undefined), "attempt 2 to run");
+    expect(await row(job.id)).toMatchObject({ status: "processing", attempt: 2 });
+    expect(await finishJob(testEnv, job.id, { status: "cancelled" })).toBe(true);
+    expect(await processorState(`${job.id}.2`)).toBeUndefined();
+  });
+
   it("ends a job as the processor pushes its end, with no watchdog left to do it, and reports where its time went", async () => {
     const { key } = await newKey();
     // The input arrives after 3 s: long enough to take the runner's alarm away first.
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/delayed?ms=3000") } });
     const id = created.json.id as string;
-    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
-    await waitFor(async () => ((await runInDurableObject(runner, (_i, state) => state.storage.get<Attempt>("attempt")))?.started ? true : undefined), "the start to be acknowledged");
+    const runner = runnerOf(id);
+    await acknowledged(id);
     await runInDurableObject(runner, (_instance, state) => state.storage.deleteAlarm());
     const { job } = await waitForJob(key, id);
     expect(job.status).toBe("completed");
@@ -95,12 +124,6 @@ describe("the job runner", () => {
 
   it("takes an event only with its attempt's own token, and only for the attempt its runner holds", async () => {
     const { key, id, pid } = await runningJob();
-    const push = async (state: object, token: string) =>
-      (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...protocolHeader },
-        body: JSON.stringify(state),
-      })).status;
     const own = (await callbackFor(testEnv, pid)).token;
     const other = (await callbackFor(testEnv, `${id}.2`)).token;
     const failed = { id: pid, state: "failed", progress: 5, error: { code: "processing_failed", message: "forged" } };
@@ -115,20 +138,33 @@ describe("the job runner", () => {
     expect(await push({ id: pid, state: "running", progress: 70 }, own)).toBe(409);
   });
 
+  it("starts the next attempt when the processor hands one back (cancelled without being asked, as at its shutdown)", async () => {
+    const { key, id, pid } = await runningJob();
+    await acknowledged(id);
+    expect(await push({ id: pid, state: "cancelled", progress: 5 }, (await callbackFor(testEnv, pid)).token)).toBe(204);
+    await waitFor(async () => ((await processorState(`${id}.2`))?.state === "running" ? true : undefined), "attempt 2 to run");
+    expect(await row(id)).toMatchObject({ status: "processing", attempt: 2 });
+    // The runner let attempt 1 go on the processor before it took a seat for attempt 2.
+    expect(await processorState(pid)).toBeUndefined();
+    await call("POST", `/v1/jobs/${id}/cancel`, { key });
+    expect(await processorState(`${id}.2`)).toBeUndefined();
+  });
+
   it("sends a start the processor never got again on the same attempt instead of losing the attempt", async () => {
     const { key, id, pid } = await runningJob();
     // What a start that threw looks like: the runner holds an unacknowledged attempt the
     // processor does not have.
     await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
-    const runner = testEnv.JOB_RUNNER.getByName(id) as DurableObjectStub<JobRunner>;
-    await runInDurableObject(runner, async (instance, state) => {
-      const current = (await state.storage.get<Attempt>("attempt"))!;
-      await state.storage.put("attempt", { ...current, started: false });
-      await instance.alarm();
-    });
+    const { attempt } = await acknowledged(id);
+    // The runner's state is one value under one key, and its alarm is the one that state implies.
+    const { all, alarm } = await runInDurableObject(runnerOf(id), async (_runner, state) => ({ all: await state.storage.list<RunnerState>(), alarm: await state.storage.getAlarm() }));
+    expect([...all.keys()]).toEqual([STATE_KEY]);
+    expect(alarm).toBe(alarmAt(all.get(STATE_KEY)!));
+    await putRunnerState(id, { phase: "starting", attempt, since: Date.now() });
+    await fireAlarm(id);
     expect((await processorState(pid))?.state).toBe("running");
     expect(await row(id)).toMatchObject({ status: "processing", attempt: 1 });
-    expect((await runInDurableObject(runner, (_instance, state) => state.storage.get<Attempt>("attempt")))?.started).toBe(true);
+    expect(await runnerState(id)).toMatchObject({ phase: "running", attempt: { pid } });
     await call("POST", `/v1/jobs/${id}/cancel`, { key });
     expect(await processorState(pid)).toBeUndefined();
   });

@@ -2,7 +2,7 @@
 // Always: the process group is killed at once on cancel or when the limit passes
 // (runTool), and a failure is reported in public words, with ffmpeg's own log as cause.
 import type { Config } from "../config.ts";
-import { JobCancelled, JobFailure } from "../errors.ts";
+import { JobFailure, stopped } from "../errors.ts";
 import { runTool, type RunResult } from "./spawn.ts";
 
 /** Options before any input: no terminal, progress as key=value lines on stdout, overwrite. */
@@ -39,7 +39,7 @@ async function checked(running: Promise<RunResult>, options: Pick<FfmpegOptions,
   } catch (error) {
     throw new JobFailure("processing_failed", "ffmpeg is not available on this processor", { cause: error });
   }
-  if (run.aborted) throw abortError(options.signal);
+  if (run.aborted) throw stopped(options.signal);
   if (run.timedOut) {
     throw new JobFailure("processing_timeout", `${options.task} took longer than its limit of ${describeDuration(options.timeoutMs / 1000)}`);
   }
@@ -94,17 +94,6 @@ export class EarlyFfmpeg {
     this.#send(null);
     await this.#running.catch(() => undefined);
   }
-}
-
-/**
- * Why a run was stopped by its signal: the job's own time limit (AbortSignal.timeout,
- * whose reason is a TimeoutError) is a processing_timeout; anything else is a cancel.
- */
-export function abortError(signal: AbortSignal): JobFailure | JobCancelled {
-  if ((signal.reason as Error | undefined)?.name === "TimeoutError") {
-    return new JobFailure("processing_timeout", "processing took longer than the job's time limit");
-  }
-  return new JobCancelled();
 }
 
 /** A failed run's public reason: damaged input, or a processing failure. */

@@ -4,8 +4,8 @@
 // here.
 import { open } from "node:fs/promises";
 import type { Config } from "../config.ts";
-import { JobFailure } from "../errors.ts";
-import { abortError, describeDuration, runFfmpeg, seconds } from "./ffmpeg.ts";
+import { JobFailure, stopped } from "../errors.ts";
+import { describeDuration, runFfmpeg, seconds } from "./ffmpeg.ts";
 import { runTool } from "./spawn.ts";
 
 /**
@@ -66,7 +66,7 @@ export async function probeMedia(path: string, signal: AbortSignal): Promise<Med
   } catch (error) {
     throw new JobFailure("processing_failed", "ffprobe is not available on this processor", { cause: error });
   }
-  if (run.aborted) throw abortError(signal);
+  if (run.aborted) throw stopped(signal);
   if (run.timedOut) throw new JobFailure("processing_timeout", "reading the input's streams took longer than 30 seconds");
   let probe: MediaProbe | null = null;
   if (run.code === 0) {

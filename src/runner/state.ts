@@ -1,0 +1,61 @@
+// The JobRunner's state: one value under one storage key, the phase of its job, and the
+// pure rules over it (when its alarm fires, what it holds, how an older deploy's keys read).
+import type { ProcessorJobState } from "../contract/processor-protocol.ts";
+import { TUNABLES, type Tunables } from "../lib/tunables.ts";
+import type { Attempt } from "./attempt.ts";
+import type { SeatRequest } from "./seat.ts";
+
+/** Each phase's `since`: when the runner entered it, last heard from the processor, or last failed to reach it. */
+export type RunnerState =
+  /** Waiting for a seat in the pool; asks again waitCheckMs after `since`. */
+  | { phase: "waiting"; request: SeatRequest; since: number }
+  /** The start was sent and not acknowledged yet; sent again failedCallDelayMs after `since`. */
+  | { phase: "starting"; attempt: Attempt; since: number }
+  /** The processor runs it; asked after a silence, or failedCallDelayMs after a failed call. */
+  | { phase: "running"; attempt: Attempt; since: number }
+  /** The processor reported its end (`final`); the runner records it, and again from the alarm should this invocation die. */
+  | { phase: "ending"; attempt: Attempt; final: ProcessorJobState; since: number }
+  /** Letting go of the processor's attempt (`how`) and the seat, then forgetting everything; the alarm finishes it should this invocation die. */
+  | { phase: "leaving"; jobId: string; attempt?: Attempt; how: "cancel" | "delete"; since: number };
+
+export type WithAttempt = Extract<RunnerState, { attempt: Attempt }>;
+
+/** The storage key of the state; nothing else is stored. */
+export const STATE_KEY = "state";
+
+/** When the runner's alarm fires in `state`: its only timer. */
+export function alarmAt(state: RunnerState, t: Pick<Tunables, "runner" | "pool"> = TUNABLES): number {
+  const { heartbeatMs, silentHeartbeats, failedCallDelayMs } = t.runner;
+  switch (state.phase) {
+    case "waiting":
+      return state.since + t.pool.waitCheckMs;
+    case "starting":
+    case "leaving":
+      return state.since + failedCallDelayMs;
+    case "running":
+    case "ending":
+      return state.since + (state.attempt.failures > 0 ? failedCallDelayMs : heartbeatMs * silentHeartbeats);
+  }
+}
+
+/** The job the runner has in `state`. */
+export function jobOf(state: RunnerState): string {
+  return state.phase === "waiting" ? state.request.jobId : state.phase === "leaving" ? state.jobId : state.attempt.jobId;
+}
+
+/** The attempt the runner holds on a processor in `state`: not while it waits, nor once it lets go. */
+export function heldAttempt(state: RunnerState | undefined): Attempt | undefined {
+  return state?.phase === "starting" || state?.phase === "running" || state?.phase === "ending" ? state.attempt : undefined;
+}
+
+/**
+ * The state as an older deploy kept it, in the keys `seatRequest`, `attempt` (with
+ * `started`) and `final`; read at `now`, so the alarm it gets is due soon.
+ */
+export function fromOldKeys(old: { seatRequest?: SeatRequest; attempt?: Attempt & { started?: boolean }; final?: ProcessorJobState }, now: number): RunnerState | undefined {
+  if (old.seatRequest) return { phase: "waiting", request: old.seatRequest, since: now - TUNABLES.pool.waitCheckMs };
+  if (!old.attempt) return undefined;
+  const { started, ...attempt } = old.attempt;
+  if (old.final?.id === attempt.pid) return { phase: "ending", attempt, final: old.final, since: now };
+  return { phase: started ? "running" : "starting", attempt, since: now };
+}

@@ -7,10 +7,18 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // Plain Node: the processor's tests, the contract's, the client library's, the plan
+        // limits' pure functions and the bench's analysis.
         test: {
-          name: "processor",
+          name: "unit",
           environment: "node",
-          include: ["container/test/**/*.test.ts", "test/contract/**/*.test.ts", "test/client/**/*.test.ts", "test/limits/**/*.test.ts", "bench/**/*.test.ts"],
+          include: [
+            "container/test/**/*.test.ts",
+            "test/contract/**/*.test.ts",
+            "test/client/**/*.test.ts",
+            "test/limits/**/*.test.ts",
+            "bench/**/*.test.ts",
+          ],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -52,12 +60,18 @@ export default defineConfig({
         },
       },
       {
-        // End to end: the whole service (wrangler dev + processor, test/support/service.ts)
-        // driven by a real headless Chromium (/usr/bin/chromium) through playwright-core.
+        // End to end: the whole service (wrangler dev + processor, test/support/service.ts),
+        // started once for both folders (test/support/e2e-setup.ts), driven by a real
+        // headless Chromium (/usr/bin/chromium) through playwright-core and by the client
+        // library.
         test: {
-          name: "browser",
+          name: "e2e",
           environment: "node",
-          include: ["test/browser/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          include: [
+            "test/browser/**/*.test.ts",
+            "test/e2e/**/*.test.ts",
+          ],
+          globalSetup: ["./test/support/e2e-setup.ts"],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -5,6 +6,10 @@ const migrations = await readD1Migrations("./migrations");
 
 export default defineConfig({
   test: {
+    // Three files at a time at least, whatever the cores: most files wait (on jobs, the
+    // processor, wrangler dev) far longer than they compute, and vitest's default, one
+    // fewer than the cores, runs one file at a time on 2 cores.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     projects: [
       {
         // Plain Node: the processor's tests, the contract's, the client library's, the plan
@@ -72,7 +77,6 @@ export default defineConfig({
             "test/e2e/**/*.test.ts",
           ],
           globalSetup: ["./test/support/e2e-setup.ts"],
-          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -5,12 +6,25 @@ const migrations = await readD1Migrations("./migrations");
 
 export default defineConfig({
   test: {
+    // Three files at a time at least, whatever the cores: most files wait (on jobs, the
+    // processor, wrangler dev) far longer than they compute, and vitest's default, one
+    // fewer than the cores, runs one file at a time on 2 cores.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     projects: [
       {
+        // Plain Node: the processor's tests, the contract's, the client library's, the plan
+        // limits' pure functions and the bench's analysis.
         test: {
-          name: "processor",
+          name: "unit",
           environment: "node",
-          include: ["container/test/**/*.test.ts", "test/contract/**/*.test.ts", "packages/client/test/**/*.test.ts", "test/limits/**/*.test.ts", "bench/**/*.test.ts"],
+          include: [
+            "container/test/**/*.test.ts",
+            "test/contract/**/*.test.ts",
+            "packages/client/test/**/*.test.ts",
+            "test/limits/**/*.test.ts",
+            "test/runner/**/*.test.ts",
+            "bench/**/*.test.ts",
+          ],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -52,13 +66,18 @@ export default defineConfig({
         },
       },
       {
-        // End to end: the whole service (wrangler dev + processor, test/support/service.ts)
-        // driven by a real headless Chromium (/usr/bin/chromium) through playwright-core.
+        // End to end: the whole service (wrangler dev + processor, test/support/service.ts),
+        // started once for both folders (test/support/e2e-setup.ts), driven by a real
+        // headless Chromium (/usr/bin/chromium) through playwright-core and by the client
+        // library.
         test: {
-          name: "browser",
+          name: "e2e",
           environment: "node",
-          include: ["test/browser/**/*.test.ts", "test/e2e/**/*.test.ts"],
-          fileParallelism: false,
+          include: [
+            "test/browser/**/*.test.ts",
+            "test/e2e/**/*.test.ts",
+          ],
+          globalSetup: ["./test/support/e2e-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

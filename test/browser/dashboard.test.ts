@@ -14,15 +14,15 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyWebhook } from "../../packages/client/src/webhooks.ts";
-import { startService, type Service } from "../support/service.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const shots = resolve(dirname(fileURLToPath(import.meta.url)), "../../test-output/screenshots");
 
-let service: Service;
+// The whole service, started once for the e2e project (test/support/e2e-setup.ts).
+const service = inject("service");
 let browser: Browser;
 let desktop: BrowserContext;
 let page: Page;
@@ -81,7 +81,6 @@ const api = (path: string, key: string, init: RequestInit = {}) =>
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  service = await startService();
   const res = await fetch(`${service.baseUrl}/admin/users`, {
     method: "POST",
     headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
@@ -98,7 +97,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const server of servers) server.closeAllConnections(), server.close();
   await browser?.close();
-  await service?.stop();
 });
 
 describe("dashboard in a browser", () => {

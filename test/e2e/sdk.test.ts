@@ -5,11 +5,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MediaJobsClient, verifyWebhook, type FetchLike, type JobEvent } from "../../packages/client/src/index.ts";
-import { startService, type Service } from "../support/service.ts";
 
-let service: Service;
+// The whole service, started once for the e2e project (test/support/e2e-setup.ts).
+const service = inject("service");
 let client: MediaJobsClient;
 let key: string;
 let local: Server;
@@ -17,7 +17,6 @@ let localUrl: string;
 const received: { body: string; headers: IncomingHttpHeaders }[] = [];
 
 beforeAll(async () => {
-  service = await startService();
   const res = await fetch(`${service.baseUrl}/admin/keys`, {
     method: "POST",
     headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
@@ -44,7 +43,6 @@ beforeAll(async () => {
 afterAll(async () => {
   local?.closeAllConnections();
   await new Promise((resolve) => local?.close(resolve));
-  await service?.stop();
 });
 
 describe("the client library against the running service", () => {

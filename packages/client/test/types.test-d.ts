@@ -1,4 +1,4 @@
-// Type-level tests, checked by `tsc --noEmit -p .` (and by type-check.test.ts): the
+// Type-level tests, checked by `npm run typecheck` (tsconfig.json includes them): the
 // client's plain types are the contract's zod types, both ways; jobs are discriminated by
 // type then status, params are typed per type, and wrong accesses fail. Nothing here runs.
 import {

@@ -7,6 +7,7 @@ import { database } from "../db/client.ts";
 import { findActiveKey } from "../db/orgs.ts";
 import { apiKeys, type Mode, type Organization } from "../db/schema.ts";
 import { unauthorized } from "../lib/errors.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 
 /** What apiKeyAuth puts on the context, for every handler after it (`c.get("org")`). */
 export interface AuthVariables {
@@ -20,7 +21,7 @@ declare module "hono" {
 }
 
 const KEY_FORMAT = /^sk_(live|test)_[A-Za-z0-9]{32,}$/;
-const LAST_USED_RESOLUTION_MS = 60_000;
+const { keyLastUsedResolutionMs } = TUNABLES.auth;
 
 export const apiKeyAuth = () =>
   createMiddleware<{ Bindings: Env; Variables: AuthVariables }>(async function apiKeyAuth(c, next) {
@@ -37,12 +38,12 @@ export const apiKeyAuth = () =>
     c.set("mode", found.key.mode);
     c.set("apiKeyId", found.key.id);
     const now = Date.now();
-    if (!found.key.lastUsedAt || now - found.key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+    if (!found.key.lastUsedAt || now - found.key.lastUsedAt > keyLastUsedResolutionMs) {
       c.executionCtx.waitUntil(
         db
           .update(apiKeys)
           .set({ lastUsedAt: now })
-          .where(and(eq(apiKeys.id, found.key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - LAST_USED_RESOLUTION_MS))))
+          .where(and(eq(apiKeys.id, found.key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - keyLastUsedResolutionMs))))
           .then(() => undefined),
       );
     }

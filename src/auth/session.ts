@@ -14,11 +14,10 @@ import { database, type Db } from "../db/client.ts";
 import { organizations, sessions, users, type Organization } from "../db/schema.ts";
 import { newId, randomToken, sha256Hex, timingSafeEqualText } from "../lib/crypto.ts";
 import { AppError } from "../lib/errors.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { generatePassword, hashPassword, UNMATCHABLE_HASH, verifyPassword } from "./password.ts";
 
-export const SESSION_TTL_MS = 7 * 24 * 3600_000;
-export const MAX_FAILED_LOGINS = 5;
-export const LOCKOUT_MS = 15 * 60_000;
+const { sessionTtlMs, maxFailedLogins, lockoutMs, signInFormTtlS } = TUNABLES.auth;
 export const SESSION_COOKIE = "mj_session";
 export const SIGN_IN_CSRF_COOKIE = "mj_signin_csrf";
 /** The hidden form field that carries the CSRF token. */
@@ -63,12 +62,12 @@ export async function signIn(db: Db, email: string, password: string, now: numbe
     return { ok: true, user: { ...user, failedLogins: 0, lockedUntil: null } };
   }
   // SQLite evaluates every SET expression on the row as it was before the update.
-  const reachesLimit = sql`${users.failedLogins} + 1 >= ${MAX_FAILED_LOGINS}`;
+  const reachesLimit = sql`${users.failedLogins} + 1 >= ${maxFailedLogins}`;
   const [after] = await db
     .update(users)
     .set({
       failedLogins: sql`case when ${reachesLimit} then 0 else ${users.failedLogins} + 1 end`,
-      lockedUntil: sql`case when ${reachesLimit} then ${now + LOCKOUT_MS} else ${users.lockedUntil} end`,
+      lockedUntil: sql`case when ${reachesLimit} then ${now + lockoutMs} else ${users.lockedUntil} end`,
     })
     .where(eq(users.id, user.id))
     .returning({ lockedUntil: users.lockedUntil });
@@ -79,7 +78,7 @@ export async function signIn(db: Db, email: string, password: string, now: numbe
 export async function createSession(db: Db, userId: string, now: number) {
   const token = randomToken(43);
   const csrfToken = randomToken(32);
-  const expiresAt = now + SESSION_TTL_MS;
+  const expiresAt = now + sessionTtlMs;
   await db.batch([
     db.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now))),
     db.insert(sessions).values({ tokenHash: await sha256Hex(token), userId, csrfToken, createdAt: now, expiresAt }),
@@ -112,7 +111,7 @@ function cookieOptions(c: Context, maxAgeSeconds: number): CookieOptions {
 const prefixOf = (c: Context) => (isHttps(c) ? ("secure" as const) : undefined);
 
 export function setSessionCookie(c: Context, token: string) {
-  setCookie(c, SESSION_COOKIE, token, cookieOptions(c, SESSION_TTL_MS / 1000));
+  setCookie(c, SESSION_COOKIE, token, cookieOptions(c, sessionTtlMs / 1000));
 }
 
 export function readSessionCookie(c: Context): string | undefined {
@@ -128,7 +127,7 @@ export function signInCsrfToken(c: Context): string {
   const existing = getCookie(c, SIGN_IN_CSRF_COOKIE, prefixOf(c));
   if (existing && /^[A-Za-z0-9]{32}$/.test(existing)) return existing;
   const token = randomToken(32);
-  setCookie(c, SIGN_IN_CSRF_COOKIE, token, cookieOptions(c, 3600));
+  setCookie(c, SIGN_IN_CSRF_COOKIE, token, cookieOptions(c, signInFormTtlS));
   return token;
 }
 

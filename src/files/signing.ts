@@ -1,10 +1,11 @@
 // Signed download links (docs/api.md, "Downloads"): /v1/files/<token>/<file name>, where the token is
 // base64url(JSON {k: R2 key, e: expiry in unix seconds, n: nonce}) + "." +
-// base64url(HMAC-SHA256). Links live one hour; each read of a job signs fresh ones.
+// base64url(HMAC-SHA256). Links live TUNABLES.links.downloadLifetimeS; each read of a job signs fresh ones.
 import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { outputKey } from "./r2-keys.ts";
 
-export const LINK_LIFETIME_S = 3600;
+const { downloadLifetimeS } = TUNABLES.links;
 
 interface LinkClaims {
   k: string;
@@ -67,7 +68,7 @@ export async function signResult(
   result: unknown,
   options: { secret: string; origin: string; jobId: string; now: number },
 ): Promise<unknown> {
-  const expires = Math.floor(options.now / 1000) + LINK_LIFETIME_S;
+  const expires = Math.floor(options.now / 1000) + downloadLifetimeS;
   const expiresAt = new Date(expires * 1000).toISOString();
   const walk = async (value: unknown): Promise<unknown> => {
     if (Array.isArray(value)) return Promise.all(value.map(walk));

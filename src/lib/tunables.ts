@@ -152,6 +152,38 @@ export const TUNABLES = {
     /** An Idempotency-Key replays its first response for this long, then is free again. */
     keyTtlMs: 24 * HOUR_MS,
   },
+
+  auth: {
+    /** A dashboard session lasts this long (its cookie's Max-Age too). */
+    sessionTtlMs: 7 * 24 * HOUR_MS,
+    /** Failed sign-ins in a row that lock a member out... */
+    maxFailedLogins: 5,
+    /** ...for this long. */
+    lockoutMs: 15 * MINUTE_MS,
+    /** The sign-in form's CSRF cookie lives this long. */
+    signInFormTtlS: 3600,
+    /** An API key's last-used time is written at most this often (one write per key per minute, not per request). */
+    keyLastUsedResolutionMs: MINUTE_MS,
+  },
+
+  links: {
+    /** A signed download link is valid this long; each read of a job signs fresh ones, and a download may be cached as long. */
+    downloadLifetimeS: 3600,
+  },
+
+  health: {
+    /** GET /healthz gives a local processor (PROCESSOR_URL) this long to answer /status. */
+    localProcessorTimeoutMs: 3_000,
+    /** GET /healthz/processor may start a cold container: its image pulled, Node started. */
+    containerProbeTimeoutMs: MINUTE_MS,
+  },
+
+  dashboard: {
+    /** The pages' live refresh asks again after this long while a job runs... */
+    liveFirstMs: 1_000,
+    /** ...half as long again each time nothing changed, up to this. */
+    liveMaxMs: 15_000,
+  },
 } as const;
 
 /** Widened to what an override may set: any number where TUNABLES has a number. */

@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { verifyLink } from "../files/signing.ts";
 import { AppError } from "../lib/errors.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 
 export const filesRoutes = new Hono<{ Bindings: Env }>().get("/:token/:name?", async (c) => {
   const check = await verifyLink(c.env.FILES_SIGNING_SECRET, c.req.param("token"), Math.floor(Date.now() / 1000));
@@ -24,7 +25,7 @@ export const filesRoutes = new Hono<{ Bindings: Env }>().get("/:token/:name?", a
   object.writeHttpMetadata(headers);
   headers.set("etag", object.httpEtag);
   headers.set("accept-ranges", "bytes");
-  headers.set("cache-control", "private, max-age=3600");
+  headers.set("cache-control", `private, max-age=${TUNABLES.links.downloadLifetimeS}`);
   headers.set("x-content-type-options", "nosniff");
   const slice = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
   if (range && slice) {

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { adminAuth } from "../auth/admin.ts";
 import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, speaksOurProtocol } from "../contract/processor-protocol.ts";
 import { processorFetch } from "../runner/transport.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { reportConfigProblems } from "../ops/config.ts";
 
 export const SERVICE_VERSION = "0.1.0";
@@ -62,7 +63,7 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
         await env.OUTPUTS.list({ limit: 1 });
       }),
       env.PROCESSOR_URL
-        ? timed(() => checkProcessor(env, "health", 3000))
+        ? timed(() => checkProcessor(env, "health", TUNABLES.health.localProcessorTimeoutMs))
         : // An unauthenticated probe must not start a container: GET /healthz/processor does.
           Promise.resolve<Check>({ ok: true, ms: 0, mode: "container" }),
     ]);
@@ -75,6 +76,6 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
   })
   .get("/processor", adminAuth(), async (c) => {
     // A cold container needs its image pulled and Node started: allow more than /healthz does.
-    const processor = await timed(() => checkProcessor(c.env, PROBE_INSTANCE, 60_000));
+    const processor = await timed(() => checkProcessor(c.env, PROBE_INSTANCE, TUNABLES.health.containerProbeTimeoutMs));
     return c.json({ ok: processor.ok, checks: { processor } }, processor.ok ? 200 : 503, { "cache-control": "no-store" });
   });

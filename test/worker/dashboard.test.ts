@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../src/auth/password.ts";
-import { LOCKOUT_MS, SESSION_TTL_MS } from "../../src/auth/session.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
 import { database } from "../../src/db/client.ts";
 import { apiKeys, organizations, sessions, users } from "../../src/db/schema.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
@@ -16,6 +16,8 @@ import { limiterFor } from "../../src/limits/org-limiter.ts";
 import { FAVICON_SVG } from "../../src/routes/dashboard/favicon.ts";
 import { sendTestWebhook } from "../../src/webhooks/test-event.ts";
 import { call, media, storedJob, testEnv, waitFor } from "./helpers.ts";
+
+const { lockoutMs: LOCKOUT_MS, sessionTtlMs: SESSION_TTL_MS } = TUNABLES.auth;
 
 // The SDK's verifier, loaded as test/worker/webhooks.test.ts explains (its module does not
 // type-check under the Workers types).

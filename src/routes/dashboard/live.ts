@@ -2,13 +2,14 @@
 // `data-live-job="<id>" data-status="<status>"` and, inside that element, a `.badge`, an
 // optional `[data-live-progress]` text with a `<progress>` beside it and `[data-live-took]`.
 // While any marked job is queued or processing, the script below asks LIVE_PATH for
-// their state, updates what changed, and asks again after 1 s, growing by half each
-// time nothing changed up to 15 s; it stops when nothing runs any more, when the session
-// has ended, or on an answer that is not JSON. An element with `data-live-reload` (the
+// their state, updates what changed, and asks again after TUNABLES.dashboard.liveFirstMs,
+// growing by half each time nothing changed up to liveMaxMs; it stops when nothing runs
+// any more, when the session has ended, or on an answer that is not JSON. An element with `data-live-reload` (the
 // job page) instead reloads the page's <main> in place when its job ends, so the result,
 // previews and error appear without a full reload. The script is inline under the page's
 // CSP nonce; `connect-src 'self'` lets it fetch.
 import type { JobRow } from "../../db/schema.ts";
+import { TUNABLES } from "../../lib/tunables.ts";
 import { formatDuration } from "./format.ts";
 
 export const LIVE_PATH = "/dashboard/live/jobs";
@@ -35,7 +36,7 @@ export function liveJob(row: Pick<JobRow, "id" | "status" | "progress" | "starte
 export const liveScript = `
 (() => {
   const RUNNING = new Set(["queued", "processing"]);
-  const FIRST_MS = 1000, MAX_MS = 15000;
+  const FIRST_MS = ${TUNABLES.dashboard.liveFirstMs}, MAX_MS = ${TUNABLES.dashboard.liveMaxMs};
   let delay = FIRST_MS;
   const running = () => [...document.querySelectorAll("[data-live-job]")].filter((el) => RUNNING.has(el.dataset.status));
   const announce = (text) => {

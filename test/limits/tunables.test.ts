@@ -1,6 +1,7 @@
 // The tunables' relations, and the copies of them that wrangler.toml must hold (read with
 // wrangler's own config reader, as `wrangler deploy` reads it). A change to one number that
 // breaks a relation fails here, with the reason in the test's name.
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
@@ -117,5 +118,17 @@ describe("TUNABLES_OVERRIDE (tests only; not in wrangler.toml)", () => {
     expect(() => tunablesFor({ TUNABLES_OVERRIDE: '{"runner":{"heartbeatMs":0}}' })).toThrow("must be a positive number");
     expect(() => tunablesFor({ TUNABLES_OVERRIDE: '{"runner":{"progressMarks":[10]}}' })).toThrow("TUNABLES_OVERRIDE.runner.progressMarks cannot be overridden");
     expect(() => tunablesFor({ TUNABLES_OVERRIDE: '{"runner":5}' })).toThrow("TUNABLES_OVERRIDE.runner must be an object");
+  });
+});
+
+describe("docs/architecture.md", () => {
+  /** Every tunable's path (`runner.heartbeatMs`), as the table's first column names it; a table of values (`pool.jobsPerInstanceByType`) is one tunable. */
+  const paths = (tunables: object) => Object.entries(tunables).flatMap(([group, values]) => Object.keys(values as object).map((key) => `${group}.${key}`));
+
+  it("has one row per tunable in its Tunables table, and no row for one that is gone", () => {
+    const markdown = readFileSync(new URL("../../docs/architecture.md", import.meta.url), "utf8");
+    const section = markdown.split(/^## Tunables$/m)[1] ?? "";
+    const documented = [...section.matchAll(/^\| `([A-Za-z]+\.[A-Za-z]+)` \|/gm)].map((m) => m[1]);
+    expect(documented.toSorted()).toEqual(paths(TUNABLES).toSorted());
   });
 });

@@ -86,5 +86,9 @@ export function processorEnv(env: Env): Record<string, string> {
     ALLOW_PRIVATE_NETWORK_INPUTS: env.ALLOW_PRIVATE_NETWORK_INPUTS === "true" ? "true" : "false",
   };
   if (env.PROCESSOR_TOKEN) vars.PROCESSOR_TOKEN = env.PROCESSOR_TOKEN;
+  // The processor's drain deadline (container/src/config.ts DRAIN_TIMEOUT_MS): shortened only
+  // by the containers tier (test/containers/drain.test.ts); not in wrangler.toml.
+  const drainMs = (env as { PROCESSOR_DRAIN_TIMEOUT_MS?: unknown }).PROCESSOR_DRAIN_TIMEOUT_MS;
+  if (typeof drainMs === "string" && /^[1-9][0-9]{0,8}$/.test(drainMs)) vars.DRAIN_TIMEOUT_MS = drainMs;
   return vars;
 }

@@ -12,6 +12,9 @@ import { log } from "./log.ts";
 /** Longer than any pool idle time of the Worker's runtime, so the Worker closes first. */
 const KEEP_ALIVE_MS = 120_000;
 
+/** After close(), connections still open (a request in flight) are cut after this long, so a drained processor exits. */
+const CLOSE_GRACE_MS = 5_000;
+
 export interface Processor {
   port: number;
   jobs: JobTable;
@@ -36,6 +39,8 @@ export function startProcessor(env: Record<string, string | undefined> = process
           new Promise<void>((done) => {
             clearInterval(sweeper);
             server.close(() => done());
+            // Idle keep-alive connections are closed at once; one still busy gets CLOSE_GRACE_MS to finish its answer.
+            if ("closeAllConnections" in server) setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
           }),
       });
     });

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import {
   issuesOf,
+  PROCESSOR_DRAINING_BODY,
   PROCESSOR_PROTOCOL_VERSION,
   processorJobRequest,
   PROTOCOL_HEADER,
@@ -38,6 +39,7 @@ export function createApp(config: Config, jobs: JobTable) {
       running: jobs.running,
       jobTypes: JOB_TYPES.filter((t) => processors[t]),
       tools: await toolVersions(),
+      draining: jobs.draining,
     } satisfies ProcessorStatus),
   );
 
@@ -52,7 +54,10 @@ export function createApp(config: Config, jobs: JobTable) {
     // The Worker validated the params already; checking again keeps the processor safe on its own.
     const request = processorJobRequest.safeParse(await c.req.json().catch(() => undefined));
     if (!request.success) return c.json({ error: "body must be a start request {id, type, params, inputUrl?, callback?}", issues: issuesOf(request.error) } satisfies ProcessorError, 400);
-    return c.json(jobs.start(request.data), 202);
+    const state = jobs.start(request.data);
+    // Draining (SIGTERM): a new attempt goes elsewhere; an attempt this processor has still answers its state.
+    if (state === "draining") return c.json(PROCESSOR_DRAINING_BODY, 503);
+    return c.json(state, 202);
   });
 
   app.get("/jobs/:id", (c) => {

@@ -42,6 +42,13 @@ const schema = z.object({
   OUTPUT_UPLOAD_TRIES: int(3),
   /** An output upload may take EVENT_TIMEOUT_MS plus its size at this rate (bytes per second) before it is given up. */
   OUTPUT_UPLOAD_MIN_BYTES_PER_S: int(1024 * 1024),
+  /**
+   * After SIGTERM, how long running jobs may go on before they are handed back (server.ts,
+   * jobs.ts `drain`). Inside the platform's 15 minutes between SIGTERM and SIGKILL
+   * (developers.cloudflare.com/containers/platform-details/rollouts/), with two minutes left
+   * for the hand-backs' pushes and the exit; TUNABLES.deploy.processorDrainMs holds a copy (a test checks).
+   */
+  DRAIN_TIMEOUT_MS: int(13 * 60_000),
   /** How long a finished job's files wait for the runner to release them (or copy an output it could not upload). */
   FINISHED_JOB_TTL_MS: int(60 * 60_000),
 });

@@ -39,6 +39,10 @@ interface Entry {
   timings: ProcessorTimings;
   events?: EventPusher;
   done: Promise<void>;
+  /** Its final state pushed to the runner (or given up): what a drain waits for before the process exits. */
+  reported: Promise<void>;
+  /** Stopped by a drain's deadline: reported `cancelled` with `handedBack`, so the runner starts it again elsewhere uncharged. */
+  handedBack?: true;
   /** Each tool run and sharp step of the work, for the "job finished" log line. */
   steps: StepLog;
 }
@@ -51,6 +55,8 @@ interface Entry {
 export class JobTable {
   readonly #jobs = new Map<string, Entry>();
   readonly #config: Config;
+  /** Set by drain(): no new attempt starts here. */
+  #draining = false;
 
   constructor(config: Config) {
     this.#config = config;
@@ -60,10 +66,16 @@ export class JobTable {
     return [...this.#jobs.values()].filter((j) => j.state === "running").length;
   }
 
-  /** Starts a job; starting the same id again returns the existing job. */
-  start(request: ProcessorJobRequest): ProcessorJobState {
+  /** True once drain() began: the process is going away (app.ts refuses new starts with 503). */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Starts a job; starting the same id again returns the existing job. "draining": a new id while the processor drains. */
+  start(request: ProcessorJobRequest): ProcessorJobState | "draining" {
     const existing = this.#jobs.get(request.id);
     if (existing) return view(existing);
+    if (this.#draining) return "draining";
     const entry: Entry = {
       id: request.id,
       state: "running",
@@ -73,6 +85,7 @@ export class JobTable {
       outputs: new Map(),
       timings: {},
       done: Promise.resolve(),
+      reported: Promise.resolve(),
       steps: new StepLog(),
     };
     if (request.callback) entry.events = new EventPusher(request.callback, this.#config, () => view(entry));
@@ -114,6 +127,33 @@ export class JobTable {
     await entry.done;
     this.#jobs.delete(id);
     await rm(entry.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * The processor is going away (SIGTERM: server.ts). No new attempt starts; the running ones
+   * go on to their end, uploads and final pushes included, until `deadlineMs` from now; any
+   * still running then is stopped and reported `cancelled` with `handedBack` (the runner
+   * starts it again elsewhere without charging an attempt). Resolves once every attempt's
+   * end was reported (or its push given up), so the caller can exit.
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    this.#draining = true;
+    const running = [...this.#jobs.values()].filter((j) => j.state === "running");
+    log("info", "draining", { running: running.length, deadlineMs });
+    const ended = Promise.all(running.map((j) => j.done));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<"deadline">((resolve) => (timer = setTimeout(() => resolve("deadline"), deadlineMs)));
+    if ((await Promise.race([ended, deadline])) === "deadline") {
+      for (const entry of running) {
+        if (entry.state !== "running") continue;
+        entry.handedBack = true;
+        entry.controller.abort();
+      }
+      log("warn", "drain deadline reached; handing back what still runs", { jobs: running.filter((j) => j.handedBack).map((j) => j.id) });
+      await ended;
+    }
+    clearTimeout(timer);
+    await Promise.all(running.map((j) => j.reported));
   }
 
   /** Removes finished jobs nobody collected. */
@@ -187,8 +227,8 @@ export class JobTable {
     } finally {
       entry.finishedAt = Date.now();
       log("info", "job finished", { job: entry.id, type: request.type, state: entry.state, ms: entry.finishedAt - started, ...entry.timings, steps: steps.list() });
-      // Not awaited by `done`: a cancel or DELETE must not wait for the runner to answer.
-      void entry.events?.finished();
+      // Not awaited by `done`: a cancel or DELETE must not wait for the runner to answer. A drain waits for it.
+      entry.reported = entry.events?.finished() ?? Promise.resolve();
     }
   }
 }
@@ -223,6 +263,8 @@ function view(entry: Entry): ProcessorJobState {
     }
     case "failed":
       return { id: entry.id, state: "failed", progress: entry.progress, error: entry.error!, timings: entry.timings };
+    case "cancelled":
+      return { id: entry.id, state: "cancelled", progress: entry.progress, ...(entry.handedBack ? { handedBack: true } : {}) };
     default:
       return { id: entry.id, state: entry.state, progress: entry.progress } as ProcessorJobState;
   }

@@ -1,30 +1,46 @@
 // Starts the processor: configuration first (refused as a whole if invalid), then the
-// HTTP server. SIGTERM stops accepting work and cancels running jobs.
+// HTTP server. SIGTERM drains it (drain.ts): no new work, running jobs end and are reported, then it exits.
 import { tmpdir } from "node:os";
 import { serve } from "@hono/node-server";
 import { PROCESSOR_PROTOCOL_VERSION } from "../../src/contract/processor-protocol.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
+import { drainOnSignals } from "./drain.ts";
 import { JobTable } from "./jobs.ts";
 import { log } from "./log.ts";
 
 /** Longer than any pool idle time of the Worker's runtime, so the Worker closes first. */
 const KEEP_ALIVE_MS = 120_000;
 
+/** After close(), connections still open (a request in flight) are cut after this long, so a drained processor exits. */
+const CLOSE_GRACE_MS = 5_000;
+
+export interface Processor {
+  port: number;
+  jobs: JobTable;
+  /** The drain's deadline (config DRAIN_TIMEOUT_MS). */
+  drainMs: number;
+  close: () => Promise<void>;
+}
+
 export function startProcessor(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(env, tmpdir());
   const jobs = new JobTable(config);
   const app = createApp(config, jobs);
   const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();
-  return new Promise<{ port: number; close: () => Promise<void> }>((resolve) => {
+  return new Promise<Processor>((resolve) => {
     const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
       log("info", "processor listening", { host: config.HOST, port: info.port, protocol: PROCESSOR_PROTOCOL_VERSION, privateInputs: config.ALLOW_PRIVATE_NETWORK_INPUTS });
       resolve({
         port: info.port,
+        jobs,
+        drainMs: config.DRAIN_TIMEOUT_MS,
         close: () =>
           new Promise<void>((done) => {
             clearInterval(sweeper);
             server.close(() => done());
+            // Idle keep-alive connections are closed at once; one still busy gets CLOSE_GRACE_MS to finish its answer.
+            if ("closeAllConnections" in server) setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
           }),
       });
     });
@@ -40,10 +56,7 @@ export function startProcessor(env: Record<string, string | undefined> = process
 
 if (import.meta.main) {
   try {
-    const processor = await startProcessor();
-    for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      process.once(signal, () => void processor.close().then(() => process.exit(0)));
-    }
+    drainOnSignals(await startProcessor(), process);
   } catch (error) {
     console.error(String((error as Error).message));
     process.exit(1);

@@ -3,7 +3,8 @@
 // of one API job. Every request and answer, both ways, carries PROTOCOL_HEADER.
 //
 //   POST   /jobs                    processorJobRequest → 202 processorJobState (idempotent on id),
-//                                     400 processorError (with `issues`), 409 protocolMismatch
+//                                     400 processorError (with `issues`), 409 protocolMismatch,
+//                                     503 processorDraining for a new id once the processor drains
 //   GET    /jobs/:id                → 200 processorJobState | 404 processorError when the processor does not know it
 //   GET    /jobs/:id/outputs/:name  → the output's bytes, with Content-Type and Content-Length
 //                                     (only for outputs the processor could not upload itself)
@@ -68,6 +69,16 @@ export function protocolMismatchBody(versions: { processor: number | null; worke
   const name = (v: number | null) => (v === null ? "none" : String(v));
   return { error: "protocol_mismatch", message: `processor protocol ${name(versions.processor)}, Worker protocol ${name(versions.worker)}: the versions must be equal`, ...versions };
 }
+
+/**
+ * 503 to POST /jobs of a new attempt while the processor drains (it got SIGTERM and exits once
+ * its running attempts end). Not a failed call: the runner asks the pool for a seat on
+ * another instance (src/runner/job-runner.ts), and the pool seats nothing more here.
+ */
+export const processorDraining = z.object({ error: z.literal("draining"), message: z.string() });
+export type ProcessorDraining = z.infer<typeof processorDraining>;
+
+export const PROCESSOR_DRAINING_BODY: ProcessorDraining = { error: "draining", message: "this processor is shutting down and starts no new job; start it on another instance" };
 
 /** The processor's other refusals: 400 with the schema's issues, 404 an unknown job or output. */
 export const processorError = z.object({
@@ -181,7 +192,13 @@ export const processorJobState = z.discriminatedUnion("state", [
   z.object({ id: z.string().min(1), state: z.literal("running"), progress }),
   z.object({ id: z.string().min(1), state: z.literal("completed"), progress: z.literal(100), result: storedResult, outputs: z.array(processorOutput), timings: processorTimings.optional() }),
   z.object({ id: z.string().min(1), state: z.literal("failed"), progress, error: jobError, timings: processorTimings.optional() }),
-  z.object({ id: z.string().min(1), state: z.literal("cancelled"), progress }),
+  /**
+   * `handedBack`: the processor stopped the attempt unasked because it is shutting down (a
+   * drain's deadline, container/src/jobs.ts `drain`); the runner starts it again elsewhere
+   * without charging an attempt (src/runner/attempt-end.ts). Optional: an older processor
+   * sends none, and the runner takes any unasked cancel as handed back.
+   */
+  z.object({ id: z.string().min(1), state: z.literal("cancelled"), progress, handedBack: z.literal(true).optional() }),
 ]);
 export type ProcessorJobState = z.infer<typeof processorJobState>;
 
@@ -192,6 +209,8 @@ export const processorStatus = z.object({
   running: z.int().min(0),
   jobTypes: z.array(z.enum(JOB_TYPES)),
   tools: z.record(z.string(), z.string().nullable()),
+  /** True once the processor got SIGTERM: it finishes what runs and starts nothing new (POST /jobs answers 503 processorDraining). Optional, absent from an older processor. */
+  draining: z.boolean().optional(),
 });
 export type ProcessorStatus = z.infer<typeof processorStatus>;
 

@@ -21,8 +21,14 @@ export const TUNABLES = {
      * it still holds the job (the live lease is in the runner; D1 is not renewed).
      */
     leaseMs: MINUTE_MS,
-    /** Attempts a job gets when its processor is lost (restarted, replaced); then processing_interrupted. */
+    /** Attempts a job gets when its processor is lost (restarted, replaced); then processing_interrupted. Hand-backs are not counted. */
     maxAttempts: 3,
+    /**
+     * Attempts a draining processor may hand back (docs/deploy.md: deploys and running jobs)
+     * without charging them; a later hand-back counts against maxAttempts, so a job longer than
+     * every deploy's drain cannot go round forever.
+     */
+    maxHandBacks: 5,
   },
 
   runner: {
@@ -61,6 +67,28 @@ export const TUNABLES = {
     seatCheckMs: 60_000,
     /** A runner waiting for a seat asks again this often (a lost call from the pool costs at most this). */
     waitCheckMs: 20_000,
+    /**
+     * A draining instance (its processor refused a start with 503 draining, or handed an
+     * attempt back) gets no seat until its container reports its stop, or this long at most:
+     * the platform's SIGTERM-to-SIGKILL window (deploy.sigtermWindowMs) and a minute more, after
+     * which its processor is surely gone and the next start is a new container.
+     */
+    drainingMarkMs: 16 * MINUTE_MS,
+    /** An instance whose idle stop began (mayStop) gets no seat until its container reports its stop, or this long at most. */
+    stoppingMarkMs: MINUTE_MS,
+  },
+
+  /** What a deploy does to running jobs (docs/deploy.md). */
+  deploy: {
+    /**
+     * Cloudflare's time between a container's SIGTERM and its SIGKILL at a rollout or host
+     * restart (developers.cloudflare.com/containers/platform-details/rollouts/). The platform's, not ours.
+     */
+    sigtermWindowMs: 15 * MINUTE_MS,
+    /** The processor's drain deadline after SIGTERM: container/src/config.ts DRAIN_TIMEOUT_MS (a test checks). */
+    processorDrainMs: 13 * MINUTE_MS,
+    /** wrangler.toml [[containers]] rollout_active_grace_period: a busy instance gets this long after a deploy before its SIGTERM. */
+    rolloutActiveGraceS: 15 * 60,
   },
 
   sweep: {

@@ -52,6 +52,29 @@ export function instanceName(n: number): string {
   return `processor-${n}`;
 }
 
+/** The number of the instance named `name` (instanceName's inverse); undefined for any other name. */
+export function instanceNumber(name: string): number | undefined {
+  const n = /^processor-(0|[1-9][0-9]{0,5})$/.exec(name)?.[1];
+  return n === undefined ? undefined : Number(n);
+}
+
+/**
+ * Why the pool seats nothing on an instance for a while: "draining", its processor got
+ * SIGTERM (a rollout, a host restart) and refuses new work until it exits; "stopping", it
+ * is being stopped for idleness (ProcessorContainer.onActivityExpired asked `mayStop`).
+ */
+export type AwayReason = "draining" | "stopping";
+
+/**
+ * How long an instance stays away: until its container reports its stop (ProcessorContainer.onStop),
+ * or at most this long. Locally (PROCESSOR_URL) a draining mark is short: the one processor has no
+ * container to report its stop, and its restart is the only way back.
+ */
+export function awayForMs(reason: AwayReason, local: boolean): number {
+  if (reason === "stopping") return POOL.stoppingMarkMs;
+  return local ? POOL.waitCheckMs : POOL.drainingMarkMs;
+}
+
 export interface PoolWaiter {
   jobId: string;
   orgId: string;
@@ -73,9 +96,10 @@ export interface SeatGrant {
 
 /**
  * Seats for waiting jobs while any is free. `lastUsedAt[i]` is when instance i last
- * released a seat (absent: never used, so cold). Returns the grants in the order made.
+ * released a seat (absent: never used, so cold); no seat goes to an instance in `away`
+ * (draining or stopping). Returns the grants in the order made.
  */
-export function planSeats(waiting: PoolWaiter[], held: HeldSeat[], config: PoolConfig, lastUsedAt: ReadonlyMap<number, number>): SeatGrant[] {
+export function planSeats(waiting: PoolWaiter[], held: HeldSeat[], config: PoolConfig, lastUsedAt: ReadonlyMap<number, number>, away: ReadonlySet<number> = new Set()): SeatGrant[] {
   const heldByOrg = new Map<string, number>();
   const used = new Array<number>(config.instances).fill(0);
   for (const seat of held) {
@@ -90,7 +114,7 @@ export function planSeats(waiting: PoolWaiter[], held: HeldSeat[], config: PoolC
     let best = 0;
     for (let i = 1; i < queue.length; i++) if (fairOrder(queue[i]!, queue[best]!, heldByOrg) < 0) best = i;
     const [job] = queue.splice(best, 1);
-    const instance = pickInstance(used, config.seatsPerInstance, lastUsedAt);
+    const instance = pickInstance(used, config.seatsPerInstance, lastUsedAt, away);
     if (instance === undefined) break;
     used[instance]! += 1;
     heldByOrg.set(job!.orgId, (heldByOrg.get(job!.orgId) ?? 0) + 1);
@@ -113,13 +137,14 @@ function fairOrder(a: PoolWaiter, b: PoolWaiter, heldByOrg: ReadonlyMap<string, 
 /**
  * The busiest instance that still has a free seat (packing leaves the others idle, so they
  * stop); failing that, the idle instance used most recently (likely still warm); failing
- * that, the lowest-numbered one never used.
+ * that, the lowest-numbered one never used. Never one in `away`: the most recently used idle
+ * instance is exactly the one whose idle stop may be under way.
  */
-export function pickInstance(used: readonly number[], seatsPerInstance: number, lastUsedAt: ReadonlyMap<number, number>): number | undefined {
+export function pickInstance(used: readonly number[], seatsPerInstance: number, lastUsedAt: ReadonlyMap<number, number>, away: ReadonlySet<number> = new Set()): number | undefined {
   let best: number | undefined;
   const rank = (i: number): [number, number, number] => [used[i]!, lastUsedAt.get(i) ?? -1, -i];
   for (let i = 0; i < used.length; i++) {
-    if (used[i]! >= seatsPerInstance) continue;
+    if (used[i]! >= seatsPerInstance || away.has(i)) continue;
     if (best === undefined || compareRank(rank(i), rank(best)) > 0) best = i;
   }
   return best;

@@ -7,7 +7,7 @@
 // and idle ones stop. The org limiter still applies each plan's concurrency first.
 import { DurableObject } from "cloudflare:workers";
 import { configureLogging, log } from "../lib/log.ts";
-import { instanceName, planSeats, POOL, poolConfig, type HeldSeat, type PoolWaiter } from "./pool-plan.ts";
+import { awayForMs, instanceName, instanceNumber, planSeats, POOL, poolConfig, type AwayReason, type HeldSeat, type PoolWaiter } from "./pool-plan.ts";
 
 export function processorPool(env: Env) {
   return env.PROCESSOR_POOL.getByName("pool");
@@ -32,6 +32,7 @@ export class ProcessorPool extends DurableObject<Env> {
       CREATE TABLE IF NOT EXISTS waiting (job_id TEXT PRIMARY KEY, org_id TEXT NOT NULL, priority INTEGER NOT NULL, created_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS seats (job_id TEXT PRIMARY KEY, org_id TEXT NOT NULL, instance INTEGER NOT NULL, checked_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS instances (instance INTEGER PRIMARY KEY, last_used_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS away (instance INTEGER PRIMARY KEY, reason TEXT NOT NULL, until INTEGER NOT NULL);
     `);
   }
 
@@ -55,12 +56,61 @@ export class ProcessorPool extends DurableObject<Env> {
     return granted === undefined ? null : instanceName(granted);
   }
 
-  /** The job ended, lost its attempt or was cancelled: its seat (or place in line) goes to the next job. */
-  async release(jobId: string, now = Date.now()): Promise<void> {
+  /**
+   * The job ended, lost its attempt or was cancelled: its seat (or place in line) goes to the
+   * next job. `draining`: its processor is going away (it refused the start with 503 draining,
+   * or handed the attempt back), so its instance gets no seat until it stops.
+   */
+  async release(jobId: string, { draining = false, now = Date.now() }: { draining?: boolean; now?: number } = {}): Promise<void> {
     const freed = this.#sql.exec<{ instance: number }>("DELETE FROM seats WHERE job_id = ? RETURNING instance", jobId).toArray()[0];
     this.#sql.exec("DELETE FROM waiting WHERE job_id = ?", jobId);
     if (freed) this.#touch(freed.instance, now);
+    if (freed && draining) this.#markAway(freed.instance, "draining", now);
     await this.dispatch(now);
+  }
+
+  /**
+   * Asked by an idle container before it stops (ProcessorContainer.onActivityExpired): true,
+   * and the instance gets no seat until it reports its stop (`stopped`), when it holds none;
+   * false when a job holds a seat there (granted after the container saw itself idle): it
+   * must stay. One statement's check and mark, with no await between: a seat is granted
+   * either before (and the stop is refused) or after (and goes elsewhere).
+   */
+  mayStop(instance: string, now = Date.now()): boolean {
+    const n = instanceNumber(instance);
+    if (n === undefined) return true;
+    if (this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM seats WHERE instance = ?", n).one().n > 0) return false;
+    this.#markAway(n, "stopping", now);
+    return true;
+  }
+
+  /** The instance's container stopped (ProcessorContainer.onStop): its next start is a new container, so it may take seats again. */
+  async stopped(instance: string, now = Date.now()): Promise<void> {
+    const n = instanceNumber(instance);
+    if (n === undefined) return;
+    if (this.#sql.exec("DELETE FROM away WHERE instance = ? RETURNING instance", n).toArray().length) await this.dispatch(now);
+  }
+
+  /** The instances taking no seats now, and why. */
+  away(now = Date.now()): Record<string, AwayReason> {
+    return Object.fromEntries(this.#away(now).map((r) => [instanceName(r.instance), r.reason]));
+  }
+
+  #markAway(instance: number, reason: AwayReason, now: number): void {
+    const until = now + awayForMs(reason, !!this.env.PROCESSOR_URL);
+    log("info", "instance takes no seats", { instance: instanceName(instance), reason, until: new Date(until).toISOString() });
+    this.#sql.exec(
+      "INSERT INTO away (instance, reason, until) VALUES (?, ?, ?) ON CONFLICT (instance) DO UPDATE SET reason = excluded.reason, until = max(until, excluded.until)",
+      instance,
+      reason,
+      until,
+    );
+  }
+
+  /** The marks still in force at `now` (expired ones are deleted). */
+  #away(now: number): { instance: number; reason: AwayReason }[] {
+    this.#sql.exec("DELETE FROM away WHERE until <= ?", now);
+    return this.#sql.exec<{ instance: number; reason: AwayReason }>("SELECT instance, reason FROM away").toArray();
   }
 
   usage(): PoolUsage {
@@ -92,7 +142,7 @@ export class ProcessorPool extends DurableObject<Env> {
       const lastUsed = new Map(
         this.#sql.exec<{ instance: number; last_used_at: number }>("SELECT * FROM instances").toArray().map((r) => [r.instance, r.last_used_at]),
       );
-      const grants = planSeats(waiting, held, poolConfig(this.env), lastUsed);
+      const grants = planSeats(waiting, held, poolConfig(this.env), lastUsed, new Set(this.#away(now).map((r) => r.instance)));
       if (grants.length === 0) break;
       const orgOf = new Map(waiting.map((w) => [w.jobId, w.orgId]));
       for (const grant of grants) {

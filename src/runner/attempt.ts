@@ -16,6 +16,13 @@ export interface Attempt {
   pid: string;
   /** The pool instance whose seat this attempt holds (src/limits/processor-pool.ts). */
   instance: string;
+  /**
+   * Attempts of this job before this one that a draining processor handed back: not charged
+   * (src/runner/attempt-end.ts). Kept here and in the SeatRequest, not in D1: the runner holds
+   * the job from its first seat to its end, and a job whose runner lost its state is swept
+   * (failed) anyway. Absent in a state an older deploy stored: 0.
+   */
+  handBacks?: number;
   /** Consecutive failed calls to the processor (a start, a check, a copy of an output). */
   failures: number;
   /** The latest progress the processor reported (D1 has it at the marks only). */
@@ -25,8 +32,8 @@ export interface Attempt {
   progressWritten: number;
 }
 
-/** The attempt the row `job` (just moved to it by startAttempt) runs on `instance`. */
-export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | "attempt">, instance: string): Attempt {
+/** The attempt the row `job` (just moved to it by startAttempt) runs on `instance`, after `handBacks` hand-backs. */
+export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | "attempt">, instance: string, handBacks = 0): Attempt {
   return {
     jobId: job.id,
     orgId: job.orgId,
@@ -35,6 +42,7 @@ export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | 
     attempt: job.attempt,
     pid: `${job.id}.${job.attempt}`,
     instance,
+    handBacks,
     failures: 0,
     progress: 0,
     progressWrittenAt: 0,

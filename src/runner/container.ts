@@ -4,6 +4,7 @@
 // PROCESSOR_URL is empty, so `wrangler dev --enable-containers=false` never touches it.
 import { Container } from "@cloudflare/containers";
 import { idleStop } from "../limits/pool-plan.ts";
+import { processorPool } from "../limits/processor-pool.ts";
 import { log } from "../lib/log.ts";
 import { PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
 import { CALLBACK_HOST, receiveProcessorEvent } from "./events.ts";
@@ -33,24 +34,44 @@ export class ProcessorContainer extends Container<Env> {
   }
 
   /**
-   * Stops only when the processor runs no job: a long encode sends no requests for
-   * minutes, and stopping under it would cost the job an attempt. A processor that cannot
-   * answer is asked again after another idle period; the runner counts it lost meanwhile.
+   * Stops only when the processor runs no job and the pool agrees: a long encode sends no
+   * requests for minutes, and stopping under it would cost the job an attempt; and the pool
+   * steers a new job to the most recently used idle instance, exactly this one, so it is asked
+   * (`mayStop`) whether a seat here was granted meanwhile, and seats nothing more here until
+   * the container reports its stop (onStop). `stop()` sends SIGTERM and never SIGKILL
+   * (@cloudflare/containers dist/lib/container.js); the idle processor drains at once and
+   * exits. A processor that cannot answer is asked again after another idle period; the
+   * runner counts it lost meanwhile.
    */
   override async onActivityExpired(): Promise<void> {
     if (!this.ctx.container?.running) return;
+    const instance = this.ctx.id.name ?? this.ctx.id.toString();
     try {
       const response = await this.containerFetch("http://processor/status");
       const status = (await response.json()) as { running?: number };
       if (response.ok && status.running === 0) {
-        log("info", "processor idle; stopping", { instance: this.ctx.id.name ?? this.ctx.id.toString() });
-        await this.stop();
-        return;
+        if (await processorPool(this.env).mayStop(instance)) {
+          log("info", "processor idle; stopping", { instance });
+          await this.stop();
+          return;
+        }
+        log("info", "processor idle but a job was just seated on it; keeping it", { instance });
       }
     } catch (error) {
       log("warn", "processor did not report its status; keeping it", { error: String(error) });
     }
     this.renewActivityTimeout();
+  }
+
+  /** The container exited (idle stop, drain, crash): the pool may seat jobs here again, on a new container. */
+  override async onStop(params: { exitCode: number; reason: string }): Promise<void> {
+    const instance = this.ctx.id.name ?? this.ctx.id.toString();
+    log("info", "processor container stopped", { instance, ...params });
+    try {
+      await processorPool(this.env).stopped(instance);
+    } catch (error) {
+      log("warn", "could not tell the pool a container stopped; its mark expires on its own", { instance, error: String(error) });
+    }
   }
 }
 
@@ -65,5 +86,9 @@ export function processorEnv(env: Env): Record<string, string> {
     ALLOW_PRIVATE_NETWORK_INPUTS: env.ALLOW_PRIVATE_NETWORK_INPUTS === "true" ? "true" : "false",
   };
   if (env.PROCESSOR_TOKEN) vars.PROCESSOR_TOKEN = env.PROCESSOR_TOKEN;
+  // The processor's drain deadline (container/src/config.ts DRAIN_TIMEOUT_MS): shortened only
+  // by the containers tier (test/containers/drain.test.ts); not in wrangler.toml.
+  const drainMs = (env as { PROCESSOR_DRAIN_TIMEOUT_MS?: unknown }).PROCESSOR_DRAIN_TIMEOUT_MS;
+  if (typeof drainMs === "string" && /^[1-9][0-9]{0,8}$/.test(drainMs)) vars.DRAIN_TIMEOUT_MS = drainMs;
   return vars;
 }

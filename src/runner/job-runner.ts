@@ -13,8 +13,8 @@ import { afterFailedCall, newAttempt, withProgress, type Attempt } from "./attem
 import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
 import { finishJob, type Outcome } from "./finish.ts";
 import { collectOutputs, discardOutputs } from "./outputs.ts";
-import { askProcessor, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
-import { seatRequest, stillWaiting, type SeatRequest } from "./seat.ts";
+import { askProcessor, ProcessorDrainingError, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
+import { seatRequest, stillWaiting, waitingAt, type SeatRequest } from "./seat.ts";
 import { alarmAt, fromOldKeys, heldAttempt, jobOf, STATE_KEY, type RunnerState, type WithAttempt } from "./state.ts";
 
 export type { Attempt } from "./attempt.ts";
@@ -145,7 +145,7 @@ export class JobRunner extends DurableObject<Env> {
   /** The poke of the sweeper: true if this runner still has the job at `attempt`, and then it checks on it now. */
   async poke(attempt: number): Promise<boolean> {
     const state = await this.#load();
-    const at = state?.phase === "waiting" ? state.request.previousAttempt : state?.phase === "leaving" ? state.attempt?.attempt : state?.attempt.attempt;
+    const at = state?.phase === "waiting" ? waitingAt(state.request) : state?.phase === "leaving" ? state.attempt?.attempt : state?.attempt.attempt;
     if (at !== attempt) return false;
     // Its alarm may have been lost: do what it would have done.
     await this.alarm();
@@ -199,12 +199,15 @@ export class JobRunner extends DurableObject<Env> {
     else await this.#letGo({ phase: "waiting", request, since: Date.now() }, "delete");
   }
 
-  /** Begins the attempt after `request.previousAttempt` on `instance`; false when the job is no longer at it. */
+  /**
+   * Begins the attempt after `request.previousAttempt` on `instance` (or, when a draining
+   * processor refused its start, starts that same attempt there); false when the job is no longer at it.
+   */
   async #begin(request: SeatRequest, instance: string): Promise<boolean> {
-    const job = await startAttempt(this.#db(), request.jobId, request.previousAttempt, Date.now());
-    if (!job) return false;
-    const attempt = newAttempt(job, instance);
-    log("info", "attempt started", { job: job.id, attempt: attempt.attempt });
+    const job = request.refused ? await findJob(this.#db(), request.jobId) : await startAttempt(this.#db(), request.jobId, request.previousAttempt, Date.now());
+    if (!job || (request.refused && !stillWaiting(request, job))) return false;
+    const attempt = newAttempt(job, instance, request.handBacks ?? 0);
+    log("info", "attempt started", { job: job.id, attempt: attempt.attempt, instance, ...(request.refused ? { again: "its last start was refused by a draining processor" } : {}) });
     await this.#sendStart(attempt, job);
     return true;
   }
@@ -224,10 +227,30 @@ export class JobRunner extends DurableObject<Env> {
       const state = await this.#holding(attempt.pid);
       if (state?.phase === "starting") await this.#heard(state, answer);
     } catch (error) {
-      log("warn", "processor refused or unreachable at start", { job: attempt.jobId, attempt: attempt.attempt, error: String(error) });
       const state = await this.#holding(attempt.pid);
+      if (error instanceof ProcessorDrainingError) {
+        if (state?.phase === "starting") await this.#startRefused(state);
+        return;
+      }
+      log("warn", "processor refused or unreachable at start", { job: attempt.jobId, attempt: attempt.attempt, error: String(error) });
       if (state?.phase === "starting") await this.#failedCall(state);
     }
+  }
+
+  /**
+   * A draining processor refused the start (503 draining): not a failed call and not an
+   * attempt more. The pool takes the seat back and seats nothing more on that instance
+   * (processor-pool.ts `release` with `draining`); the same attempt waits for another seat.
+   */
+  async #startRefused(state: Extract<RunnerState, { phase: "starting" }>): Promise<void> {
+    const { attempt } = state;
+    log("info", "processor draining; the attempt waits for a seat elsewhere", { job: attempt.jobId, attempt: attempt.attempt, instance: attempt.instance });
+    const job = await findJob(this.#db(), attempt.jobId);
+    const request: SeatRequest | undefined = job && { ...seatRequest(job, attempt.attempt - 1, attempt.handBacks ?? 0), refused: true };
+    if (!request || !stillWaiting(request, job)) return this.#letGo(state, "delete");
+    await this.#save({ phase: "waiting", request, since: Date.now() });
+    await processorPool(this.env).release(attempt.jobId, { draining: true });
+    await this.#seat(request);
   }
 
   /** After a silence or a failed call: asks the processor for the attempt's state once. */
@@ -303,18 +326,22 @@ export class JobRunner extends DurableObject<Env> {
   async #ended(state: WithAttempt, end: AttemptEnd, timings?: JobTimings): Promise<void> {
     await this.#whileEnding(state, async () => {
       const { attempt } = state;
-      const decision = attemptEnded(end, attempt.attempt, this.#tunables().job.maxAttempts);
+      const handBacks = attempt.handBacks ?? 0;
+      const decision = attemptEnded(end, { attempt: attempt.attempt, handBacks }, this.#tunables().job);
+      // A processor that hands an attempt back is draining: the pool seats nothing more on it.
+      const draining = end.cause === "handed back";
       if ("fail" in decision) {
+        if (draining) await processorPool(this.env).release(attempt.jobId, { draining });
         await this.#end(state, { status: "failed", attempt: attempt.attempt, error: decision.fail, timings });
         return;
       }
-      log("warn", "attempt ended; the job gets another", { job: attempt.jobId, attempt: attempt.attempt, ...end });
-      await this.#release(attempt, "delete");
+      log("warn", "attempt ended; the job gets another", { job: attempt.jobId, attempt: attempt.attempt, charged: decision.charged, handBacks, ...end });
+      await this.#release(attempt, "delete", draining);
       const job = await findJob(this.#db(), attempt.jobId);
       // Ended elsewhere meanwhile: whoever ended it stops this runner too, and nothing is left to release.
       if (!job || job.status !== "processing" || job.attempt !== attempt.attempt) return this.#save(undefined);
       // The next attempt takes a seat like any waiting job (maybe on another instance).
-      await this.#seat(seatRequest(job, attempt.attempt));
+      await this.#seat(seatRequest(job, attempt.attempt, decision.charged ? handBacks : handBacks + 1));
     });
   }
 
@@ -343,9 +370,9 @@ export class JobRunner extends DurableObject<Env> {
     await this.#save(undefined);
   }
 
-  /** Releases the attempt on its processor (best effort), then its seat. */
-  async #release(attempt: Attempt, how: "cancel" | "delete"): Promise<void> {
+  /** Releases the attempt on its processor (best effort), then its seat (`draining`: on an instance going away). */
+  async #release(attempt: Attempt, how: "cancel" | "delete", draining = false): Promise<void> {
     await releaseOnProcessor(this.env, attempt, how);
-    await processorPool(this.env).release(attempt.jobId);
+    await processorPool(this.env).release(attempt.jobId, { draining });
   }
 }

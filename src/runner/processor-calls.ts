@@ -5,6 +5,7 @@
 import {
   describeIssues,
   PROCESSOR_PROTOCOL_VERSION,
+  processorDraining,
   processorJobState,
   PROTOCOL_HEADER,
   protocolMismatch,
@@ -38,7 +39,15 @@ export class ProcessorAnswerError extends Error {
   }
 }
 
-/** Starts the attempt on its processor, with the callback its events go to; throws when it was not accepted. */
+/** The processor refused a start with 503 draining: it is shutting down; the attempt goes to another instance. */
+export class ProcessorDrainingError extends Error {
+  constructor(instance: string) {
+    super(`processor ${instance} is draining and starts no new job`);
+    this.name = "ProcessorDrainingError";
+  }
+}
+
+/** Starts the attempt on its processor, with the callback its events go to; throws when it was not accepted (ProcessorDrainingError when draining). */
 export async function startOnProcessor(env: Env, current: Attempt, job: Pick<JobRow, "type" | "params">): Promise<ProcessorJobState> {
   const upload = uploadRefId((job.params as { url: string }).url);
   const request: ProcessorJobRequest = {
@@ -54,6 +63,10 @@ export async function startOnProcessor(env: Env, current: Attempt, job: Pick<Job
     body: JSON.stringify(request),
   });
   await checkVersion(current, "start", response);
+  if (response.status === 503 && processorDraining.safeParse(await response.clone().json().catch(() => undefined)).success) {
+    await response.body?.cancel();
+    throw new ProcessorDrainingError(current.instance);
+  }
   if (!response.ok) throw new Error(`processor answered ${response.status} to start: ${await response.text()}`);
   return parseState(current, "start", response);
 }

@@ -60,7 +60,7 @@ export async function consumeJobs(batch: MessageBatch<ReceivedJobMessage>, env: 
 /** Fails each job whose message kept failing (TUNABLES.jobsQueue.maxRetries), so that nothing stays queued forever. */
 export async function consumeDeadJobs(batch: MessageBatch<ReceivedJobMessage>, env: Env): Promise<void> {
   for (const message of batch.messages) {
-    const { fail } = attemptEnded({ cause: "dead-lettered" }, null, TUNABLES.job.maxAttempts);
+    const { fail } = attemptEnded({ cause: "dead-lettered" }, null, TUNABLES.job);
     await finishJob(env, message.body.jobId, { status: "failed", attempt: null, error: fail });
     message.ack();
   }

@@ -10,13 +10,27 @@ export interface SeatRequest {
   createdAt: number;
   /** The attempt the job is at: the next one begins only from it (0 while queued). */
   previousAttempt: number;
+  /** Attempts handed back so far (Attempt.handBacks); absent: 0. */
+  handBacks?: number;
+  /**
+   * The attempt after previousAttempt began (D1 is at it) but a draining processor refused its
+   * start (503 draining): that same attempt is started on the next seat. Not an attempt more,
+   * not a failed call.
+   */
+  refused?: true;
 }
 
-export function seatRequest(job: Pick<JobRow, "id" | "orgId" | "priority" | "createdAt">, previousAttempt: number): SeatRequest {
-  return { jobId: job.id, orgId: job.orgId, priority: job.priority, createdAt: job.createdAt, previousAttempt };
+export function seatRequest(job: Pick<JobRow, "id" | "orgId" | "priority" | "createdAt">, previousAttempt: number, handBacks = 0): SeatRequest {
+  return { jobId: job.id, orgId: job.orgId, priority: job.priority, createdAt: job.createdAt, previousAttempt, handBacks };
 }
 
-/** Whether the job (its row now) still waits to begin the attempt after `request.previousAttempt`. */
+/** The attempt the job is at while it waits: previousAttempt, or the one after it whose start was refused. */
+export function waitingAt(request: SeatRequest): number {
+  return request.previousAttempt + (request.refused ? 1 : 0);
+}
+
+/** Whether the job (its row now) still waits to begin the attempt after `request.previousAttempt` (to start it again, when refused). */
 export function stillWaiting(request: SeatRequest, job: Pick<JobRow, "status" | "attempt"> | undefined): boolean {
-  return !!job && job.attempt === request.previousAttempt && (job.status === "queued" || job.status === "processing");
+  if (!job || job.attempt !== waitingAt(request)) return false;
+  return request.refused ? job.status === "processing" : job.status === "queued" || job.status === "processing";
 }

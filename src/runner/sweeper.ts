@@ -34,7 +34,7 @@ async function sweepOne(env: Env, job: JobRow, now: number): Promise<void> {
   if (await env.JOB_RUNNER.getByName(job.id).poke(job.attempt)) return;
   const stuckForMs = now - (job.leaseExpiresAt ?? now);
   if (stuckForMs <= pokeWindowMs) return;
-  const { fail } = attemptEnded({ cause: "swept" }, job.attempt, TUNABLES.job.maxAttempts);
+  const { fail } = attemptEnded({ cause: "swept" }, { attempt: job.attempt, handBacks: 0 }, TUNABLES.job);
   const failed = await finishJob(env, job.id, { status: "failed", attempt: job.attempt, error: fail }, { now });
   if (failed) log("warn", "swept a stuck job", { job: job.id, attempt: job.attempt });
 }

@@ -56,7 +56,7 @@ export interface Tier {
   stop(): Promise<void>;
 }
 
-export async function startTier(options: { sleepAfter: string; instances: number; jobsPerInstance: number }): Promise<Tier> {
+export async function startTier(options: { sleepAfter: string; instances: number; jobsPerInstance: number; vars?: Record<string, string> }): Promise<Tier> {
   const dir = await mkdtemp(join(tmpdir(), "media-jobs-containers-"));
   let server: Server | undefined;
   let service: Service | undefined;
@@ -83,7 +83,7 @@ export async function startTier(options: { sleepAfter: string; instances: number
     await new Promise<void>((done) => server!.listen(0, host, done));
     const mediaUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
     // The first start builds the image (minutes when nothing is cached).
-    service = await startService({ containers: options, startTimeout: 15 * 60_000 });
+    service = await startService({ containers: options, vars: options.vars, startTimeout: 15 * 60_000 });
     const res = await fetch(`${service.baseUrl}/admin/keys`, {
       method: "POST",
       headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },

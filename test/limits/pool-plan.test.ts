@@ -3,7 +3,7 @@
 // and that the configured budget is the one wrangler.toml gives the containers.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { idleStop, pickInstance, planSeats, POOL, poolConfig, type HeldSeat, type PoolVars, type PoolWaiter } from "../../src/limits/pool-plan.ts";
+import { awayForMs, idleStop, instanceName, instanceNumber, pickInstance, planSeats, POOL, poolConfig, type HeldSeat, type PoolVars, type PoolWaiter } from "../../src/limits/pool-plan.ts";
 
 const waiter = (jobId: string, orgId: string, priority = 5, createdAt = 0): PoolWaiter => ({ jobId, orgId, priority, createdAt });
 
@@ -50,6 +50,36 @@ describe("pickInstance", () => {
 
   it("finds nothing when every instance is full", () => {
     expect(pickInstance([2, 2], 2, new Map())).toBeUndefined();
+  });
+
+  it("never picks an instance that is away (draining or stopping), not even the warm idle one or a busy one with a free seat", () => {
+    // Instance 2 went idle last: without the mark it would be picked, and its idle stop may be under way.
+    expect(pickInstance([0, 0, 0], 2, new Map([[2, 1_000], [1, 500]]), new Set([2]))).toBe(1);
+    // The busiest with a free seat is draining: the next busiest.
+    expect(pickInstance([1, 0, 0], 2, new Map(), new Set([0]))).toBe(1);
+    expect(pickInstance([0, 0], 2, new Map(), new Set([0, 1]))).toBeUndefined();
+  });
+});
+
+describe("planSeats with instances away", () => {
+  it("seats nothing on an instance away, and waits rather than overfill the others", () => {
+    const waiting = [waiter("w1", "a", 5, 1), waiter("w2", "a", 5, 2), waiter("w3", "a", 5, 3)];
+    const grants = planSeats(waiting, [], { instances: 2, seatsPerInstance: 2 }, new Map([[0, 9]]), new Set([0]));
+    expect(grants).toEqual([
+      { jobId: "w1", instance: 1 },
+      { jobId: "w2", instance: 1 },
+    ]);
+  });
+
+  it("names instances both ways, and refuses other names", () => {
+    expect(instanceNumber(instanceName(7))).toBe(7);
+    for (const name of ["processor-", "processor-01", "health-probe", "processor-1x", "processor--1"]) expect(instanceNumber(name), name).toBeUndefined();
+  });
+
+  it("keeps a draining instance away for drainingMarkMs in production, one wait check locally; a stopping one for stoppingMarkMs", () => {
+    expect(awayForMs("draining", false)).toBe(POOL.drainingMarkMs);
+    expect(awayForMs("draining", true)).toBe(POOL.waitCheckMs);
+    expect(awayForMs("stopping", false)).toBe(POOL.stoppingMarkMs);
   });
 });
 

@@ -8,12 +8,13 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../container/src/config.ts";
 import { TUNABLES, tunablesFor } from "../../src/lib/tunables.ts";
 
-const { job, runner, pool, sweep, jobsQueue, limiter, webhooks, readRate } = TUNABLES;
+const { job, runner, pool, deploy, sweep, jobsQueue, limiter, webhooks, readRate } = TUNABLES;
 /** The parts of wrangler's Config read here (its own type comes from a package not installed on its own). */
 interface WranglerConfig {
   triggers: { crons?: string[] };
   queues: { consumers?: { queue: string; max_retries?: number; dead_letter_queue?: string }[] };
   ratelimits?: { name: string; simple: { limit: number; period: number } }[];
+  containers?: { class_name: string; rollout_active_grace_period?: number }[];
 }
 const config: WranglerConfig = unstable_readConfig({ config: fileURLToPath(new URL("../../wrangler.toml", import.meta.url)) });
 const consumer = (queue: string) => config.queues.consumers?.find((c) => c.queue === queue);
@@ -46,6 +47,33 @@ describe("wrangler.toml holds the tunables' values", () => {
     const binding = config.ratelimits?.find((r) => r.name === "READ_RATE_LIMITER");
     expect(binding?.simple).toEqual({ limit: readRate.requests, period: readRate.periodS });
     expect([10, 60]).toContain(readRate.periodS);
+  });
+});
+
+describe("a deploy's SIGTERM: the processor's drain fits the platform's window", () => {
+  it("a busy container gets deploy.rolloutActiveGraceS after a deploy before its SIGTERM: wrangler.toml rollout_active_grace_period", () => {
+    const container = config.containers?.find((c) => c.class_name === "ProcessorContainer");
+    expect(container?.rollout_active_grace_period).toBe(deploy.rolloutActiveGraceS);
+  });
+
+  it("the processor's drain deadline is its DRAIN_TIMEOUT_MS, and leaves time before SIGKILL for the hand-backs' pushes and the exit", () => {
+    expect(loadConfig({}, "/tmp").DRAIN_TIMEOUT_MS).toBe(deploy.processorDrainMs);
+    // A hand-back's push may take EVENT_TIMEOUT_MS per try; a minute at least is left after the deadline.
+    expect(deploy.sigtermWindowMs - deploy.processorDrainMs).toBeGreaterThanOrEqual(Math.max(60_000, 3 * loadConfig({}, "/tmp").EVENT_TIMEOUT_MS));
+  });
+
+  it("a draining instance takes no seat until its processor is surely gone: longer than the SIGTERM window", () => {
+    expect(pool.drainingMarkMs).toBeGreaterThan(deploy.sigtermWindowMs);
+  });
+
+  it("an idle stop's mark outlasts the stop of an idle processor (it exits at once) but not the next idle period by much", () => {
+    expect(pool.stoppingMarkMs).toBeGreaterThanOrEqual(10_000);
+    expect(pool.stoppingMarkMs).toBeLessThanOrEqual(2 * 60_000);
+  });
+
+  it("a job may be handed back, but not forever: maxHandBacks bounds the uncharged attempts", () => {
+    expect(job.maxHandBacks).toBeGreaterThanOrEqual(1);
+    expect(job.maxHandBacks).toBeLessThanOrEqual(10);
   });
 });
 

@@ -5,31 +5,42 @@ import { JOB_ERROR_CODES, JOB_ERRORS, type JobError } from "../../src/contract/j
 import { attemptEnded, type AttemptDecision, type AttemptEnd } from "../../src/runner/attempt-end.ts";
 
 const MAX = 3;
+const HAND_BACKS = 2;
+const LIMITS = { maxAttempts: MAX, maxHandBacks: HAND_BACKS };
+const at = (attempt: number, handBacks = 0) => ({ attempt, handBacks });
+const again = { retry: true, charged: true } as const;
+const handedBack: AttemptEnd = { cause: "handed back" };
+const lost: AttemptEnd = { cause: "lost", reason: "the processor stopped answering" };
 const interrupted = (reason: string): AttemptDecision => ({
   fail: { code: "processing_interrupted", message: `processing was interrupted 3 times (${reason}); the job was not completed. Retry it by creating it again.` },
 });
 const reported = (code: JobError["code"]): AttemptEnd => ({ cause: "reported", error: { code, message: `${code} said` } });
 
 describe("attemptEnded", () => {
-  const cases: [string, AttemptEnd, number, AttemptDecision][] = [
-    ["a reported failure ends the job with its own error, on the first attempt", reported("corrupt_media"), 1, { fail: { code: "corrupt_media", message: "corrupt_media said" } }],
-    ["a reported timeout ends the job processing_timeout", reported("processing_timeout"), 1, { fail: { code: "processing_timeout", message: "processing_timeout said" } }],
-    ["a lost attempt is retried while attempts remain", { cause: "lost", reason: "the processor stopped answering" }, 1, { retry: true }],
-    ["a lost attempt before the last is retried", { cause: "lost", reason: "the processor stopped answering" }, MAX - 1, { retry: true }],
-    ["the last lost attempt fails the job processing_interrupted, saying why", { cause: "lost", reason: "the processor stopped answering" }, MAX, interrupted("the processor stopped answering")],
-    ["a handed-back attempt is retried while attempts remain", { cause: "handed back" }, 1, { retry: true }],
-    ["the last handed-back attempt fails the job", { cause: "handed back" }, MAX, interrupted("the processor stopped the job while shutting down")],
-    ["a swept job fails processing_interrupted", { cause: "swept" }, 1, { fail: { code: "processing_interrupted", message: "processing stopped responding and the job was not completed; create it again" } }],
-    ["a dead-lettered job fails processing_interrupted", { cause: "dead-lettered" }, 0, { fail: { code: "processing_interrupted", message: "the job could not be started after repeated attempts; create it again" } }],
+  const cases: [string, AttemptEnd, { attempt: number; handBacks: number } | null, AttemptDecision][] = [
+    ["a reported failure ends the job with its own error, on the first attempt", reported("corrupt_media"), at(1), { fail: { code: "corrupt_media", message: "corrupt_media said" } }],
+    ["a reported timeout ends the job processing_timeout", reported("processing_timeout"), at(1), { fail: { code: "processing_timeout", message: "processing_timeout said" } }],
+    ["a lost attempt is retried while attempts remain, and charged", lost, at(1), again],
+    ["a lost attempt before the last is retried", lost, at(MAX - 1), again],
+    ["the last lost attempt fails the job processing_interrupted, saying why", lost, at(MAX), interrupted("the processor stopped answering")],
+    ["a lost attempt after hand-backs is retried: only charged attempts count", lost, at(MAX + HAND_BACKS - 1, HAND_BACKS), again],
+    ["the last charged attempt after hand-backs fails the job", lost, at(MAX + HAND_BACKS, HAND_BACKS), interrupted("the processor stopped answering")],
+    ["a handed-back attempt is retried uncharged", handedBack, at(1), { retry: true, charged: false }],
+    ["a handed-back attempt is retried uncharged even at the last charged attempt", handedBack, at(MAX), { retry: true, charged: false }],
+    ["the last uncharged hand-back is retried uncharged", handedBack, at(HAND_BACKS, HAND_BACKS - 1), { retry: true, charged: false }],
+    ["a hand-back past maxHandBacks is charged, and retried while attempts remain", handedBack, at(HAND_BACKS + 1, HAND_BACKS), again],
+    ["a hand-back past maxHandBacks at the last charged attempt fails the job", handedBack, at(MAX + HAND_BACKS, HAND_BACKS), interrupted("the processor stopped the job while shutting down")],
+    ["a swept job fails processing_interrupted", { cause: "swept" }, at(1), { fail: { code: "processing_interrupted", message: "processing stopped responding and the job was not completed; create it again" } }],
+    ["a dead-lettered job fails processing_interrupted", { cause: "dead-lettered" }, null, { fail: { code: "processing_interrupted", message: "the job could not be started after repeated attempts; create it again" } }],
   ];
-  it.each(cases)("%s", (_name, end, attempt, decision) => {
-    expect(attemptEnded(end, attempt, MAX)).toEqual(decision);
+  it.each(cases)("%s", (_name, end, count, decision) => {
+    expect(attemptEnded(end, count as { attempt: number; handBacks: number }, LIMITS)).toEqual(decision);
   });
 
   it("ends the job on every code a processor reports today: none is retryable", () => {
     for (const code of JOB_ERROR_CODES) {
       expect(JOB_ERRORS[code].retryable, code).toBe(false);
-      expect(attemptEnded(reported(code), 1, MAX), code).toEqual({ fail: { code, message: `${code} said` } });
+      expect(attemptEnded(reported(code), at(1), LIMITS), code).toEqual({ fail: { code, message: `${code} said` } });
     }
   });
 });

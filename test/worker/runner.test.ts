@@ -3,6 +3,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
+import { processorPool } from "../../src/limits/processor-pool.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { callbackFor } from "../../src/runner/events.ts";
 import { finishJob } from "../../src/runner/finish.ts";
@@ -142,6 +143,9 @@ describe("the job runner", () => {
     const { key, id, pid } = await runningJob();
     await acknowledged(id);
     expect(await push({ id: pid, state: "cancelled", progress: 5 }, (await callbackFor(testEnv, pid)).token)).toBe(204);
+    // The processor that hands back is draining: the pool seats nothing there until its stop is reported (test/worker/drain.test.ts).
+    expect(await processorPool(testEnv).away()).toEqual({ "processor-0": "draining" });
+    await processorPool(testEnv).stopped("processor-0");
     await waitFor(async () => ((await processorState(`${id}.2`))?.state === "running" ? true : undefined), "attempt 2 to run");
     expect(await row(id)).toMatchObject({ status: "processing", attempt: 2 });
     // The runner let attempt 1 go on the processor before it took a seat for attempt 2.

@@ -7,7 +7,7 @@
 // and idle ones stop. The org limiter still applies each plan's concurrency first.
 import { DurableObject } from "cloudflare:workers";
 import { configureLogging, log } from "../lib/log.ts";
-import { instanceName, planSeats, POOL, poolConfig, type HeldSeat, type PoolWaiter } from "./pool-plan.ts";
+import { idleStop, instanceName, planSeats, POOL, poolConfig, type HeldSeat, type PoolWaiter } from "./pool-plan.ts";
 
 export function processorPool(env: Env) {
   return env.PROCESSOR_POOL.getByName("pool");
@@ -180,5 +180,27 @@ export class ProcessorPool extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     await this.checkSeats(Date.now());
+  }
+
+  /**
+   * The instance GET /healthz/processor probes, always one of the pool's own (never a
+   * container beyond `max_instances`): one that holds a seat (running), else the one used
+   * last while it may still be up (its idle stop not yet due), else processor-0.
+   */
+  probeInstance(now = Date.now()): string {
+    const { instances } = poolConfig(this.env);
+    // idleStop is "<n>s", "<n>m" or "<n>h" (IDLE_STOP_DURATION).
+    const idle = idleStop(this.env);
+    const idleMs = Number(idle.slice(0, -1)) * { s: 1_000, m: 60_000, h: 3_600_000 }[idle.slice(-1) as "s" | "m" | "h"];
+    const seated = this.#sql.exec<{ n: number | null }>("SELECT min(instance) AS n FROM seats WHERE instance < ?", instances).one().n;
+    if (seated !== null) return instanceName(seated);
+    const recent = this.#sql
+      .exec<{ instance: number }>(
+        "SELECT instance FROM instances WHERE instance < ? AND last_used_at > ? ORDER BY last_used_at DESC LIMIT 1",
+        instances,
+        now - idleMs,
+      )
+      .toArray()[0];
+    return instanceName(recent?.instance ?? 0);
   }
 }

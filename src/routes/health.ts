@@ -10,7 +10,7 @@ import { adminAuth } from "../auth/admin.ts";
 import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, speaksOurProtocol } from "../contract/processor-protocol.ts";
 import { processorFetch } from "../runner/transport.ts";
 import { TUNABLES } from "../lib/tunables.ts";
-import { reportConfigProblems } from "../ops/config.ts";
+import { configWarnings, reportConfigProblems } from "../ops/config.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 
 export const SERVICE_VERSION = "0.1.0";
@@ -54,7 +54,9 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
   .get("/", async (c) => {
     const env = c.env;
     const problems = reportConfigProblems(env, "healthz");
-    const config: Check = problems.length ? { ok: false, ms: 0, problems } : { ok: true, ms: 0 };
+    // Warnings (settings that run, but not as they should) leave the check ok.
+    const warnings = configWarnings(env);
+    const config: Check = { ...(problems.length ? { ok: false, ms: 0, problems } : { ok: true, ms: 0 }), ...(warnings.length ? { warnings } : {}) };
     const [d1, r2, processor] = await Promise.all([
       timed(async () => {
         await env.DB.prepare("SELECT 1").first();

@@ -29,7 +29,9 @@ export function processorFetch(env: Env, instance: string): ProcessorFetch {
  * (or absent), so sending again is safe. Locally the runtime reuses pooled connections,
  * and one the processor closed meanwhile throws "Network connection lost" although the
  * processor is up; in production the containers package answers that itself
- * (ContainerUnavailable, `lostConnection`).
+ * (ContainerUnavailable, `lostConnection`). The runtime retries a call to the Durable
+ * Object that failed before reaching it, but never an HTTP answer such as the package's
+ * (https://developers.cloudflare.com/durable-objects/best-practices/automatic-retries/).
  */
 export function retryOnLostConnection(call: ProcessorFetch): ProcessorFetch {
   return async (path, init) => {

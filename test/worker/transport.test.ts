@@ -3,7 +3,10 @@
 // connection is sent once more, and the rest is thrown as ContainerUnavailable.
 // The texts are @cloudflare/containers 0.3.7's (dist/lib/container.js, containerFetch).
 import { describe, expect, it } from "vitest";
+import { testEnv } from "./helpers.ts";
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
+import { newAttempt } from "../../src/runner/attempt.ts";
+import { askProcessor, startOnProcessor } from "../../src/runner/processor-calls.ts";
 import { ContainerUnavailable, processorFetch, type ContainerAnswerKind } from "../../src/runner/transport.ts";
 
 const NO_INSTANCE =
@@ -111,4 +114,18 @@ describe("the transport to a processor container", () => {
     expect([res.status, res.headers.get("x-trace"), await res.text()]).toEqual([500, "t1", "internal error"]);
     expect(requests).toHaveLength(1);
   });
+
+  it("reaches the runner's calls as the container's answer, not as a processor of another protocol version", async () => {
+    const attempt = newAttempt({ id: "job-t", orgId: "org", mode: "live", type: "compressImage", attempt: 1 }, "processor-0");
+    const job = { type: "compressImage", params: { url: "https://example.com/a.jpg" } } as never;
+    const refused = containers(platform(503, NO_INSTANCE));
+    const error = await thrown(startOnProcessor({ ...testEnv, ...refused.env } as Env, attempt, job));
+    expect(error.kind).toBe("no instance");
+    // A check that loses its connection once is answered by the second try.
+    const state = { id: attempt.pid, state: "running", progress: 40 };
+    const flaky = containers(platform(500, "Container suddenly disconnected, try again"), processor(200, JSON.stringify(state)));
+    expect(await askProcessor({ ...testEnv, ...flaky.env } as Env, attempt)).toMatchObject(state);
+    expect(flaky.requests.map((r) => r.path)).toEqual(["/jobs/job-t.1", "/jobs/job-t.1"]);
+  });
 });
+

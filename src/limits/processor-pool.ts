@@ -7,7 +7,7 @@
 // and idle ones stop. The org limiter still applies each plan's concurrency first.
 import { DurableObject } from "cloudflare:workers";
 import { configureLogging, log } from "../lib/log.ts";
-import { awayForMs, instanceName, instanceNumber, planSeats, POOL, poolConfig, type AwayReason, type HeldSeat, type PoolWaiter } from "./pool-plan.ts";
+import { awayForMs, idleStop, instanceName, instanceNumber, planSeats, POOL, poolConfig, type AwayReason, type HeldSeat, type PoolWaiter } from "./pool-plan.ts";
 
 export function processorPool(env: Env) {
   return env.PROCESSOR_POOL.getByName("pool");
@@ -230,5 +230,28 @@ export class ProcessorPool extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     await this.checkSeats(Date.now());
+  }
+
+  /**
+   * The instance GET /healthz/processor probes, always one of the pool's own (never a
+   * container beyond `max_instances`) and never one that drains or is stopping: one that
+   * holds a seat (running), else the one used last while it may still be up (its idle stop
+   * not yet due), else the first instance not going away.
+   */
+  probeInstance(now = Date.now()): string {
+    const { instances } = poolConfig(this.env);
+    const away = new Set(this.#away(now).map((r) => r.instance));
+    const usable = (n: number) => n < instances && !away.has(n);
+    // idleStop is "<n>s", "<n>m" or "<n>h" (IDLE_STOP_DURATION).
+    const idle = idleStop(this.env);
+    const idleMs = Number(idle.slice(0, -1)) * { s: 1_000, m: 60_000, h: 3_600_000 }[idle.slice(-1) as "s" | "m" | "h"];
+    const seated = this.#sql.exec<{ instance: number }>("SELECT DISTINCT instance FROM seats ORDER BY instance").toArray().find((r) => usable(r.instance));
+    if (seated) return instanceName(seated.instance);
+    const recent = this.#sql
+      .exec<{ instance: number }>("SELECT instance FROM instances WHERE last_used_at > ? ORDER BY last_used_at DESC", now - idleMs)
+      .toArray()
+      .find((r) => usable(r.instance));
+    if (recent) return instanceName(recent.instance);
+    return instanceName(Array.from({ length: instances }, (_, n) => n).find(usable) ?? 0);
   }
 }

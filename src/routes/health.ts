@@ -2,18 +2,18 @@
 // processor, does the processor speak this Worker's protocol version, and which versions
 // run. 200 when every check passes, 503 otherwise. Queues cannot be probed without
 // sending a message, so they are reported as configured.
-// GET /healthz/processor (admin token): starts the processor container and reports its
-// tools, the check to run after a deploy (docs/deploy.md).
+// GET /healthz/processor (admin token): probes one of the pool's processor instances
+// (starting it when none runs) and reports its tools, the check to run after a deploy
+// (docs/deploy.md).
 import { Hono } from "hono";
 import { adminAuth } from "../auth/admin.ts";
 import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, speaksOurProtocol } from "../contract/processor-protocol.ts";
 import { processorFetch } from "../runner/transport.ts";
 import { TUNABLES } from "../lib/tunables.ts";
-import { reportConfigProblems } from "../ops/config.ts";
+import { configWarnings, reportConfigProblems } from "../ops/config.ts";
+import { processorPool } from "../limits/processor-pool.ts";
 
 export const SERVICE_VERSION = "0.1.0";
-/** The container instance /healthz/processor starts; it stops after its idle time. */
-export const PROBE_INSTANCE = "health-probe";
 
 type Check = { ok: boolean; ms: number; error?: string; [key: string]: unknown };
 
@@ -54,7 +54,9 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
   .get("/", async (c) => {
     const env = c.env;
     const problems = reportConfigProblems(env, "healthz");
-    const config: Check = problems.length ? { ok: false, ms: 0, problems } : { ok: true, ms: 0 };
+    // Warnings (settings that run, but not as they should) leave the check ok.
+    const warnings = configWarnings(env);
+    const config: Check = { ...(problems.length ? { ok: false, ms: 0, problems } : { ok: true, ms: 0 }), ...(warnings.length ? { warnings } : {}) };
     const [d1, r2, processor] = await Promise.all([
       timed(async () => {
         await env.DB.prepare("SELECT 1").first();
@@ -75,7 +77,10 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
     );
   })
   .get("/processor", adminAuth(), async (c) => {
+    // An instance the pool owns, not a container of the probe's own: at `max_instances` one
+    // outside the pool would be refused, or take the place of one a job needs.
+    const instance = c.env.PROCESSOR_URL ? "local" : await processorPool(c.env).probeInstance();
     // A cold container needs its image pulled and Node started: allow more than /healthz does.
-    const processor = await timed(() => checkProcessor(c.env, PROBE_INSTANCE, TUNABLES.health.containerProbeTimeoutMs));
+    const processor: Check = { ...(await timed(() => checkProcessor(c.env, instance, TUNABLES.health.containerProbeTimeoutMs))), instance };
     return c.json({ ok: processor.ok, checks: { processor } }, processor.ok ? 200 : 503, { "cache-control": "no-store" });
   });

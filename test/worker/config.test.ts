@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app.ts";
 import { idleStop, POOL } from "../../src/limits/pool-plan.ts";
-import { configProblems } from "../../src/ops/config.ts";
+import { configProblems, configWarnings } from "../../src/ops/config.ts";
 import { processorEnv } from "../../src/runner/container.ts";
 import { testEnv } from "./helpers.ts";
 
@@ -65,5 +65,49 @@ describe("configuration", () => {
   it("uses CONTAINER_SLEEP_AFTER when it is a duration, else the default", () => {
     expect(idleStop({ ...containerMode, CONTAINER_SLEEP_AFTER: "20s" })).toBe("20s");
     expect(idleStop({ ...containerMode, CONTAINER_SLEEP_AFTER: "soon" })).toBe(POOL.idleStop);
+  });
+});
+
+describe("the instance budget", () => {
+  it("refuses a PROCESSOR_INSTANCES above wrangler.toml's max_instances, naming both and where the other copy is", () => {
+    expect(configProblems({ ...containerMode, PROCESSOR_INSTANCES: String(POOL.instances + 10) })).toEqual([
+      {
+        name: "PROCESSOR_INSTANCES",
+        problem: `is ${POOL.instances + 10} but wrangler.toml max_instances is ${POOL.instances} (src/lib/tunables.ts pool.instances); lower it or raise both`,
+      },
+    ]);
+    expect(configProblems({ ...containerMode, PROCESSOR_INSTANCES: String(POOL.instances) })).toEqual([]);
+    expect(configProblems({ ...containerMode, PROCESSOR_INSTANCES: "2" })).toEqual([]);
+  });
+
+  it("refuses pool vars that are not positive integers, which the pool could not read", () => {
+    for (const value of ["0", "-1", "2.5", "two"]) {
+      expect(configProblems({ ...containerMode, PROCESSOR_INSTANCES: value, JOBS_PER_INSTANCE: value }).map((p) => `${p.name} ${p.problem}`)).toEqual([
+        "PROCESSOR_INSTANCES must be a positive integer",
+        "JOBS_PER_INSTANCE must be a positive integer",
+      ]);
+    }
+  });
+
+  it("ignores them for a local processor, where the pool is one instance", () => {
+    expect(configProblems({ ...testEnv, PROCESSOR_INSTANCES: "500", JOBS_PER_INSTANCE: "none" })).toEqual([]);
+  });
+
+  it("warns, without blocking, of more jobs per instance than a standard-2 holds (1 vCPU, 12 GB of disk); not for a local processor", async () => {
+    expect(POOL.instanceType).toBe("standard-2");
+    expect(configWarnings(containerMode)).toEqual([]);
+    expect(configWarnings({ ...containerMode, JOBS_PER_INSTANCE: "2" })).toEqual([]);
+    const env = { ...containerMode, JOBS_PER_INSTANCE: "3" };
+    expect(configWarnings(env)).toEqual([
+      { name: "JOBS_PER_INSTANCE", problem: "is 3 on a standard-2 of 1 vCPU: more than 2 jobs per vCPU, each encode gets a smaller share and runs longer" },
+      { name: "JOBS_PER_INSTANCE", problem: "is 3: that many jobs with a 2 GiB input and an output as large need 12.9 GB of disk, a standard-2 has 12 GB" },
+    ]);
+    expect(configProblems(env)).toEqual([]);
+    // /healthz reports them in its config check, which stays ok (200).
+    const res = await app.request("/healthz", {}, env);
+    const body = (await res.json()) as { ok: boolean; checks: { config: { ok: boolean; warnings?: { name: string }[] } } };
+    expect([res.status, body.ok, body.checks.config.ok]).toEqual([200, true, true]);
+    expect(body.checks.config.warnings?.map((w) => w.name)).toEqual(["JOBS_PER_INSTANCE", "JOBS_PER_INSTANCE"]);
+    expect(configWarnings({ ...testEnv, JOBS_PER_INSTANCE: "3" })).toEqual([]);
   });
 });

@@ -16,6 +16,13 @@ export interface Attempt {
   pid: string;
   /** The pool instance whose seat this attempt holds (src/limits/processor-pool.ts). */
   instance: string;
+  /**
+   * The attempt's own credential (credentials.ts newAttemptToken), sent in its start request's callback:
+   * its events, uploads and input reads carry it, and the processor asks for it on the
+   * attempt's routes. Kept only here, in the runner's storage; absent in an attempt an
+   * older deploy began (nothing it sends is then taken: it is lost and retried).
+   */
+  token: string;
   /** Consecutive failed calls to the processor (a start, a check, a copy of an output). */
   failures: number;
   /** The latest progress the processor reported (D1 has it at the marks only). */
@@ -25,8 +32,8 @@ export interface Attempt {
   progressWritten: number;
 }
 
-/** The attempt the row `job` (just moved to it by startAttempt) runs on `instance`. */
-export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | "attempt">, instance: string): Attempt {
+/** The attempt the row `job` (just moved to it by startAttempt) runs on `instance`, with its `token`. */
+export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | "attempt">, instance: string, token: string): Attempt {
   return {
     jobId: job.id,
     orgId: job.orgId,
@@ -35,6 +42,7 @@ export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | 
     attempt: job.attempt,
     pid: `${job.id}.${job.attempt}`,
     instance,
+    token,
     failures: 0,
     progress: 0,
     progressWrittenAt: 0,

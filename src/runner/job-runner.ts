@@ -120,7 +120,8 @@ export class JobRunner extends DurableObject<Env> {
     // ContainerProxy.fetch, `containerId: this.ctx.id.toString()`); locally none is known.
     const sender = current && !this.env.PROCESSOR_URL ? this.env.PROCESSOR.idFromName(current.instance).toString() : undefined;
     const check = await checkPresented(current, pid, presented, sender);
-    if (check === "wrong token" || check === "wrong sender") log("warn", `processor request refused: ${check}`, { job: current?.jobId, attempt: current?.attempt, instance: current?.instance });
+    // Not a stale processor (a token is never reused): something presented what is not the attempt's.
+    if (check === "wrong token" || check === "wrong sender") log("error", `processor request refused: ${check}`, { job: current?.jobId, attempt: current?.attempt, instance: current?.instance, sender: presented.sender });
     return check;
   }
 

@@ -10,6 +10,7 @@ import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import { findJob } from "../db/jobs.ts";
 import { uploadKey } from "../files/r2-keys.ts";
+import { log } from "../lib/log.ts";
 import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol } from "./events.ts";
 
 const text = (status: number, message: string, headers: Record<string, string> = {}) =>
@@ -75,6 +76,7 @@ export async function readProcessorInput(env: Env, request: Request, sender?: st
     etag: head.httpEtag,
   });
   if (range) headers.set("content-range", `bytes ${range.start}-${range.end}/${head.size}`);
+  log("info", "processor input read", { attempt: pid, upload, bytes: headers.get("content-length"), range: range ? `${range.start}-${range.end}` : "whole" });
   return new Response(object.body, { status: range ? 206 : 200, headers });
 }
 

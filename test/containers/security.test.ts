@@ -76,7 +76,14 @@ describe("an uploaded input", () => {
     expect(job.error).toBeUndefined();
     expect(job.status).toBe("completed");
     expect(await imageMeta(await download(job.result!.url))).toMatchObject({ format: "webp", width: 400 });
-    // Read through the runner's route, whole, by the container of the attempt's seat.
-    expect(tier.service.output()).toMatch(new RegExp(`processor input read[^\\n]*${id}\\.1`));
+    // The processor had the upload's bytes, all of them.
+    expect(job.result!.source).toMatchObject({ size: bytes.length, width: 1600, height: 1067 });
+    // And not from PUBLIC_BASE_URL (the host's loopback here, as the old signed link was):
+    // from the container that address is its own loopback, where no Worker answers. Only
+    // the runner's input route at CALLBACK_HOST can have served it. (The Worker logs each
+    // read at info, "processor input read", below this tier's log level.)
+    const container = (await appContainers())[0]!;
+    const unreachable = `try { await fetch(${JSON.stringify(`${tier.service.baseUrl}/healthz`)}); console.log("reached"); } catch { console.log("unreachable"); }`;
+    expect(await inContainer(container.id, unreachable)).toBe("unreachable");
   });
 });

@@ -1,7 +1,7 @@
 // Events the processor pushes while an attempt runs (src/contract/processor-protocol.ts):
 // progress, heartbeats, and the final state once the tools finished and the outputs are
 // stored (src/runner/output-upload.ts: same token, same hosts). Each attempt has
-// its own random token, made by its runner and kept in its state (src/runner/attempt.ts);
+// its own random token, made by its runner and kept in its state (src/runner/credentials.ts);
 // an event is handed to the job's runner, which takes it only for the attempt it holds,
 // with that attempt's token (constant time) and, in production, from the container of the
 // attempt's seat. No secret of the Worker's is involved, so rotating one changes nothing

@@ -5,6 +5,10 @@
 // without its token, while the job completes; an `upload:` input reaches the container from
 // R2 through the runner's input route (PUBLIC_BASE_URL is the host's loopback here, which a
 // container cannot reach: only that route can serve it).
+import { execFile } from "node:child_process";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ATTEMPT_TOKEN_HEADER, PROCESSOR_EVENTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { api, appContainers, createJob, dockerCli, download, imageMeta, jobRow, startTier, until, waitForEnd, type Tier } from "./tier.ts";
@@ -15,7 +19,8 @@ const CALLBACK_HOST = "runner.media-jobs.internal";
 let tier: Tier;
 
 beforeAll(async () => {
-  tier = await startTier({ sleepAfter: "60s", instances: 1, jobsPerInstance: 2 });
+  // Two instances of one seat each: two jobs run in two containers.
+  tier = await startTier({ sleepAfter: "60s", instances: 2, jobsPerInstance: 1 });
 });
 
 afterAll(async () => {
@@ -60,6 +65,51 @@ describe("a process inside a container", () => {
     expect(job.status).toBe("completed");
     expect(await jobRow(tier, id)).toEqual({ status: "completed", attempt: 1 });
     expect(tier.service.output()).toMatch(new RegExp(`processor request refused: wrong token[^\\n]*${id}`));
+  });
+});
+
+/**
+ * Attempt `pid`'s token as its runner keeps it: read from the runner's SQLite file in
+ * wrangler dev's local state (its `state` value, V8-serialized; the token is the 43
+ * base64url characters after the key "token"). What an attacker would need and cannot get.
+ */
+async function storedToken(pid: string): Promise<string | undefined> {
+  const dir = join(tier.service.statePath, "v3", "do", "media-jobs-JobRunner");
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith(".sqlite"))) {
+    const { stdout } = await promisify(execFile)("sqlite3", ["-readonly", join(dir, file), "SELECT hex(value) FROM _cf_KV WHERE key = 'state'"]).catch(() => ({ stdout: "" }));
+    const value = Buffer.from(stdout.trim(), "hex").toString("latin1");
+    if (!value.includes(pid)) continue;
+    return /token.{1,4}?([A-Za-z0-9_-]{43})/s.exec(value)?.[1];
+  }
+  return undefined;
+}
+
+describe("another container", () => {
+  it("cannot send an event for an attempt seated elsewhere, even with that attempt's own token", async () => {
+    const a = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { codec: "h265", maxWidth: 320 });
+    const b = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { codec: "h265", maxWidth: 320 });
+    const [pidA, pidB] = [`${a}.1`, `${b}.1`];
+    // Each job's work directory is named after its attempt, and its ffmpeg reads from it.
+    const [own, other] = await until("both jobs encoding, each in its own container", async () => {
+      const running = await appContainers();
+      const withA = running.find((c) => c.processes.includes(pidA) && /\bffmpeg\b/.test(c.processes));
+      const withB = running.find((c) => c.processes.includes(pidB) && /\bffmpeg\b/.test(c.processes));
+      return withA && withB && withA.id !== withB.id ? ([withA, withB] as const) : undefined;
+    }, 180_000);
+    const token = await until(`attempt ${pidA}'s token in its runner's storage`, () => storedToken(pidA), 30_000);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", [PROTOCOL_HEADER]: String(PROCESSOR_PROTOCOL_VERSION) };
+    const events = `http://${CALLBACK_HOST}${PROCESSOR_EVENTS_PATH}`;
+    const forged = { id: pidA, state: "failed", progress: 5, error: { code: "processing_failed", message: "forged from another container" } };
+    expect(await inContainer(other.id, fetchStatus(events, { method: "POST", headers, body: JSON.stringify(forged) }))).toBe("401");
+    // The token is the real one: from the attempt's own container a (harmless) progress report is taken.
+    expect(await inContainer(own.id, fetchStatus(events, { method: "POST", headers, body: JSON.stringify({ id: pidA, state: "running", progress: 1 }) }))).toBe("204");
+    for (const id of [a, b]) {
+      const job = await waitForEnd(tier, id);
+      expect(job.error).toBeUndefined();
+      expect(job.status).toBe("completed");
+      expect(await jobRow(tier, id)).toEqual({ status: "completed", attempt: 1 });
+    }
+    expect(tier.service.output()).toMatch(new RegExp(`processor request refused: wrong sender[^\\n]*${a}`));
   });
 });
 

@@ -60,6 +60,14 @@ describe("configuration", () => {
     expect(testEnv.ALLOW_PRIVATE_NETWORK_INPUTS).toBe("true");
   });
 
+  it("/healthz answers 503 for a loopback PUBLIC_BASE_URL in production, with the message", async () => {
+    const env = { ...containerMode, ALLOW_PRIVATE_NETWORK_INPUTS: "false", PUBLIC_BASE_URL: "http://127.0.0.1:8787" } as Env;
+    const res = await app.request("/healthz", {}, env);
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { checks: { config: { problems: { name: string; problem: string }[] } } };
+    expect(body.checks.config.problems).toEqual([{ name: "PUBLIC_BASE_URL", problem: expect.stringMatching(/^is http:\/\/127\.0\.0\.1:8787, a loopback address: .*set it to the Worker's public origin/) }]);
+  });
+
   it("/healthz answers 503 naming the variable, without its value", async () => {
     const env = { ...containerMode, PROCESSOR_TOKEN: "short-token", ADMIN_TOKEN: undefined } as unknown as Env;
     const res = await app.request("/healthz", {}, env);

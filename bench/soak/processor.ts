@@ -68,7 +68,8 @@ export async function startChildProcessor(): Promise<ChildProcessor> {
 
   const status = async (): Promise<number | undefined> => {
     try {
-      const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(2_000) });
+      // The processor gates /status on its PROCESSOR_TOKEN (container/src/app.ts).
+      const response = await fetch(`${url}/status`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2_000) });
       if (!response.ok) return undefined;
       return ((await response.json()) as { running: number }).running;
     } catch {

@@ -1,9 +1,16 @@
-// The processor's HTTP API (protocol in src/contract/processor-protocol.ts).
+// The processor's HTTP API (protocol in src/contract/processor-protocol.ts). Each attempt's
+// routes answer only with that attempt's own token (ATTEMPT_TOKEN_HEADER), as if the
+// attempt did not exist otherwise: in a container the API is reached through the Durable
+// Object and from inside the container, where a tool parsing another job's untrusted file
+// runs too (docs/security.md). PROCESSOR_TOKEN, when set (a processor reached over the
+// network: local development, tests), is a gate on POST /jobs and GET /status only, so a
+// Worker whose PROCESSOR_TOKEN changed still reaches the attempts it started.
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import {
+  ATTEMPT_TOKEN_HEADER,
   issuesOf,
   PROCESSOR_DRAINING_BODY,
   PROCESSOR_PROTOCOL_VERSION,
@@ -30,7 +37,15 @@ export function createApp(config: Config, jobs: JobTable) {
     await next();
     c.header(PROTOCOL_HEADER, String(PROCESSOR_PROTOCOL_VERSION));
   });
-  if (config.PROCESSOR_TOKEN) app.use("/jobs/*", bearerAuth({ token: config.PROCESSOR_TOKEN }));
+  if (config.PROCESSOR_TOKEN) {
+    const gate = bearerAuth({ token: config.PROCESSOR_TOKEN });
+    app.on("POST", "/jobs", gate);
+    app.get("/status", gate);
+  }
+  // Whether the request names attempt `id` with its token. Unknown, or not asked with its
+  // token: the same 404, so nothing tells the two apart.
+  const asked = (c: Context) => jobs.holds(c.req.param("id")!, c.req.header(ATTEMPT_TOKEN_HEADER));
+  const unknown = (c: Context) => c.json({ error: "unknown job" } satisfies ProcessorError, 404);
 
   app.get("/status", async (c) =>
     c.json({
@@ -53,33 +68,36 @@ export function createApp(config: Config, jobs: JobTable) {
     }
     // The Worker validated the params already; checking again keeps the processor safe on its own.
     const request = processorJobRequest.safeParse(await c.req.json().catch(() => undefined));
-    if (!request.success) return c.json({ error: "body must be a start request {id, type, params, inputUrl?, callback?}", issues: issuesOf(request.error) } satisfies ProcessorError, 400);
+    if (!request.success) return c.json({ error: "body must be a start request {id, type, params, callback}", issues: issuesOf(request.error) } satisfies ProcessorError, 400);
     const state = jobs.start(request.data);
+    if (state === "wrong token") {
+      log("warn", "start refused: the attempt exists with another token", { job: request.data.id });
+      return c.json({ error: "this attempt exists with another token" } satisfies ProcessorError, 403);
+    }
     // Draining (SIGTERM): a new attempt goes elsewhere; an attempt this processor has still answers its state.
     if (state === "draining") return c.json(PROCESSOR_DRAINING_BODY, 503);
     return c.json(state, 202);
   });
 
-  app.get("/jobs/:id", (c) => {
-    const state = jobs.get(c.req.param("id"));
-    return state ? c.json(state) : c.json({ error: "unknown job" } satisfies ProcessorError, 404);
-  });
+  app.get("/jobs/:id", (c) => (asked(c) ? c.json(jobs.get(c.req.param("id"))!) : unknown(c)));
 
   // Only for an output the processor could not upload itself (src/runner/outputs.ts).
   app.get("/jobs/:id/outputs/:name", (c) => {
+    if (!asked(c)) return unknown(c);
     const output = jobs.output(c.req.param("id"), c.req.param("name"));
     if (!output) return c.json({ error: "unknown output" } satisfies ProcessorError, 404);
     const body = Readable.toWeb(createReadStream(output.path)) as ReadableStream;
     return c.body(body, 200, { "content-type": output.contentType, "content-length": String(output.size) });
   });
 
-  app.post("/jobs/:id/cancel", async (c) => {
-    const state = await jobs.cancel(c.req.param("id"));
-    return state ? c.json(state) : c.json({ error: "unknown job" } satisfies ProcessorError, 404);
-  });
+  app.post("/jobs/:id/cancel", async (c) => (asked(c) ? c.json((await jobs.cancel(c.req.param("id")))!) : unknown(c)));
 
+  // An attempt already gone (or never known) has nothing to delete: 204 as well.
   app.delete("/jobs/:id", async (c) => {
-    await jobs.remove(c.req.param("id"));
+    const id = c.req.param("id");
+    if (!jobs.get(id)) return c.body(null, 204);
+    if (!asked(c)) return unknown(c);
+    await jobs.remove(id);
     return c.body(null, 204);
   });
 

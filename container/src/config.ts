@@ -9,7 +9,12 @@ const schema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   WORK_DIR: z.string().optional(),
-  /** Shared secret the Worker sends as a bearer token; unset disables the check (local only). */
+  /**
+   * For a processor reached over the network (the Worker's PROCESSOR_URL: local development,
+   * tests): the bearer token POST /jobs and GET /status require. Never set in a container
+   * (src/runner/container.ts processorEnv); unset disables the check. Attempts are
+   * authenticated by their own tokens either way (docs/security.md).
+   */
   PROCESSOR_TOKEN: z.string().min(16).optional(),
   MAX_INPUT_BYTES: int(2 * 1024 ** 3),
   INPUT_CONNECT_TIMEOUT_MS: int(10_000),

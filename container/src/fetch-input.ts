@@ -12,6 +12,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction, Socket } from "node:net";
 import { pipeline } from "node:stream/promises";
+import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { classifyAddress, type AddressVerdict } from "../../src/net/address-policy.ts";
 import { checkPublicUrl } from "../../src/net/url-rules.ts";
 import type { Config } from "./config.ts";
@@ -38,11 +39,13 @@ export interface FetchInputOptions {
   /** Which addresses are public; replaceable in tests to treat a local server as public. */
   addressPolicy?: (address: string) => AddressVerdict;
   /**
-   * The URL is the runner's signed link to an upload on the Worker's own origin
-   * (ProcessorJobRequest.inputUrl), not a user's: any address is allowed (locally the
-   * Worker is on loopback), but no redirect is followed, so it cannot lead anywhere else.
+   * The URL is the runner's route to an uploaded input (the start's callback.input, on the
+   * Worker's callback origin), not a user's, read with the attempt's `token`: any address
+   * is allowed (locally the Worker is on loopback, in a container the outbound handler
+   * answers), but no redirect is followed, so it cannot lead anywhere else, and the token
+   * goes to that URL only.
    */
-  fromRunner?: boolean;
+  fromRunner?: { token: string };
 }
 
 export interface FetchedInput {
@@ -68,7 +71,7 @@ function tooLarge(limit: number, size?: number): JobFailure {
 
 export async function fetchInput(rawUrl: string, destination: string, options: FetchInputOptions): Promise<FetchedInput> {
   const { limits, signal } = options;
-  const anyAddress = limits.ALLOW_PRIVATE_NETWORK_INPUTS || options.fromRunner === true;
+  const anyAddress = limits.ALLOW_PRIVATE_NETWORK_INPUTS || options.fromRunner !== undefined;
   const policy = anyAddress ? () => ({ allowed: true }) as const : (options.addressPolicy ?? classifyAddress);
   const lookup = guardedLookup(policy, options.lookup ?? dnsLookup);
   const total = AbortSignal.any([signal, AbortSignal.timeout(limits.INPUT_TOTAL_TIMEOUT_MS)]);
@@ -77,11 +80,11 @@ export async function fetchInput(rawUrl: string, destination: string, options: F
   try {
     for (let redirects = 0; ; redirects++) {
       hop = {};
-      const response = await request(url, { lookup, policy, limits, signal: total, hop });
+      const response = await request(url, { lookup, policy, limits, signal: total, hop, token: options.fromRunner?.token });
       const status = response.statusCode ?? 0;
       if (REDIRECT_STATUSES.has(status) && response.headers.location) {
         response.destroy();
-        if (options.fromRunner) throw unreachable(`the upload link answered HTTP ${status} (a redirect), which is refused`);
+        if (options.fromRunner) throw unreachable(`the runner's input route answered HTTP ${status} (a redirect), which is refused`);
         if (redirects >= MAX_REDIRECTS) throw unreachable(`the input URL redirected more than ${MAX_REDIRECTS} times`);
         url = checkedUrl(resolveLocation(response.headers.location, url), limits, "redirected to a URL that is refused");
         continue;
@@ -117,7 +120,7 @@ function checkedUrl(raw: string, limits: FetchLimits, context = "is refused"): U
 function runnerUrl(raw: string): URL {
   const url = URL.parse(raw);
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
-    throw unreachable("the upload link is not a plain http(s) URL");
+    throw unreachable("the runner's input route is not a plain http(s) URL");
   }
   return url;
 }
@@ -156,6 +159,8 @@ interface RequestOptions {
   limits: FetchLimits;
   signal: AbortSignal;
   hop: Hop;
+  /** The attempt's token, for the runner's input route only. */
+  token?: string;
 }
 
 function request(url: URL, options: RequestOptions): Promise<http.IncomingMessage> {
@@ -167,7 +172,12 @@ function request(url: URL, options: RequestOptions): Promise<http.IncomingMessag
       signal: options.signal,
       // A fresh connection per request: a pooled socket would skip the connect-time check.
       agent: false,
-      headers: { "user-agent": "media-jobs/1 (+input fetch)", accept: "*/*", "accept-encoding": "identity" },
+      headers: {
+        "user-agent": "media-jobs/1 (+input fetch)",
+        accept: "*/*",
+        "accept-encoding": "identity",
+        ...(options.token ? { authorization: `Bearer ${options.token}`, [PROTOCOL_HEADER]: String(PROCESSOR_PROTOCOL_VERSION) } : {}),
+      },
     });
     const fail = (failure: JobFailure) => {
       hop.failure ??= failure;

@@ -1,5 +1,6 @@
 // The processor's job table: one entry per attempt, run in the background, its outputs
 // uploaded and its events pushed to the runner's callback (events.ts).
+import { timingSafeEqual } from "node:crypto";
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -26,8 +27,16 @@ import { StepLog, type StepTime } from "./steps.ts";
 /** Outputs uploaded at once: a job's frames go side by side, without one upload per frame in a row. */
 const UPLOADS_AT_ONCE = 4;
 
+/**
+ * A start as the table takes it: the protocol's, whose callback (with the attempt's token)
+ * the API requires; the processor's own tests run jobs without one.
+ */
+export type StartRequest = Omit<ProcessorJobRequest, "callback"> & Partial<Pick<ProcessorJobRequest, "callback">>;
+
 interface Entry {
   id: string;
+  /** The attempt's token (its callback's): the attempt's routes ask for it (`holds`). */
+  token?: string;
   state: ProcessorJobState["state"];
   progress: number;
   dir: string;
@@ -71,13 +80,18 @@ export class JobTable {
     return this.#draining;
   }
 
-  /** Starts a job; starting the same id again returns the existing job. "draining": a new id while the processor drains. */
-  start(request: ProcessorJobRequest): ProcessorJobState | "draining" {
+  /**
+   * Starts a job; starting the same id again with the same token returns the existing job,
+   * with another token "wrong token" (someone else's start of that id). "draining": a new id
+   * while the processor drains.
+   */
+  start(request: StartRequest): ProcessorJobState | "wrong token" | "draining" {
     const existing = this.#jobs.get(request.id);
-    if (existing) return view(existing);
+    if (existing) return this.holds(request.id, request.callback?.token) ? view(existing) : "wrong token";
     if (this.#draining) return "draining";
     const entry: Entry = {
       id: request.id,
+      token: request.callback?.token,
       state: "running",
       progress: 0,
       dir: join(this.#config.workDir, safeName(request.id)),
@@ -92,6 +106,18 @@ export class JobTable {
     this.#jobs.set(request.id, entry);
     entry.done = this.#run(entry, request);
     return view(entry);
+  }
+
+  /**
+   * Whether `token` is attempt `id`'s own (constant time): true also for an attempt started
+   * without a token and asked without one (the processor's own tests), never else.
+   */
+  holds(id: string, token: string | undefined): boolean {
+    const entry = this.#jobs.get(id);
+    if (!entry) return false;
+    if (entry.token === undefined || token === undefined) return entry.token === token;
+    const [a, b] = [Buffer.from(entry.token), Buffer.from(token)];
+    return a.length === b.length && timingSafeEqual(a, b);
   }
 
   get(id: string): ProcessorJobState | undefined {
@@ -163,7 +189,7 @@ export class JobTable {
     }
   }
 
-  async #run(entry: Entry, request: ProcessorJobRequest): Promise<void> {
+  async #run(entry: Entry, request: StartRequest): Promise<void> {
     const signal = AbortSignal.any([entry.controller.signal, AbortSignal.timeout(this.#config.JOB_TIMEOUT_MS)]);
     const started = Date.now();
     const setProgress = (percent: number) => {
@@ -178,8 +204,8 @@ export class JobTable {
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
       await mkdir(join(entry.dir, "out"), { recursive: true });
       const fetchStart = Date.now();
-      const input = request.inputUrl
-        ? await fetchInput(request.inputUrl, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: true })
+      const input = request.callback?.input
+        ? await fetchInput(request.callback.input, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback.token } })
         : await fetchInput(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
       entry.timings.fetchInputMs = Date.now() - fetchStart;
       setProgress(5);

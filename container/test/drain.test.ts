@@ -65,7 +65,7 @@ async function fixtures() {
       id,
       type: "compressImage",
       params: { url: inputUrl, format: "webp" },
-      callback: { url: `${origin}/internal/processor-events`, token: "attempt-token", outputs: `${origin}/internal/processor-outputs/${id}` },
+      callback: { url: `${origin}/internal/processor-events`, token: "a".repeat(43), outputs: `${origin}/internal/processor-outputs/${id}` },
     }),
     async close() {
       for (const server of [input, callback]) {

@@ -209,15 +209,23 @@ describe("fetchInput downloads", () => {
     expect(outcome.ok && outcome.body.toString()).toBe("hello");
   });
 
-  it("reaches the runner's upload link on loopback with private inputs refused, but follows none of its redirects", async () => {
-    const outcome = await attempt(`http://127.0.0.1:${port}/ok.bin`, { fromRunner: true });
-    expect(outcome.ok && outcome.body.toString()).toBe("hello");
-    expect(failureOf(await attempt(`http://127.0.0.1:${port}/to-metadata`, { fromRunner: true }))).toEqual({
-      code: "input_unreachable",
-      message: "the upload link answered HTTP 302 (a redirect), which is refused",
+  it("reaches the runner's input route on loopback with private inputs refused, with the attempt's token, but follows none of its redirects", async () => {
+    const token = "a".repeat(43);
+    const seen: (string | undefined)[] = [];
+    routes.set("/runner-input", (req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(200, { "content-length": 5 }).end("hello");
     });
-    // The same loopback URL from a user is refused.
-    expect(failureOf(await attempt(`http://127.0.0.1:${port}/ok.bin`)).code).toBe("input_unreachable");
+    const outcome = await attempt(`http://127.0.0.1:${port}/runner-input`, { fromRunner: { token } });
+    expect(outcome.ok && outcome.body.toString()).toBe("hello");
+    expect(failureOf(await attempt(`http://127.0.0.1:${port}/to-metadata`, { fromRunner: { token } }))).toEqual({
+      code: "input_unreachable",
+      message: "the runner's input route answered HTTP 302 (a redirect), which is refused",
+    });
+    // The same loopback URL from a user is refused; one allowed carries no token.
+    expect(failureOf(await attempt(`http://127.0.0.1:${port}/runner-input`)).code).toBe("input_unreachable");
+    await attempt(`http://127.0.0.1:${port}/runner-input`, { limits: { ALLOW_PRIVATE_NETWORK_INPUTS: true } });
+    expect(seen).toEqual([`Bearer ${token}`, undefined]);
   });
 
   const local = { limits: { ALLOW_PRIVATE_NETWORK_INPUTS: true } };

@@ -2,7 +2,8 @@
 // local Node process), as zod schemas both ends parse. One processor job is one attempt
 // of one API job. Every request and answer, both ways, carries PROTOCOL_HEADER.
 //
-//   POST   /jobs                    processorJobRequest → 202 processorJobState (idempotent on id),
+//   POST   /jobs                    processorJobRequest → 202 processorJobState (idempotent on id and
+//                                     its token: 403 when an existing id comes with another token),
 //                                     400 processorError (with `issues`), 409 protocolMismatch,
 //                                     503 processorDraining for a new id once the processor drains
 //   GET    /jobs/:id                → 200 processorJobState | 404 processorError when the processor does not know it
@@ -11,6 +12,13 @@
 //   POST   /jobs/:id/cancel         → 200 processorJobState (the cancel answer); kills its processes
 //   DELETE /jobs/:id                → 204; removes its files
 //   GET    /status                  → 200 processorStatus
+//
+// Every /jobs/:id route carries the attempt's own token (its callback.token) in
+// ATTEMPT_TOKEN_HEADER and answers 404 without it, as for an unknown attempt: a process
+// inside the container cannot act on another attempt (docs/security.md). A processor
+// reached over the network (PROCESSOR_URL: local development, tests) may also require
+// `authorization: Bearer <PROCESSOR_TOKEN>` on POST /jobs and GET /status; in a container
+// it has no such secret (its API is reached only through the Durable Object).
 //
 // And the other way, pushed while an attempt runs (docs/architecture.md: events):
 //
@@ -23,6 +31,12 @@
 //     the same token, Content-Length and Content-Type required → 201 stored in R2, 409 when
 //     the runner no longer holds the attempt (or protocolMismatch), 400/401/411/413/415 when
 //     the upload is wrong.
+//
+//   GET    <callback.input>         with an `upload:` input only: the upload's bytes from R2,
+//     the same token; `Range: bytes=…` answered 206 with Content-Range (416 when unsatisfiable).
+//
+// The Worker checks the token against the attempt its runner holds (constant time) and, in
+// production, that the request comes from the container of the attempt's seat.
 import { z } from "zod";
 import { jobError } from "./job.ts";
 import { JOB_TYPES, jobTypes, type JobParams } from "./registry.ts";
@@ -37,7 +51,13 @@ import { uploadRefId } from "./uploads.ts";
  * at each alarm, and after TUNABLES.runner.maxCallFailures the attempt is lost and
  * retried like any other. A processor that is replaced meanwhile takes the start.
  */
-export const PROCESSOR_PROTOCOL_VERSION = 1;
+export const PROCESSOR_PROTOCOL_VERSION = 2;
+
+/** The header the runner names the attempt's own token in, on every /jobs/:id call and on a start. */
+export const ATTEMPT_TOKEN_HEADER = "media-jobs-attempt-token";
+
+/** An attempt's token: 32 random bytes or more, base64url (src/runner/attempt.ts newAttemptToken). */
+export const ATTEMPT_TOKEN = /^[A-Za-z0-9_-]{43,128}$/;
 
 /** The header every request and answer of the protocol carries, both ways: the sender's PROCESSOR_PROTOCOL_VERSION. */
 export const PROTOCOL_HEADER = "media-jobs-protocol";
@@ -95,29 +115,37 @@ export const PROCESSOR_EVENTS_PATH = "/internal/processor-events";
 /** The Worker's route for uploaded outputs: `PUT <PROCESSOR_OUTPUTS_PATH>/<attempt id>/<name>`. */
 export const PROCESSOR_OUTPUTS_PATH = "/internal/processor-outputs";
 
+/** The Worker's route an attempt reads its uploaded input from: `GET <PROCESSOR_INPUTS_PATH>/<attempt id>`. */
+export const PROCESSOR_INPUTS_PATH = "/internal/processor-inputs";
+
 /**
- * Where the processor pushes an attempt's events. The token is the attempt's own
- * (HMAC-SHA256 of the attempt id under PROCESSOR_TOKEN), so it is good for nothing else.
+ * Where the processor pushes an attempt's events. The token is the attempt's own, random,
+ * made by its runner when the attempt began and kept in its state (src/runner/attempt.ts):
+ * good for this attempt only, and the processor also asks for it on the attempt's routes.
  * `outputs` is where each output is PUT (`<outputs>/<name>`) with the same token, straight
- * into R2. Without a callback the runner learns the state only by asking (GET /jobs/:id).
+ * into R2. `input`, with an `upload:` input and only then, is where the upload is read
+ * from R2 with the same token. All three are on the Worker's callback origin (locally its
+ * PUBLIC_BASE_URL, in production the container's outbound host): only the runner sets them
+ * (the start comes from it), so they are fetched without the public-address rules but
+ * never redirected; a user's URL can neither become one nor lead to one.
  */
-export const processorCallback = z.object({ url: httpUrl, token: z.string().min(1), outputs: httpUrl });
+export const processorCallback = z.object({
+  url: httpUrl,
+  token: z.string().regex(ATTEMPT_TOKEN, "must be an attempt token (43 to 128 base64url characters)"),
+  outputs: httpUrl,
+  input: httpUrl.optional(),
+});
 
 /**
  * The start of an attempt. `params` are checked against the type's own schema, as the API
- * did (the processor stays safe on its own). `inputUrl`: when `params.url` is
- * `upload:upl_…`, a short-lived signed link to the upload on the Worker's own origin,
- * fetched instead. Only the runner sets it (the processor's API is behind its token), so it
- * is fetched without the public-address rules but never redirected: a user's URL can
- * neither become one nor lead to one. It comes with an `upload:` input, and only then.
+ * did (the processor stays safe on its own). The callback carries the attempt's token.
  */
 export const processorJobRequest = z
   .object({
     id: z.string().min(1),
     type: z.enum(JOB_TYPES),
     params: z.unknown(),
-    inputUrl: z.string().refine((u) => URL.canParse(u), "must be a URL").optional(),
-    callback: processorCallback.optional(),
+    callback: processorCallback,
   })
   .transform((body, ctx) => {
     const params = jobTypes[body.type].params.safeParse(body.params);
@@ -126,8 +154,8 @@ export const processorJobRequest = z
       return z.NEVER;
     }
     const url = (params.data as { url?: unknown }).url;
-    if ((typeof url === "string" && uploadRefId(url) !== undefined) !== (body.inputUrl !== undefined)) {
-      ctx.addIssue({ code: "custom", path: ["inputUrl"], message: "inputUrl is required with an upload: input, and refused otherwise" });
+    if ((typeof url === "string" && uploadRefId(url) !== undefined) !== (body.callback.input !== undefined)) {
+      ctx.addIssue({ code: "custom", path: ["callback", "input"], message: "callback.input is required with an upload: input, and refused otherwise" });
       return z.NEVER;
     }
     return { ...body, params: params.data as JobParams };

@@ -1,7 +1,8 @@
 // Direct uploads: where the bytes go (R2 `uploads/<id>`), how a client is told to send
 // them (a presigned R2 URL, or the Worker's own signed PUT route when there are no R2 S3
 // credentials), the size check once they are there, a job's use of one, and the cron's
-// clean-up of uploads nobody used. docs/api.md: direct uploads.
+// clean-up of uploads nobody used. docs/api.md: direct uploads. A job's processor reads
+// the bytes through the runner (src/runner/input-read.ts), not a signed link.
 import type { JobType } from "../contract/names.ts";
 import { UPLOAD_CONTENT_TYPES, UPLOAD_LIMITS } from "../contract/uploads.ts";
 import type { Db } from "../db/client.ts";
@@ -12,7 +13,7 @@ import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { presignUrl } from "./presign.ts";
 import { uploadKey } from "./r2-keys.ts";
-import { signLink, signUploadTarget } from "./signing.ts";
+import { signUploadTarget } from "./signing.ts";
 
 /** R2's S3 API credentials (secrets). All three, or none: local development uses the Worker's own route. */
 interface R2Credentials {
@@ -92,12 +93,6 @@ export async function takeUpload(db: Db, bucket: R2Bucket, who: { orgId: string;
   const settled = await settle(db, bucket, row, now);
   if (settled.ok) await extendUpload(db, id, now + UPLOAD_LIMITS.unusedLifetimeMs);
   return settled;
-}
-
-/** The short-lived link the runner gives the processor for an upload, on the Worker's public origin. */
-export async function uploadInputLink(env: Env, id: string, now: number): Promise<string> {
-  const expires = Math.floor(now / 1000) + UPLOAD_LIMITS.inputLinkLifetimeS;
-  return signLink(env.FILES_SIGNING_SECRET, env.PUBLIC_BASE_URL.replace(/\/+$/, ""), uploadKey(id), expires);
 }
 
 /**

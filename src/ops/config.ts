@@ -4,6 +4,7 @@
 // failing on processors that cannot run (docs/deploy.md: configuration).
 import { z } from "zod";
 import { log } from "../lib/log.ts";
+import { classifyAddress } from "../net/address-policy.ts";
 
 import { IDLE_STOP_DURATION, POOL, poolConfig, type PoolVars } from "../limits/pool-plan.ts";
 import { UPLOAD_LIMITS } from "../contract/uploads.ts";
@@ -14,7 +15,7 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
 const schema = z.object({
   FILES_SIGNING_SECRET: secret,
   ADMIN_TOKEN: secret,
-  /** Required with containers; optional for a local processor at PROCESSOR_URL. */
+  /** Required with a processor at PROCESSOR_URL (reached over the network); containers need none (docs/security.md). */
   PROCESSOR_TOKEN: secret.optional(),
   /** Empty: jobs run in containers. */
   PROCESSOR_URL: z.union([z.literal(""), httpUrl]).optional(),
@@ -50,11 +51,28 @@ export function configProblems(env: Env): ConfigProblem[] {
   const parsed = schema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => ({ name: issue.path.join("."), problem: issue.message }));
   // Checked apart from the schema, whose cross-field rules run only when all else is valid.
-  if (!env.PROCESSOR_URL && !env.PROCESSOR_TOKEN) {
-    problems.push({ name: "PROCESSOR_TOKEN", problem: "is not set (required when jobs run in containers)" });
+  if (env.PROCESSOR_URL && !env.PROCESSOR_TOKEN) {
+    problems.push({ name: "PROCESSOR_TOKEN", problem: "is not set (required with PROCESSOR_URL: the processor is reached over the network)" });
+  }
+  const origin = env.ALLOW_PRIVATE_NETWORK_INPUTS === "true" ? undefined : privateOrigin(env.PUBLIC_BASE_URL);
+  if (origin) {
+    problems.push({
+      name: "PUBLIC_BASE_URL",
+      problem: `is ${env.PUBLIC_BASE_URL}, a ${origin} address: download links in webhooks would point at the receiver's own machine or network; set it to the Worker's public origin (ALLOW_PRIVATE_NETWORK_INPUTS="true" allows it, for local development and tests only)`,
+    });
   }
   problems.push(...poolBudgetProblems(env));
   return problems;
+}
+
+/** The kind of address (loopback, private-use, …) `url`'s host is when it is not a public one; undefined for a public or unparsable one. */
+function privateOrigin(url: string | undefined): string | undefined {
+  const host = url ? URL.parse(url)?.hostname.replace(/^\[|\]$/g, "").toLowerCase() : undefined;
+  if (!host) return undefined;
+  if (host === "localhost" || host.endsWith(".localhost")) return "loopback";
+  if (!/^[0-9.]+$/.test(host) && !host.includes(":")) return undefined;
+  const verdict = classifyAddress(host);
+  return verdict.allowed ? undefined : verdict.range;
 }
 
 /** Logs and returns the problems; an error log line per call site that found any. */

@@ -17,6 +17,13 @@ export interface Attempt {
   /** The pool instance whose seat this attempt holds (src/limits/processor-pool.ts). */
   instance: string;
   /**
+   * The attempt's own credential (credentials.ts newAttemptToken), sent in its start request's callback:
+   * its events, uploads and input reads carry it, and the processor asks for it on the
+   * attempt's routes. Kept only here, in the runner's storage; absent in an attempt an
+   * older deploy began (nothing it sends is then taken: it is lost and retried).
+   */
+  token: string;
+  /**
    * Attempts of this job before this one that a draining processor handed back: not charged
    * (src/runner/attempt-end.ts). Kept here and in the SeatRequest, not in D1: the runner holds
    * the job from its first seat to its end, and a job whose runner lost its state is swept
@@ -32,8 +39,8 @@ export interface Attempt {
   progressWritten: number;
 }
 
-/** The attempt the row `job` (just moved to it by startAttempt) runs on `instance`, after `handBacks` hand-backs. */
-export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | "attempt">, instance: string, handBacks = 0): Attempt {
+/** The attempt the row `job` (just moved to it by startAttempt) runs on `instance`, with its `token`, after `handBacks` hand-backs. */
+export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | "attempt">, instance: string, token: string, handBacks = 0): Attempt {
   return {
     jobId: job.id,
     orgId: job.orgId,
@@ -42,6 +49,7 @@ export function newAttempt(job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | 
     attempt: job.attempt,
     pid: `${job.id}.${job.attempt}`,
     instance,
+    token,
     handBacks,
     failures: 0,
     progress: 0,

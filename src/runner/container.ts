@@ -6,8 +6,9 @@ import { Container } from "@cloudflare/containers";
 import { idleStop } from "../limits/pool-plan.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { log } from "../lib/log.ts";
-import { PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
+import { PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
 import { CALLBACK_HOST, receiveProcessorEvent } from "./events.ts";
+import { readProcessorInput } from "./input-read.ts";
 import { receiveProcessorOutput } from "./output-upload.ts";
 
 export class ProcessorContainer extends Container<Env> {
@@ -18,12 +19,21 @@ export class ProcessorContainer extends Container<Env> {
    * runtime hands those requests to this handler inside the Worker (the containers
    * package's ContainerProxy entrypoint, with the Worker's bindings), so they never cross
    * the internet, need no public route, and an output streams from the container into R2
-   * without passing through the JobRunner (src/runner/events.ts, output-upload.ts).
+   * without passing through the JobRunner (src/runner/events.ts, output-upload.ts); an
+   * uploaded input streams from R2 into the container the same way (input-read.ts).
+   * `ctx.containerId` names the container that sent the request (the id of its
+   * ProcessorContainer, @cloudflare/containers dist/lib/container.js ContainerProxy.fetch):
+   * the runner takes a request only from the container of its attempt's seat.
    */
   static {
     ProcessorContainer.outboundByHost = {
-      [CALLBACK_HOST]: (request, env) =>
-        new URL(request.url).pathname.startsWith(`${PROCESSOR_OUTPUTS_PATH}/`) ? receiveProcessorOutput(env as Env, request) : receiveProcessorEvent(env as Env, request),
+      [CALLBACK_HOST]: (request, env, ctx) => {
+        const path = new URL(request.url).pathname;
+        const sender = ctx.containerId;
+        if (path.startsWith(`${PROCESSOR_OUTPUTS_PATH}/`)) return receiveProcessorOutput(env as Env, request, sender);
+        if (path.startsWith(`${PROCESSOR_INPUTS_PATH}/`)) return readProcessorInput(env as Env, request, sender);
+        return receiveProcessorEvent(env as Env, request, sender);
+      },
     };
   }
 
@@ -76,16 +86,17 @@ export class ProcessorContainer extends Container<Env> {
 }
 
 /**
- * What the processor is started with. PROCESSOR_TOKEN only when set (JobRunner refuses to
- * start attempts without it: docs/deploy.md), never the string "undefined". Private-network
- * inputs follow the Worker's own setting, "false" in wrangler.toml; only the local
- * containers tier turns it on, for inputs served from the Docker host.
+ * What the processor is started with: no secret. Its API is reached only through this
+ * Durable Object (and from inside the container), each attempt's routes need that
+ * attempt's own token, and what it sends back carries that token (docs/security.md);
+ * PROCESSOR_TOKEN stays in the Worker. Private-network inputs follow the Worker's own
+ * setting, "false" in wrangler.toml; only the local containers tier turns it on, for
+ * inputs served from the Docker host.
  */
 export function processorEnv(env: Env): Record<string, string> {
   const vars: Record<string, string> = {
     ALLOW_PRIVATE_NETWORK_INPUTS: env.ALLOW_PRIVATE_NETWORK_INPUTS === "true" ? "true" : "false",
   };
-  if (env.PROCESSOR_TOKEN) vars.PROCESSOR_TOKEN = env.PROCESSOR_TOKEN;
   // The processor's drain deadline (container/src/config.ts DRAIN_TIMEOUT_MS): shortened only
   // by the containers tier (test/containers/drain.test.ts); not in wrangler.toml.
   const drainMs = (env as { PROCESSOR_DRAIN_TIMEOUT_MS?: unknown }).PROCESSOR_DRAIN_TIMEOUT_MS;

@@ -1,14 +1,19 @@
 // Events the processor pushes while an attempt runs (src/contract/processor-protocol.ts):
 // progress, heartbeats, and the final state once the tools finished and the outputs are
 // stored (src/runner/output-upload.ts: same token, same hosts). Each attempt has
-// its own callback token, HMAC-SHA256 of its id under PROCESSOR_TOKEN, checked in constant
-// time; an event is handed to the job's runner, which keeps only those of the attempt it
-// holds. Locally the callback is this Worker's route under PUBLIC_BASE_URL; in production
-// the container's outbound requests to CALLBACK_HOST are handled by the ProcessorContainer
-// (src/runner/container.ts) without leaving Cloudflare.
+// its own random token, made by its runner and kept in its state (src/runner/credentials.ts);
+// an event is handed to the job's runner, which takes it only for the attempt it holds,
+// with that attempt's token (constant time) and, in production, from the container of the
+// attempt's seat. No secret of the Worker's is involved, so rotating one changes nothing
+// for running attempts. Locally the callback is this Worker's route under PUBLIC_BASE_URL
+// (no sender is known there: the token alone decides); in production the container's
+// outbound requests to CALLBACK_HOST are handled by the ProcessorContainer
+// (src/runner/container.ts) without leaving Cloudflare (docs/security.md).
 import {
+  ATTEMPT_TOKEN,
   describeIssues,
   PROCESSOR_EVENTS_PATH,
+  PROCESSOR_INPUTS_PATH,
   PROCESSOR_OUTPUTS_PATH,
   PROCESSOR_PROTOCOL_VERSION,
   processorJobState,
@@ -18,8 +23,9 @@ import {
   speaksOurProtocol,
   type ProcessorJobRequest,
 } from "../contract/processor-protocol.ts";
-import { base64url, fromBase64url, hmacSha256, verifyHmacSha256 } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
+import type { Attempt } from "./attempt.ts";
+import type { AttemptCheck, Presented } from "./credentials.ts";
 
 /** The host the container's events are addressed to; only the ProcessorContainer's outbound handler answers it. */
 export const CALLBACK_HOST = "runner.media-jobs.internal";
@@ -27,24 +33,36 @@ export const CALLBACK_HOST = "runner.media-jobs.internal";
 /** An event is a job state: a few hundred bytes, a completed job's result a few KB. */
 const MAX_EVENT_BYTES = 256 * 1024;
 
-const tokenMessage = (pid: string) => `processor-events:${pid}`;
+/** The origin the processor reaches this Worker at: PUBLIC_BASE_URL for a local processor, CALLBACK_HOST in a container. */
+function callbackOrigin(env: Env): string {
+  return env.PROCESSOR_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : `http://${CALLBACK_HOST}`;
+}
 
-/** The callback an attempt's start request carries: where its events and its outputs go, and its token. */
-export async function callbackFor(env: Env, pid: string): Promise<NonNullable<ProcessorJobRequest["callback"]>> {
-  const origin = env.PROCESSOR_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : `http://${CALLBACK_HOST}`;
+/**
+ * The callback an attempt's start request carries: where its events and its outputs go,
+ * where its uploaded input is read (`withInput`), and its token.
+ */
+export function callbackFor(env: Env, attempt: Pick<Attempt, "pid" | "token">, withInput: boolean): ProcessorJobRequest["callback"] {
+  const origin = callbackOrigin(env);
+  const pid = encodeURIComponent(attempt.pid);
   return {
     url: `${origin}${PROCESSOR_EVENTS_PATH}`,
-    token: base64url(await hmacSha256(env.PROCESSOR_TOKEN, tokenMessage(pid))),
-    outputs: `${origin}${PROCESSOR_OUTPUTS_PATH}/${encodeURIComponent(pid)}`,
+    token: attempt.token,
+    outputs: `${origin}${PROCESSOR_OUTPUTS_PATH}/${pid}`,
+    ...(withInput ? { input: `${origin}${PROCESSOR_INPUTS_PATH}/${pid}` } : {}),
   };
 }
 
-/** Whether the request's bearer token is attempt `pid`'s own (constant time); logged when not. */
-export async function hasAttemptToken(env: Env, request: Request, pid: string): Promise<boolean> {
-  const token = /^Bearer ([A-Za-z0-9_-]{43})$/.exec(request.headers.get("authorization") ?? "")?.[1];
-  if (token && (await verifyHmacSha256(env.PROCESSOR_TOKEN, tokenMessage(pid), fromBase64url(token)))) return true;
-  log("warn", "processor request with a wrong token", { attempt: pid, path: new URL(request.url).pathname });
-  return false;
+/** What a request of the processor presents: its bearer token, and `sender`, the container that sent it (undefined on the local route). */
+export function presentedBy(request: Request, sender: string | undefined): Presented {
+  const bearer = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
+  return { token: bearer && ATTEMPT_TOKEN.test(bearer) ? bearer : undefined, sender };
+}
+
+/** The answer to a request the runner did not take: 401 for wrong credentials (logged by the runner), 409 for an attempt it no longer holds. */
+export function refusal(check: Exclude<AttemptCheck, "held">, pid: string): Response {
+  const message = check === "not held" ? `the runner no longer holds attempt ${pid}` : `${check} for attempt ${pid}`;
+  return new Response(message, { status: check === "not held" ? 409 : 401, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
 /**
@@ -68,12 +86,12 @@ export function jobOfAttempt(pid: string): string | undefined {
 /**
  * Checks a pushed event and hands it to its job's runner: 204 when the runner holds the
  * attempt, 409 when it does not (the processor stops pushing it) or when the processor
- * speaks another protocol version (a protocolMismatch body), 401/400 when the token or
- * the body is wrong.
+ * speaks another protocol version (a protocolMismatch body), 401 when the token or the
+ * sender is not the attempt's, 400 when the body is wrong. `sender`: the container that
+ * sent it (ProcessorContainer's outbound handler), undefined on the local route.
  */
-export async function receiveProcessorEvent(env: Env, request: Request): Promise<Response> {
+export async function receiveProcessorEvent(env: Env, request: Request, sender?: string): Promise<Response> {
   if (request.method !== "POST") return new Response(null, { status: 405 });
-  if (!env.PROCESSOR_TOKEN) return new Response("processor token not configured", { status: 503 });
   const mismatch = refuseOtherProtocol(request, "event");
   if (mismatch) return mismatch;
   const declared = Number(request.headers.get("content-length") ?? 0);
@@ -94,7 +112,6 @@ export async function receiveProcessorEvent(env: Env, request: Request): Promise
     return new Response(`body must be a processor job state {id, state, …}: ${problem}`, { status: 400 });
   }
   const state = parsed.data;
-  if (!(await hasAttemptToken(env, request, state.id))) return new Response("wrong token for this attempt", { status: 401 });
-  const held = await env.JOB_RUNNER.getByName(jobId).event(state);
-  return new Response(null, { status: held ? 204 : 409 });
+  const check = await env.JOB_RUNNER.getByName(jobId).event(state, presentedBy(request, sender));
+  return check === "held" ? new Response(null, { status: 204 }) : refusal(check, state.id);
 }

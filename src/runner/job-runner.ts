@@ -11,6 +11,7 @@ import { tunablesFor, type Tunables } from "../lib/tunables.ts";
 import { describe, reportConfigProblems } from "../ops/config.ts";
 import { afterFailedCall, newAttempt, withProgress, type Attempt } from "./attempt.ts";
 import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
+import { checkPresented, newAttemptToken, type AttemptCheck, type Presented } from "./credentials.ts";
 import { finishJob, type Outcome } from "./finish.ts";
 import { collectOutputs, discardOutputs } from "./outputs.ts";
 import { askProcessor, ProcessorDrainingError, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
@@ -107,11 +108,21 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /**
-   * Asked once per output the processor uploads (src/runner/output-upload.ts), before it is
-   * stored: true while attempt `pid` is the one this runner holds.
+   * Asked once per output the processor uploads (src/runner/output-upload.ts) before it is
+   * stored, and per read of its input (input-read.ts): "held" while attempt `pid` is the one
+   * this runner holds and the request presents its token, from its seat's container
+   * (checkPresented; logged when not).
    */
-  async holdsAttempt(pid: string): Promise<boolean> {
-    return heldAttempt(await this.#load())?.pid === pid;
+  async holdsAttempt(pid: string, presented: Presented): Promise<AttemptCheck> {
+    const current = heldAttempt(await this.#load());
+    // In a container the sender is the outbound handler's ctx.containerId, the id of the
+    // ProcessorContainer that sent it (@cloudflare/containers dist/lib/container.js:
+    // ContainerProxy.fetch, `containerId: this.ctx.id.toString()`); locally none is known.
+    const sender = current && !this.env.PROCESSOR_URL ? this.env.PROCESSOR.idFromName(current.instance).toString() : undefined;
+    const check = await checkPresented(current, pid, presented, sender);
+    // Not a stale processor (a token is never reused): something presented what is not the attempt's.
+    if (check === "wrong token" || check === "wrong sender") log("error", `processor request refused: ${check}`, { job: current?.jobId, attempt: current?.attempt, instance: current?.instance, sender: presented.sender });
+    return check;
   }
 
   /**
@@ -130,16 +141,17 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /**
-   * An event the processor pushed (src/runner/events.ts). False when this runner does not
-   * hold that attempt. Progress is taken at once; a final state is kept, then handled before
-   * the push is answered (the processor does not wait for that answer).
+   * An event the processor pushed (src/runner/events.ts), taken only when holdsAttempt says
+   * "held" (else its answer). Progress is taken at once; a final state is kept, then handled
+   * before the push is answered (the processor does not wait for that answer).
    */
-  async event(pushed: ProcessorJobState): Promise<boolean> {
-    if (!(await this.holdsAttempt(pushed.id))) return false;
+  async event(pushed: ProcessorJobState, presented: Presented): Promise<AttemptCheck> {
+    const check = await this.holdsAttempt(pushed.id, presented);
+    if (check !== "held") return check;
     // An event can overtake the answer to the start: the processor has the attempt.
     const state = await this.#holding(pushed.id);
     if (state) await this.#heard(state, pushed);
-    return true;
+    return "held";
   }
 
   /** The poke of the sweeper: true if this runner still has the job at `attempt`, and then it checks on it now. */
@@ -206,7 +218,7 @@ export class JobRunner extends DurableObject<Env> {
   async #begin(request: SeatRequest, instance: string): Promise<boolean> {
     const job = request.refused ? await findJob(this.#db(), request.jobId) : await startAttempt(this.#db(), request.jobId, request.previousAttempt, Date.now());
     if (!job || (request.refused && !stillWaiting(request, job))) return false;
-    const attempt = newAttempt(job, instance, request.handBacks ?? 0);
+    const attempt = newAttempt(job, instance, newAttemptToken(), request.handBacks ?? 0);
     log("info", "attempt started", { job: job.id, attempt: attempt.attempt, instance, ...(request.refused ? { again: "its last start was refused by a draining processor" } : {}) });
     await this.#sendStart(attempt, job);
     return true;

@@ -106,7 +106,7 @@ export class OutputError extends Error {
 
 /** Streams one output from the processor into R2 (the processor did not upload it). */
 async function copyOutput(env: Env, current: Attempt, output: ProcessorOutput): Promise<void> {
-  const response = await processorFetch(env, current.instance)(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
+  const response = await processorFetch(env, current.instance, current.token)(`/jobs/${encodeURIComponent(current.pid)}/outputs/${encodeURIComponent(output.name)}`);
   if (!response.ok || !response.body) throw new Error(`output ${output.name}: HTTP ${response.status}`);
   await putOutput(env, { jobId: current.jobId, pid: current.pid, name: output.name, storedBy: "runner" }, response.body, output.size, output.contentType);
 }

@@ -17,7 +17,6 @@ import {
 import type { JobParams, JobType } from "../contract/registry.ts";
 import { uploadRefId } from "../contract/uploads.ts";
 import type { JobRow } from "../db/schema.ts";
-import { uploadInputLink } from "../files/uploads.ts";
 import { log } from "../lib/log.ts";
 import type { Attempt } from "./attempt.ts";
 import { callbackFor } from "./events.ts";
@@ -47,17 +46,19 @@ export class ProcessorDrainingError extends Error {
   }
 }
 
-/** Starts the attempt on its processor, with the callback its events go to; throws when it was not accepted (ProcessorDrainingError when draining). */
+/**
+ * Starts the attempt on its processor, with the callback its events go to (carrying the
+ * attempt's token, and where an uploaded input is read); throws when it was not accepted
+ * (ProcessorDrainingError when draining).
+ */
 export async function startOnProcessor(env: Env, current: Attempt, job: Pick<JobRow, "type" | "params">): Promise<ProcessorJobState> {
-  const upload = uploadRefId((job.params as { url: string }).url);
   const request: ProcessorJobRequest = {
     id: current.pid,
     type: job.type as JobType,
     params: job.params as JobParams,
-    callback: await callbackFor(env, current.pid),
-    ...(upload ? { inputUrl: await uploadInputLink(env, upload, Date.now()) } : {}),
+    callback: callbackFor(env, current, uploadRefId((job.params as { url: string }).url) !== undefined),
   };
-  const response = await processorFetch(env, current.instance)("/jobs", {
+  const response = await processorFetch(env, current.instance, current.token)("/jobs", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(request),
@@ -74,7 +75,7 @@ export async function startOnProcessor(env: Env, current: Attempt, job: Pick<Job
 /** The attempt's state on its processor: "unknown" when the processor does not have it, "no answer" when the call failed or its answer could not be taken. */
 export async function askProcessor(env: Env, current: Attempt): Promise<ProcessorJobState | "unknown" | "no answer"> {
   try {
-    const response = await processorFetch(env, current.instance)(attemptPath(current));
+    const response = await processorFetch(env, current.instance, current.token)(attemptPath(current));
     await checkVersion(current, "state", response);
     if (response.status === 404) return "unknown";
     if (!response.ok) return "no answer";
@@ -86,7 +87,7 @@ export async function askProcessor(env: Env, current: Attempt): Promise<Processo
 
 /** Cancels (when asked to) and deletes the attempt on its processor. Best effort: a processor that is gone has nothing left to release. */
 export async function releaseOnProcessor(env: Env, current: Attempt, how: "cancel" | "delete"): Promise<void> {
-  const call = processorFetch(env, current.instance);
+  const call = processorFetch(env, current.instance, current.token);
   try {
     if (how === "cancel") await call(`${attemptPath(current)}/cancel`, { method: "POST" });
     await call(attemptPath(current), { method: "DELETE" });

@@ -4,15 +4,20 @@
 // (src/contract/processor-protocol.ts) either way.
 // Every call of that protocol is idempotent (a start names its attempt id), so a call
 // that loses its connection before an answer is sent once more. Every call names this
-// Worker's protocol version (PROTOCOL_HEADER).
-import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../contract/processor-protocol.ts";
+// Worker's protocol version (PROTOCOL_HEADER), and the attempt's own token
+// (ATTEMPT_TOKEN_HEADER) when it is about one. A processor reached over the network
+// (PROCESSOR_URL) also gets `authorization: Bearer <PROCESSOR_TOKEN>`, which it may require
+// on a start and /status; a container has no such secret (docs/security.md).
+import { ATTEMPT_TOKEN_HEADER, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../contract/processor-protocol.ts";
 
 export type ProcessorFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
-export function processorFetch(env: Env, instance: string): ProcessorFetch {
+/** How the runner reaches the processor on `instance`; `attemptToken` goes with every call, for the attempt it is about. */
+export function processorFetch(env: Env, instance: string, attemptToken?: string): ProcessorFetch {
   const withAuth = (init: RequestInit = {}): RequestInit => {
     const headers = new Headers(init.headers);
-    if (env.PROCESSOR_TOKEN) headers.set("authorization", `Bearer ${env.PROCESSOR_TOKEN}`);
+    if (env.PROCESSOR_URL && env.PROCESSOR_TOKEN) headers.set("authorization", `Bearer ${env.PROCESSOR_TOKEN}`);
+    if (attemptToken) headers.set(ATTEMPT_TOKEN_HEADER, attemptToken);
     headers.set(PROTOCOL_HEADER, String(PROCESSOR_PROTOCOL_VERSION));
     return { ...init, headers };
   };

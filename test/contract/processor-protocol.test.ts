@@ -17,7 +17,8 @@ import { jobTypes } from "../../src/contract/registry.ts";
 
 const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
-const callback = { url: "http://runner.media-jobs.internal/internal/processor-events", token: "t0ken", outputs: "http://runner.media-jobs.internal/internal/processor-outputs/job_1.1" };
+const token = "Zm9yZ2VkLXRva2VuLXRoYXQtaXMtbG9uZy1lbm91Z2g";
+const callback = { url: "http://runner.media-jobs.internal/internal/processor-events", token, outputs: "http://runner.media-jobs.internal/internal/processor-outputs/job_1.1" };
 
 /** A start as startOnProcessor builds it: the params as the API stored them (defaults filled in). */
 const start: ProcessorJobRequest = {
@@ -41,12 +42,20 @@ const states: ProcessorJobState[] = [
 const issuePaths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => result.error?.issues.map((i) => i.path.join("."));
 
 describe("the start request", () => {
-  it("takes what the runner sends, with and without an upload's link", () => {
+  it("takes what the runner sends, with and without an upload's input route", () => {
     expect(processorJobRequest.parse(wire(start))).toEqual(start);
-    const fromUpload = { ...start, params: { ...start.params, url: "upload:upl_abcdefghijklmnopqrstuvwx" }, inputUrl: "https://media.example.com/files/upl_x?sig=1" };
+    const input = "http://runner.media-jobs.internal/internal/processor-inputs/job_1.1";
+    const fromUpload = { ...start, params: { ...start.params, url: "upload:upl_abcdefghijklmnopqrstuvwx" }, callback: { ...callback, input } };
     expect(processorJobRequest.parse(wire(fromUpload))).toEqual(fromUpload);
+  });
+
+  it("needs the callback and its attempt token: 43 to 128 base64url characters", () => {
     const { callback: _, ...noCallback } = start;
-    expect(processorJobRequest.parse(wire(noCallback))).toEqual(noCallback);
+    expect(issuePaths(processorJobRequest.safeParse(wire(noCallback)))).toEqual(["callback"]);
+    for (const bad of ["t0ken", "a".repeat(42), "a".repeat(129), `${"a".repeat(42)}=`, `${"a".repeat(43)}\r\nx: y`]) {
+      expect(issuePaths(processorJobRequest.safeParse(wire({ ...start, callback: { ...callback, token: bad } }))), bad).toEqual(["callback.token"]);
+    }
+    expect(processorJobRequest.safeParse(wire({ ...start, callback: { ...callback, token: "a".repeat(128) } })).success).toBe(true);
   });
 
   it("checks the params against the job type's own schema, naming the field", () => {
@@ -63,9 +72,10 @@ describe("the start request", () => {
     expect(issuePaths(processorJobRequest.safeParse(wire({ ...start, callback: { url: callback.url } })))).toEqual(["callback.token", "callback.outputs"]);
   });
 
-  it("takes an inputUrl with an upload: input, and only then", () => {
-    expect(issuePaths(processorJobRequest.safeParse(wire({ ...start, inputUrl: "https://media.example.com/files/upl_x" })))).toEqual(["inputUrl"]);
-    expect(issuePaths(processorJobRequest.safeParse(wire({ ...start, params: { ...start.params, url: "upload:upl_abcdefghijklmnopqrstuvwx" } })))).toEqual(["inputUrl"]);
+  it("takes a callback.input with an upload: input, and only then", () => {
+    const input = "http://runner.media-jobs.internal/internal/processor-inputs/job_1.1";
+    expect(issuePaths(processorJobRequest.safeParse(wire({ ...start, callback: { ...callback, input } })))).toEqual(["callback.input"]);
+    expect(issuePaths(processorJobRequest.safeParse(wire({ ...start, params: { ...start.params, url: "upload:upl_abcdefghijklmnopqrstuvwx" } })))).toEqual(["callback.input"]);
   });
 });
 

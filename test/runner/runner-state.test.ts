@@ -8,7 +8,7 @@ import { alarmAt, fromOldKeys, heldAttempt, jobOf, type RunnerState } from "../.
 
 const { heartbeatMs, silentHeartbeats, failedCallDelayMs, maxCallFailures, progressWriteMs } = TUNABLES.runner;
 const job = { id: "job_1", orgId: "org_1", mode: "live" as const, type: "compressImage", attempt: 1, priority: 5, createdAt: 1_000 };
-const attempt = newAttempt(job, "processor-0");
+const attempt = newAttempt(job, "processor-0", "a".repeat(43));
 const request = seatRequest(job, 1);
 const final = { id: attempt.pid, state: "cancelled", progress: 10 } as const;
 const T = 1_000_000;

@@ -7,9 +7,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PROCESSOR_DRAINING_BODY, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { processorPool, type ProcessorPool } from "../../src/limits/processor-pool.ts";
-import { callbackFor } from "../../src/runner/events.ts";
 import { finishJob } from "../../src/runner/finish.ts";
-import { acknowledged, media, newKey, processorState, protocolHeader, runnerOf, runnerState, storedJob, testEnv, waitFor, workerFetch } from "./helpers.ts";
+import { acknowledged, attemptToken, media, newKey, processorState, protocolHeader, runnerOf, runnerState, storedJob, testEnv, waitFor, workerFetch } from "./helpers.ts";
 
 const pool = () => processorPool(testEnv);
 
@@ -31,7 +30,7 @@ const push = async (state: object, token: string) =>
  * seat), then exits, and its container's stop reaches the pool (ProcessorContainer.onStop).
  */
 async function handBack(pid: string): Promise<void> {
-  expect(await push({ id: pid, state: "cancelled", progress: 5, handedBack: true }, (await callbackFor(testEnv, pid)).token)).toBe(204);
+  expect(await push({ id: pid, state: "cancelled", progress: 5, handedBack: true }, (await attemptToken(pid))!)).toBe(204);
   expect(await pool().away()).toEqual({ "processor-0": "draining" });
   await pool().stopped("processor-0");
 }

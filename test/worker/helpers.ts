@@ -6,7 +6,7 @@ import { database } from "../../src/db/client.ts";
 import { insertJob } from "../../src/db/jobs.ts";
 import type { jobs } from "../../src/db/schema.ts";
 import { newId } from "../../src/lib/crypto.ts";
-import { PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
+import { ATTEMPT_TOKEN_HEADER, PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import type { JobRunner, RunnerState } from "../../src/runner/job-runner.ts";
 import { STATE_KEY } from "../../src/runner/state.ts";
 
@@ -95,9 +95,28 @@ export async function waitForJob(key: string, id: string, statuses: string[] = [
   return { job, seen };
 }
 
-/** The processor's view of an attempt (the same server the runner talks to). */
-export async function processorState(pid: string) {
-  const res = await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+/** Attempt tokens seen in the runners' states, by attempt id: still known once a runner let go of its attempt. */
+const seenTokens = new Map<string, string>();
+
+/** Attempt `pid`'s token (src/runner/credentials.ts), as its runner holds it now or held it when last asked here. */
+export async function attemptToken(pid: string): Promise<string | undefined> {
+  const state = await runnerState(pid.slice(0, pid.lastIndexOf(".")));
+  const held = state && "attempt" in state ? state.attempt : undefined;
+  if (held?.pid === pid && held.token) seenTokens.set(pid, held.token);
+  return seenTokens.get(pid);
+}
+
+/** A call to the processor about attempt `pid` (`/jobs/<pid><path>`), with its token, as the runner sends it. */
+export async function processorCall(pid: string, path = "", init: RequestInit = {}, token?: string): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const own = token ?? (await attemptToken(pid));
+  if (own) headers.set(ATTEMPT_TOKEN_HEADER, own);
+  return fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}${path}`, { ...init, headers });
+}
+
+/** The processor's view of an attempt (the same server the runner talks to), asked with its token. */
+export async function processorState(pid: string, token?: string) {
+  const res = await processorCall(pid, "", {}, token);
   return res.status === 404 ? undefined : ((await res.json()) as { state: string; progress: number });
 }
 

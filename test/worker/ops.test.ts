@@ -8,6 +8,7 @@ import { TUNABLES } from "../../src/lib/tunables.ts";
 import { instanceName } from "../../src/limits/pool-plan.ts";
 import { DEFAULT_RETENTION } from "../../src/limits/retention.ts";
 import { applyRetention, retentionConfig } from "../../src/ops/retention.ts";
+import { newAttemptToken } from "../../src/runner/credentials.ts";
 import { finishJob } from "../../src/runner/finish.ts";
 import type { Attempt } from "../../src/runner/job-runner.ts";
 import { sweep } from "../../src/runner/sweeper.ts";
@@ -96,10 +97,12 @@ describe("the stuck-job sweeper", () => {
     const pid = `${id}.1`;
     await insertJob(orgId, id, { status: "processing", createdAt: now - 10 * 60_000, attempt: 1, lease: now - 1_000 });
     // The attempt runs on the processor, and the runner holds it, but no alarm will fire.
+    const token = newAttemptToken();
+    const nowhere = "http://127.0.0.1:9";
     const started = await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
       method: "POST",
       headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json", ...protocolHeader },
-      body: JSON.stringify({ id: pid, type: "compressImage", params: { url: media("/stall") } }),
+      body: JSON.stringify({ id: pid, type: "compressImage", params: { url: media("/stall") }, callback: { url: `${nowhere}/e`, token, outputs: `${nowhere}/o` } }),
     });
     expect(started.ok).toBe(true);
     // Kept as a deploy before the runner's one state did (src/runner/state.ts fromOldKeys reads it).
@@ -111,6 +114,8 @@ describe("the stuck-job sweeper", () => {
       attempt: 1,
       pid,
       instance: instanceName(0),
+      // An attempt begun before the runner kept tokens has none, and is lost at its first check.
+      token,
       started: true,
       failures: 0,
       progress: 0,
@@ -126,10 +131,10 @@ describe("the stuck-job sweeper", () => {
     // Long past the poke window the runner still holds the attempt: the job keeps running.
     await sweep(testEnv, now + 3 * period);
     expect(await row(id)).toMatchObject({ status: "processing" });
-    expect((await processorState(pid))?.state).toBe("running");
+    expect((await processorState(pid, token))?.state).toBe("running");
 
     expect(await finishJob(testEnv, id, { status: "cancelled" })).toBe(true);
-    expect(await processorState(pid)).toBeUndefined();
+    expect(await processorState(pid, token)).toBeUndefined();
   });
 });
 

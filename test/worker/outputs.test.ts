@@ -9,10 +9,10 @@ import { describe, expect, it } from "vitest";
 import { MAX_OUTPUT_BYTES } from "../../src/contract/processor-protocol.ts";
 import { outputKey } from "../../src/files/r2-keys.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { callbackFor } from "../../src/runner/events.ts";
+import { newAttemptToken } from "../../src/runner/credentials.ts";
 import type { JobRunner } from "../../src/runner/job-runner.ts";
 import { newAttempt } from "../../src/runner/attempt.ts";
-import { acknowledged, call, fireAlarm, media, newKey, processorState, protocolHeader, putRunnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { acknowledged, attemptToken, call, fireAlarm, media, newKey, processorCall, processorState, protocolHeader, putRunnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const WEBP = new Uint8Array([0x52, 0x49, 0x46, 0x46, 1, 2, 3, 4, 0x57, 0x45, 0x42, 0x50]);
 
@@ -34,19 +34,19 @@ async function put(pid: string, name: string, init: { token: string; body?: Body
   return { status: response.status, text: await response.text() };
 }
 
-/** A running job (its attempt 1 held in its download) and that attempt's callback token. */
+/** A running job (its attempt 1 held in its download) and that attempt's token, as its runner keeps it. */
 async function runningAttempt() {
   const job = await runningJob();
-  return { ...job, token: (await callbackFor(testEnv, job.pid)).token };
+  return { ...job, token: (await attemptToken(job.pid))! };
 }
 
 describe("outputs uploaded by the processor", () => {
   it("refuses a wrong token (401), another attempt (409), a bad name (400), no length (411), too large (413), a wrong type (415)", async () => {
     const { key, id, pid, token } = await runningAttempt();
-    expect((await put(pid, "image.webp", { token: (await callbackFor(testEnv, `${id}.2`)).token })).status).toBe(401);
+    expect((await put(pid, "image.webp", { token: newAttemptToken() })).status).toBe(401);
     expect((await put(pid, "image.webp", { token: "x".repeat(43) })).status).toBe(401);
-    // Attempt 2's own token, but the runner holds attempt 1.
-    const later = await put(`${id}.2`, "image.webp", { token: (await callbackFor(testEnv, `${id}.2`)).token });
+    // Attempt 2's, with its own token, but the runner holds attempt 1 (no token of attempt 2 exists).
+    const later = await put(`${id}.2`, "image.webp", { token: newAttemptToken() });
     expect(later).toMatchObject({ status: 409, text: `the runner no longer holds attempt ${id}.2` });
     for (const name of ["..%2Fimage.webp", ".hidden.webp", "image", "a%20b.webp", "sub%2Fimage.webp", "image.webp%00.png"]) {
       const refused = await put(pid, name, { token });
@@ -86,7 +86,7 @@ describe("outputs uploaded by the processor", () => {
     for (let attempt = 1; attempt <= TUNABLES.job.maxAttempts; attempt++) {
       await waitFor(async () => ((await processorState(`${id}.${attempt}`))?.state === "running" ? true : undefined), `attempt ${attempt} to run`);
       await acknowledged(id, attempt);
-      await fetch(`${testEnv.PROCESSOR_URL}/jobs/${id}.${attempt}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+      await processorCall(`${id}.${attempt}`, "", { method: "DELETE" });
       await fireAlarm(id);
     }
     expect((await waitForJob(key, id)).job).toMatchObject({ status: "failed", error: { code: "processing_interrupted" } });
@@ -115,27 +115,28 @@ describe("outputs uploaded by the processor", () => {
     const row = await storedJob(orgId, { status: "processing", attempt: 1, startedAt: Date.now(), params: { url: media("/image?w=320&h=240"), format: "webp" } });
     const pid = `${row.id}.1`;
     const nowhere = "http://127.0.0.1:9";
+    const token = newAttemptToken();
     const started = await fetch(`${testEnv.PROCESSOR_URL}/jobs`, {
       method: "POST",
       headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}`, "content-type": "application/json", ...protocolHeader },
-      body: JSON.stringify({ id: pid, type: "compressImage", params: row.params, callback: { url: `${nowhere}/e`, token: "t", outputs: `${nowhere}/o` } }),
+      body: JSON.stringify({ id: pid, type: "compressImage", params: row.params, callback: { url: `${nowhere}/e`, token, outputs: `${nowhere}/o` } }),
     });
     const state = await waitFor(async () => {
-      const s = (await processorState(pid)) as { state: string } | undefined;
+      const s = (await processorState(pid, token)) as { state: string } | undefined;
       return s?.state === "completed" ? s : undefined;
     }, "the processor to complete");
-    return { row, pid, started: started.status, state };
+    return { row, pid, token, started: started.status, state };
   }
 
   it("copies an output the processor could not upload from the processor, and completes the job; an earlier attempt's object of the same name and size does not count", async () => {
-    const { row, pid, started, state } = await completedWithoutUpload();
+    const { row, pid, token, started, state } = await completedWithoutUpload();
     expect(started).toBe(202);
     // What an earlier attempt left: the same name and size, other bytes.
     const { size } = (state as unknown as { outputs: { size: number }[] }).outputs[0]!;
     await testEnv.OUTPUTS.put(outputKey(row.id, "image.webp"), new Uint8Array(size), { customMetadata: { jobId: row.id, attempt: `${row.id}.0`, storedBy: "processor" } });
     const runner = testEnv.JOB_RUNNER.getByName(row.id) as DurableObjectStub<JobRunner>;
-    await putRunnerState(row.id, { phase: "running", attempt: newAttempt(row, "local"), since: Date.now() });
-    expect(await runner.event(state as never)).toBe(true);
+    await putRunnerState(row.id, { phase: "running", attempt: newAttempt(row, "local", token), since: Date.now() });
+    expect(await runner.event(state as never, { token, sender: undefined })).toBe("held");
     const stored = await waitFor(async () => {
       const r = await testEnv.DB.prepare("SELECT status, store_output_ms FROM jobs WHERE id = ?").bind(row.id).first<{ status: string; store_output_ms: number | null }>();
       return r?.status === "completed" ? r : undefined;
@@ -146,16 +147,16 @@ describe("outputs uploaded by the processor", () => {
     const bytes = new Uint8Array(await object!.arrayBuffer());
     expect(new TextDecoder().decode(bytes.slice(8, 12))).toBe("WEBP");
     // The runner let the attempt go on the processor.
-    await waitFor(async () => ((await processorState(pid)) === undefined ? true : undefined), "the attempt to be deleted on the processor");
+    await waitFor(async () => ((await processorState(pid, token)) === undefined ? true : undefined), "the attempt to be deleted on the processor");
   });
 
   it("keeps the outputs when another collection of the same end completed the job first", async () => {
-    const { row, pid, state } = await completedWithoutUpload();
+    const { row, pid, token, state } = await completedWithoutUpload();
     // The other collection (a poke's alarm beside the runner's own) already completed the row.
     await testEnv.DB.prepare("UPDATE jobs SET status = 'completed', completed_at = ? WHERE id = ?").bind(Date.now(), row.id).run();
     const runner = testEnv.JOB_RUNNER.getByName(row.id) as DurableObjectStub<JobRunner>;
     // The end as `event` keeps it, handled by an alarm run here to its end.
-    await putRunnerState(row.id, { phase: "ending", attempt: newAttempt(row, "local"), final: state as never, since: Date.now() });
+    await putRunnerState(row.id, { phase: "ending", attempt: newAttempt(row, "local", token), final: state as never, since: Date.now() });
     await runInDurableObject(runner, (instance) => instance.alarm());
     const object = await testEnv.OUTPUTS.head(outputKey(row.id, "image.webp"));
     expect(object?.customMetadata).toEqual({ jobId: row.id, attempt: pid, storedBy: "runner" });

@@ -9,7 +9,7 @@ import { database } from "../../src/db/client.ts";
 import { findJob } from "../../src/db/jobs.ts";
 import { POOL } from "../../src/limits/pool-plan.ts";
 import { processorPool, type ProcessorPool } from "../../src/limits/processor-pool.ts";
-import { acknowledged, call, fireAlarm, media, newKey, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
+import { acknowledged, call, fireAlarm, media, newKey, processorCall, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
 
 const pool = () => processorPool(testEnv);
 
@@ -113,7 +113,7 @@ describe("the processor pool", () => {
     // organization's job, which holds none; the lost job waits, still processing, then retries.
     // The runner's watchdog fires after the silence (run here at once).
     await acknowledged(job.json.id);
-    await fetch(`${testEnv.PROCESSOR_URL}/jobs/${job.json.id}.1`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+    await processorCall(`${job.json.id}.1`, "", { method: "DELETE" });
     await fireAlarm(job.json.id);
     expect((await waitForJob(second.key, other.json.id)).job).toMatchObject({ status: "completed" });
     await running(job.json.id, 2);

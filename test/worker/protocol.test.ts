@@ -10,9 +10,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app.ts";
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, protocolMismatchBody } from "../../src/contract/processor-protocol.ts";
 import { outputKey } from "../../src/files/r2-keys.ts";
-import { callbackFor } from "../../src/runner/events.ts";
 import type { JobRunner } from "../../src/runner/job-runner.ts";
-import { call, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { attemptToken, call, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const OTHER = PROCESSOR_PROTOCOL_VERSION + 1;
 
@@ -56,7 +55,7 @@ afterEach(() => {
 describe("events and uploads of another protocol version", () => {
   it("refuses a pushed event of another version, or of none, with 409 naming both versions", async () => {
     const { id, pid } = await runningJob();
-    const { token } = await callbackFor(testEnv, pid);
+    const token = (await attemptToken(pid))!;
     const logged = errorLines();
     for (const [headers, processor] of [[{ [PROTOCOL_HEADER]: String(OTHER) }, OTHER], [{}, null]] as const) {
       const response = await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
@@ -76,7 +75,7 @@ describe("events and uploads of another protocol version", () => {
 
   it("refuses a malformed event with 400 naming what is wrong, and the job goes on", async () => {
     const { id, pid } = await runningJob();
-    const { token } = await callbackFor(testEnv, pid);
+    const token = (await attemptToken(pid))!;
     const push = async (body: string) => {
       const response = await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
         method: "POST",
@@ -96,7 +95,7 @@ describe("events and uploads of another protocol version", () => {
 
   it("refuses an uploaded output of another version with 409 and stores nothing", async () => {
     const { id, pid } = await runningJob();
-    const { token } = await callbackFor(testEnv, pid);
+    const token = (await attemptToken(pid))!;
     const response = await workerFetch(`http://127.0.0.1:8787/internal/processor-outputs/${encodeURIComponent(pid)}/image.webp`, {
       method: "PUT",
       headers: { authorization: `Bearer ${token}`, "content-type": "image/webp", [PROTOCOL_HEADER]: String(OTHER) },

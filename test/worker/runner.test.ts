@@ -5,11 +5,11 @@ import worker from "../../src/index.ts";
 import { describe, expect, it } from "vitest";
 import { processorPool } from "../../src/limits/processor-pool.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { callbackFor } from "../../src/runner/events.ts";
+import { newAttemptToken } from "../../src/runner/credentials.ts";
 import { finishJob } from "../../src/runner/finish.ts";
 import { alarmAt, STATE_KEY, type RunnerState } from "../../src/runner/state.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
-import { acknowledged, call, fireAlarm, media, newKey, processorState, protocolHeader, putRunnerState, runnerOf, runnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { acknowledged, attemptToken, call, fireAlarm, media, newKey, processorCall, processorState, protocolHeader, putRunnerState, runnerOf, runnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
@@ -75,7 +75,7 @@ describe("the job runner", () => {
       expect(await row(id)).toMatchObject({ status: "processing", attempt });
       // What a processor restart looks like from outside: the attempt is gone, and its
       // events stop. The runner's watchdog fires after the silence (run here at once).
-      await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+      await processorCall(`${pid}`, "", { method: "DELETE" });
       await fireAlarm(id);
     }
     const { job } = await waitForJob(key, id);
@@ -98,7 +98,7 @@ describe("the job runner", () => {
     // The alarm follows the override: 100 ms of silence, not 9 s.
     const { state, alarm } = await runInDurableObject(runnerOf(job.id), async (_runner, { storage }) => ({ state: (await storage.get<RunnerState>(STATE_KEY))!, alarm: await storage.getAlarm() }));
     expect(alarm! - state.since).toBeLessThanOrEqual(100);
-    await fetch(`${testEnv.PROCESSOR_URL}/jobs/${job.id}.1`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+    await processorCall(`${job.id}.1`, "", { method: "DELETE" });
     await waitFor(async () => ((await processorState(`${job.id}.2`))?.state === "running" ? true : undefined), "attempt 2 to run");
     expect(await row(job.id)).toMatchObject({ status: "processing", attempt: 2 });
     expect(await finishJob(testEnv, job.id, { status: "cancelled" })).toBe(true);
@@ -125,8 +125,8 @@ describe("the job runner", () => {
 
   it("takes an event only with its attempt's own token, and only for the attempt its runner holds", async () => {
     const { key, id, pid } = await runningJob();
-    const own = (await callbackFor(testEnv, pid)).token;
-    const other = (await callbackFor(testEnv, `${id}.2`)).token;
+    const own = (await attemptToken(pid))!;
+    const other = newAttemptToken();
     const failed = { id: pid, state: "failed", progress: 5, error: { code: "processing_failed", message: "forged" } };
     expect(await push(failed, other)).toBe(401);
     expect(await push(failed, "x".repeat(43))).toBe(401);
@@ -142,7 +142,7 @@ describe("the job runner", () => {
   it("starts the next attempt when the processor hands one back (cancelled without being asked, as at its shutdown)", async () => {
     const { key, id, pid } = await runningJob();
     await acknowledged(id);
-    expect(await push({ id: pid, state: "cancelled", progress: 5 }, (await callbackFor(testEnv, pid)).token)).toBe(204);
+    expect(await push({ id: pid, state: "cancelled", progress: 5 }, (await attemptToken(pid))!)).toBe(204);
     // The processor that hands back is draining: the pool seats nothing there until its stop is reported (test/worker/drain.test.ts).
     expect(await processorPool(testEnv).away()).toEqual({ "processor-0": "draining" });
     await processorPool(testEnv).stopped("processor-0");
@@ -158,7 +158,7 @@ describe("the job runner", () => {
     const { key, id, pid } = await runningJob();
     // What a start that threw looks like: the runner holds an unacknowledged attempt the
     // processor does not have.
-    await fetch(`${testEnv.PROCESSOR_URL}/jobs/${pid}`, { method: "DELETE", headers: { authorization: `Bearer ${testEnv.PROCESSOR_TOKEN}` } });
+    await processorCall(`${pid}`, "", { method: "DELETE" });
     const { attempt } = await acknowledged(id);
     // The runner's state is one value under one key, and its alarm is the one that state implies.
     const { all, alarm } = await runInDurableObject(runnerOf(id), async (_runner, state) => ({ all: await state.storage.list<RunnerState>(), alarm: await state.storage.getAlarm() }));

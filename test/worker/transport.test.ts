@@ -4,7 +4,7 @@
 // The texts are @cloudflare/containers 0.3.7's (dist/lib/container.js, containerFetch).
 import { describe, expect, it } from "vitest";
 import { testEnv } from "./helpers.ts";
-import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
+import { ATTEMPT_TOKEN_HEADER, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { newAttempt } from "../../src/runner/attempt.ts";
 import { askProcessor, startOnProcessor } from "../../src/runner/processor-calls.ts";
 import { ContainerUnavailable, processorFetch, type ContainerAnswerKind } from "../../src/runner/transport.ts";
@@ -55,7 +55,7 @@ describe("the transport to a processor container", () => {
     ["proxy failed", "Error proxying request to container: Network connection lost."],
   ] as const)("sends a call once more when the package answers 500 %s, with the same body and credentials", async (kind, text) => {
     const { env, requests } = containers(platform(500, text), processor(202, '{"id":"job.1"}'));
-    const res = await processorFetch(env, "processor-3")("/jobs", start);
+    const res = await processorFetch(env, "processor-3", "a".repeat(43))("/jobs", start);
     expect(res.status).toBe(202);
     expect(await res.text()).toBe('{"id":"job.1"}');
     expect(requests.map((r) => [r.instance, r.method, r.path, r.body])).toEqual([
@@ -63,7 +63,9 @@ describe("the transport to a processor container", () => {
       ["processor-3", "POST", "/jobs", start.body],
     ]);
     for (const r of requests) {
-      expect(r.headers.get("authorization")).toBe("Bearer processor-token-0123456789");
+      // A container gets the attempt's own token, never PROCESSOR_TOKEN (docs/security.md).
+      expect(r.headers.get("authorization")).toBeNull();
+      expect(r.headers.get(ATTEMPT_TOKEN_HEADER)).toBe("a".repeat(43));
       expect(r.headers.get(PROTOCOL_HEADER)).toBe(String(PROCESSOR_PROTOCOL_VERSION));
     }
     expect(new ContainerUnavailable(kind, 500, text).lostConnection).toBe(true);
@@ -116,7 +118,7 @@ describe("the transport to a processor container", () => {
   });
 
   it("reaches the runner's calls as the container's answer, not as a processor of another protocol version", async () => {
-    const attempt = newAttempt({ id: "job-t", orgId: "org", mode: "live", type: "compressImage", attempt: 1 }, "processor-0");
+    const attempt = newAttempt({ id: "job-t", orgId: "org", mode: "live", type: "compressImage", attempt: 1 }, "processor-0", "t".repeat(43));
     const job = { type: "compressImage", params: { url: "https://example.com/a.jpg" } } as never;
     const refused = containers(platform(503, NO_INSTANCE));
     const error = await thrown(startOnProcessor({ ...testEnv, ...refused.env } as Env, attempt, job));

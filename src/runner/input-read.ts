@@ -1,0 +1,89 @@
+// An attempt's uploaded input (`upload:upl_…`), read by the processor from R2 through this
+// Worker: GET <callback.input> = <PROCESSOR_INPUTS_PATH>/<attempt id>, with the attempt's
+// token, from its seat's container (the runner decides: src/runner/attempt.ts
+// checkPresented). In production the container reaches it at CALLBACK_HOST, handled by the
+// ProcessorContainer's outbound handler inside Cloudflare (src/runner/container.ts): a
+// 2 GiB upload never leaves the platform and needs no public origin. Locally it is this
+// Worker's route under PUBLIC_BASE_URL. `Range: bytes=…` is honoured (RFC 9110 §14).
+import { PROCESSOR_INPUTS_PATH } from "../contract/processor-protocol.ts";
+import { uploadRefId } from "../contract/uploads.ts";
+import { database } from "../db/client.ts";
+import { findJob } from "../db/jobs.ts";
+import { uploadKey } from "../files/r2-keys.ts";
+import { log } from "../lib/log.ts";
+import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol } from "./events.ts";
+
+const text = (status: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+
+/** A byte range of an object of `size` bytes, both ends included. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * What a Range header asks of an object of `size` bytes: undefined for the whole object
+ * (no header, or one this route ignores as RFC 9110 §14.2 allows: another unit, several
+ * ranges, a malformed one), "unsatisfiable" for a range that starts past the end (416).
+ */
+export function requestedRange(header: string | null, size: number): ByteRange | "unsatisfiable" | undefined {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === "" && match[2] === "")) return undefined;
+  const [first, last] = [match[1]!, match[2]!];
+  if (first === "") {
+    // A suffix: the last `last` bytes.
+    const length = Number(last);
+    if (length === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - length), end: size - 1 };
+  }
+  const start = Number(first);
+  if (last !== "" && Number(last) < start) return undefined;
+  if (start >= size) return "unsatisfiable";
+  return { start, end: last === "" ? size - 1 : Math.min(Number(last), size - 1) };
+}
+
+/**
+ * Streams the attempt's upload: 200 the whole of it, 206 a range with Content-Range, 416
+ * a range past its end; 401 wrong token or sender, 409 an attempt the runner no longer
+ * holds (or another protocol version), 404 a job without an upload or whose upload is gone.
+ */
+export async function readProcessorInput(env: Env, request: Request, sender?: string): Promise<Response> {
+  if (request.method !== "GET") return text(405, "inputs are read with GET");
+  const mismatch = refuseOtherProtocol(request, "input read");
+  if (mismatch) return mismatch;
+  const path = new URL(request.url).pathname;
+  const rest = path.startsWith(`${PROCESSOR_INPUTS_PATH}/`) ? path.slice(PROCESSOR_INPUTS_PATH.length + 1) : "";
+  const pid = rest && !rest.includes("/") ? decode(rest) : "";
+  const jobId = pid ? jobOfAttempt(pid) : undefined;
+  if (!pid || !jobId) return text(404, `inputs are read at GET ${PROCESSOR_INPUTS_PATH}/<attempt id>`);
+  const check = await env.JOB_RUNNER.getByName(jobId).holdsAttempt(pid, presentedBy(request, sender));
+  if (check !== "held") return refusal(check, pid);
+  const job = await findJob(database(env.DB), jobId);
+  const upload = job ? uploadRefId((job.params as { url?: string }).url ?? "") : undefined;
+  if (!upload) return text(404, `job ${jobId} has no uploaded input`);
+  const key = uploadKey(upload);
+  const head = await env.OUTPUTS.head(key);
+  if (!head) return text(404, `upload ${upload} is gone`);
+  const range = requestedRange(request.headers.get("range"), head.size);
+  if (range === "unsatisfiable") return text(416, `the upload is ${head.size} bytes`, { "content-range": `bytes */${head.size}` });
+  const object = await env.OUTPUTS.get(key, range ? { range: { offset: range.start, length: range.end - range.start + 1 } } : {});
+  if (!object) return text(404, `upload ${upload} is gone`);
+  const headers = new Headers({
+    "accept-ranges": "bytes",
+    "content-type": head.httpMetadata?.contentType ?? "application/octet-stream",
+    "content-length": String(range ? range.end - range.start + 1 : head.size),
+    etag: head.httpEtag,
+  });
+  if (range) headers.set("content-range", `bytes ${range.start}-${range.end}/${head.size}`);
+  log("info", "processor input read", { attempt: pid, upload, bytes: headers.get("content-length"), range: range ? `${range.start}-${range.end}` : "whole" });
+  return new Response(object.body, { status: range ? 206 : 200, headers });
+}
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return "";
+  }
+}

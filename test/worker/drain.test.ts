@@ -155,6 +155,8 @@ describe("the idle stop and a new seat", () => {
     const first = await queuedJob("/image");
     expect(await runnerOf(first.id).start(first.id)).toBe(true);
     await waitFor(async () => ((await row(first.id))?.status === "completed" ? true : undefined), "the first job to complete");
+    // The row ends first; the runner gives its seat back as finishJob's first follow-up.
+    await waitFor(async () => ((await pool().usage()).held === 0 ? true : undefined), "the first job's seat to be given back");
     // processor-0 ran it: the most recently used idle instance, where the next job would go.
     // Its idle stop begins: the pool agrees (no seat there) and seats nothing more there.
     expect(await pool().mayStop("processor-0")).toBe(true);

@@ -44,6 +44,18 @@ export const TUNABLES = {
     failedCallDelayMs: 2_000,
     /** Consecutive failed calls before the processor counts as lost (the attempt ends). */
     maxCallFailures: 5,
+    /**
+     * A start still unanswered is sent again after this long, not failedCallDelayMs: the
+     * first request to a cold container waits inside the containers package for an
+     * instance (8 s) and its port (20 s) before it answers (src/runner/transport.ts).
+     */
+    startWaitMs: 30_000,
+    /**
+     * How long a start may keep getting the platform's "no container" answers (no instance,
+     * rate limited, start failed: the processor never had the request) before they count as
+     * failed calls; a first deploy's containers may take minutes to provision.
+     */
+    containerStartDeadlineMs: 5 * MINUTE_MS,
   },
 
   /** The processor pool (src/limits/processor-pool.ts; docs/capacity.md). Vars named below override. */

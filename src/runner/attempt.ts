@@ -32,6 +32,12 @@ export interface Attempt {
   handBacks?: number;
   /** Consecutive failed calls to the processor (a start, a check, a copy of an output). */
   failures: number;
+  /**
+   * Since when its starts have been answered by the platform, not the processor: no
+   * container could be had (src/runner/transport.ts ContainerUnavailable `notStarted`).
+   * Such answers cost no failed call until runner.containerStartDeadlineMs has passed.
+   */
+  unstartedSince?: number;
   /** The latest progress the processor reported (D1 has it at the marks only). */
   progress: number;
   /** When progress was last written to D1, and what was written. */
@@ -68,6 +74,16 @@ export function withProgress(current: Attempt, progress: number, now: number, { 
   const mark = progressMarks.findLast((m) => next.progress >= m) ?? 0;
   if (mark <= next.progressWritten || now - next.progressWrittenAt < progressWriteMs) return { next, write: false };
   return { next: { ...next, progressWritten: mark, progressWrittenAt: now }, write: true };
+}
+
+/**
+ * The attempt after the platform answered its start with no container at `now`: unchanged
+ * but for `unstartedSince` while runner.containerStartDeadlineMs has not passed (the start
+ * is sent again soon, no failed call counted), or undefined once it has (a failed call).
+ */
+export function afterNoContainer(current: Attempt, now: number, { containerStartDeadlineMs }: Pick<Tunables["runner"], "containerStartDeadlineMs"> = TUNABLES.runner): Attempt | undefined {
+  const since = current.unstartedSince ?? now;
+  return now - since < containerStartDeadlineMs ? { ...current, unstartedSince: since } : undefined;
 }
 
 /** The attempt after one more failed call to the processor, or "lost" when that was one too many. */

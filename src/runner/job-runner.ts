@@ -9,13 +9,14 @@ import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { tunablesFor, type Tunables } from "../lib/tunables.ts";
 import { describe, reportConfigProblems } from "../ops/config.ts";
-import { afterFailedCall, newAttempt, withProgress, type Attempt } from "./attempt.ts";
+import { afterFailedCall, afterNoContainer, newAttempt, withProgress, type Attempt } from "./attempt.ts";
 import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
 import { checkPresented, newAttemptToken, type AttemptCheck, type Presented } from "./credentials.ts";
 import { finishJob, type Outcome } from "./finish.ts";
 import { collectOutputs, discardOutputs } from "./outputs.ts";
 import { askProcessor, ProcessorDrainingError, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
 import { seatRequest, stillWaiting, waitingAt, type SeatRequest } from "./seat.ts";
+import { ContainerUnavailable } from "./transport.ts";
 import { alarmAt, fromOldKeys, heldAttempt, jobOf, STATE_KEY, type RunnerState, type WithAttempt } from "./state.ts";
 
 export type { Attempt } from "./attempt.ts";
@@ -244,8 +245,16 @@ export class JobRunner extends DurableObject<Env> {
         if (state?.phase === "starting") await this.#startRefused(state);
         return;
       }
+      if (state?.phase !== "starting") return;
+      // The platform had no container for it (provisioning, the instance limit, a start that
+      // failed): the processor never had the start, so it costs no failed call for a while.
+      const waiting = error instanceof ContainerUnavailable && error.notStarted ? afterNoContainer(state.attempt, Date.now(), this.#tunables().runner) : undefined;
+      if (waiting) {
+        log("warn", "no container for the start yet; sending it again", { job: attempt.jobId, attempt: attempt.attempt, instance: attempt.instance, error: String(error) });
+        return this.#save({ ...state, attempt: waiting, since: Date.now() });
+      }
       log("warn", "processor refused or unreachable at start", { job: attempt.jobId, attempt: attempt.attempt, error: String(error) });
-      if (state?.phase === "starting") await this.#failedCall(state);
+      await this.#failedCall(state);
     }
   }
 

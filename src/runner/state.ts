@@ -9,7 +9,7 @@ import type { SeatRequest } from "./seat.ts";
 export type RunnerState =
   /** Waiting for a seat in the pool; asks again waitCheckMs after `since`. */
   | { phase: "waiting"; request: SeatRequest; since: number }
-  /** The start was sent and not acknowledged yet; sent again failedCallDelayMs after `since`. */
+  /** The start was sent and not acknowledged yet; sent again startWaitMs after `since` (failedCallDelayMs after a failed start). */
   | { phase: "starting"; attempt: Attempt; since: number }
   /** The processor runs it; asked after a silence, or failedCallDelayMs after a failed call. */
   | { phase: "running"; attempt: Attempt; since: number }
@@ -30,6 +30,9 @@ export function alarmAt(state: RunnerState, t: Pick<Tunables, "runner" | "pool">
     case "waiting":
       return state.since + t.pool.waitCheckMs;
     case "starting":
+      // A start in flight may be a cold container's (startWaitMs); one that failed, or that
+      // the platform answered with no container, is sent again soon.
+      return state.since + (state.attempt.failures > 0 || state.attempt.unstartedSince !== undefined ? failedCallDelayMs : t.runner.startWaitMs);
     case "leaving":
       return state.since + failedCallDelayMs;
     case "running":

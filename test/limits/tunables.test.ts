@@ -125,6 +125,17 @@ describe("the tunables' relations", () => {
   });
 });
 
+describe("the runner and the containers package", () => {
+  it("sends an unanswered start again only after a cold container's start would have answered: the package waits 8 s for an instance and 20 s for its port", () => {
+    // node_modules/@cloudflare/containers/dist/lib/container.js: TIMEOUT_TO_GET_CONTAINER_MS, TIMEOUT_TO_GET_PORTS_MS.
+    expect(runner.startWaitMs).toBeGreaterThan(8_000 + 20_000);
+  });
+
+  it("keeps sending a start the platform has no container for longer than a failed call's retries would", () => {
+    expect(runner.containerStartDeadlineMs).toBeGreaterThan(runner.failedCallDelayMs * runner.maxCallFailures);
+  });
+});
+
 describe("TUNABLES_OVERRIDE (tests only; not in wrangler.toml)", () => {
   it("is not set in wrangler.toml: production reads the constants", () => {
     expect((config as { vars?: Record<string, unknown> }).vars?.TUNABLES_OVERRIDE).toBeUndefined();

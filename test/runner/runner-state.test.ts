@@ -2,11 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { POOL } from "../../src/limits/pool-plan.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { afterFailedCall, newAttempt, withProgress } from "../../src/runner/attempt.ts";
+import { afterFailedCall, afterNoContainer, newAttempt, withProgress } from "../../src/runner/attempt.ts";
 import { seatRequest, stillWaiting } from "../../src/runner/seat.ts";
 import { alarmAt, fromOldKeys, heldAttempt, jobOf, type RunnerState } from "../../src/runner/state.ts";
 
-const { heartbeatMs, silentHeartbeats, failedCallDelayMs, maxCallFailures, progressWriteMs } = TUNABLES.runner;
+const { heartbeatMs, silentHeartbeats, failedCallDelayMs, maxCallFailures, progressWriteMs, startWaitMs, containerStartDeadlineMs } = TUNABLES.runner;
 const job = { id: "job_1", orgId: "org_1", mode: "live" as const, type: "compressImage", attempt: 1, priority: 5, createdAt: 1_000 };
 const attempt = newAttempt(job, "processor-0", "a".repeat(43));
 const request = seatRequest(job, 1);
@@ -16,7 +16,9 @@ const T = 1_000_000;
 describe("the runner's alarm", () => {
   const cases: [string, RunnerState, number][] = [
     ["waiting: asks the pool again", { phase: "waiting", request, since: T }, T + POOL.waitCheckMs],
-    ["starting: sends the start again", { phase: "starting", attempt, since: T }, T + failedCallDelayMs],
+    ["starting: sends the start again once a cold container's start would have answered", { phase: "starting", attempt, since: T }, T + startWaitMs],
+    ["starting after a failed start: sends it again soon", { phase: "starting", attempt: { ...attempt, failures: 1 }, since: T }, T + failedCallDelayMs],
+    ["starting while the platform has no container: sends it again soon", { phase: "starting", attempt: { ...attempt, unstartedSince: T }, since: T }, T + failedCallDelayMs],
     ["running: asks the processor after a silence", { phase: "running", attempt, since: T }, T + heartbeatMs * silentHeartbeats],
     ["running after a failed call: asks again soon", { phase: "running", attempt: { ...attempt, failures: 1 }, since: T }, T + failedCallDelayMs],
     ["ending: records the end again, should this invocation die", { phase: "ending", attempt, final, since: T }, T + heartbeatMs * silentHeartbeats],
@@ -70,5 +72,12 @@ describe("seat and attempt rules", () => {
       expect(current).toMatchObject({ failures: n });
     }
     expect(afterFailedCall(current as typeof attempt)).toBe("lost");
+  });
+
+  it("lets the platform's no-container answers cost no failed call until containerStartDeadlineMs has passed", () => {
+    const first = afterNoContainer(attempt, T);
+    expect(first).toMatchObject({ unstartedSince: T, failures: 0 });
+    expect(afterNoContainer(first!, T + containerStartDeadlineMs - 1)).toMatchObject({ unstartedSince: T, failures: 0 });
+    expect(afterNoContainer(first!, T + containerStartDeadlineMs)).toBeUndefined();
   });
 });

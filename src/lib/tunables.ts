@@ -26,9 +26,19 @@ export const TUNABLES = {
   },
 
   runner: {
-    /** The processor pushes an event at least this often while an attempt runs: container/src/config.ts HEARTBEAT_MS (a test checks). */
-    heartbeatMs: 3_000,
-    /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id). */
+    /**
+     * The processor pushes an event at least this often while an attempt runs:
+     * container/src/config.ts HEARTBEAT_MS (a test checks). Each push is a request to the
+     * job's runner (a billed Durable Object request), so this sets what a long job costs:
+     * 240 heartbeats an hour at 15 s, against 1,200 at 3 s; tunables.test.ts bounds an
+     * hour-long job's requests, docs/capacity.md prices them. What it buys is how soon a
+     * silent attempt is noticed (silentHeartbeats × this: 45 s), which matters only when
+     * the processor's final push is lost or its container died without a word; a pushed end
+     * is seen at once whatever this is. 45 s stays under job.leaseMs, and is small beside
+     * the minutes of a job that sends heartbeats at all (a shorter one pushes only its end).
+     */
+    heartbeatMs: 15_000,
+    /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id): 45 s of silence. */
     silentHeartbeats: 3,
     /** Progress reaches D1 at most this often... */
     progressWriteMs: 5_000,

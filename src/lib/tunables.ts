@@ -32,10 +32,11 @@ export const TUNABLES = {
      * job's runner (a billed Durable Object request), so this sets what a long job costs:
      * 240 heartbeats an hour at 15 s, against 1,200 at 3 s; tunables.test.ts bounds an
      * hour-long job's requests, docs/capacity.md prices them. What it buys is how soon a
-     * silent attempt is noticed (silentHeartbeats × this: 45 s), which matters only when
-     * the processor's final push is lost or its container died without a word; a pushed end
-     * is seen at once whatever this is. 45 s stays under job.leaseMs, and is small beside
-     * the minutes of a job that sends heartbeats at all (a shorter one pushes only its end).
+     * silent attempt is noticed (silentHeartbeats × this: 45 s, under job.leaseMs), which
+     * matters only when the processor's final push is lost twice (it is sent again once) or
+     * its container died without a word; a pushed end is seen at once whatever this is. In
+     * money it matters little (1,200 requests are $0.0002 against $0.13 of container for an
+     * hour of encoding); it bounds the plan's included requests and the runner's load.
      */
     heartbeatMs: 15_000,
     /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id): 45 s of silence. */

@@ -59,8 +59,9 @@ describe("the tunables' relations", () => {
   it("the runner's silence check waits for more than one missed heartbeat of the processor, and matches the processor's own", () => {
     expect(runner.silentHeartbeats).toBeGreaterThan(1);
     expect(loadConfig({}, "/tmp").HEARTBEAT_MS).toBe(runner.heartbeatMs);
-    // Progress is pushed more often than it is written: the runner, not D1, holds the fine-grained value.
-    expect(loadConfig({}, "/tmp").PROGRESS_REPORT_MS).toBeLessThanOrEqual(runner.progressWriteMs);
+    // Progress is pushed at least as often as it may be written (the runner, not D1, holds the
+    // fine-grained value), and not more often: a push that cannot reach D1 is a request for nothing.
+    expect(loadConfig({}, "/tmp").PROGRESS_REPORT_MS).toBe(runner.progressWriteMs);
   });
 
   it("a job's D1 writes do not grow with its duration: progress is written at a few fixed marks", () => {

@@ -6,7 +6,8 @@
 // lease renewals), per minute; an hour is the short job's count, plus that rate × 60, plus
 // the progress pushes (at most MAX_PROGRESS_PUSHES an attempt), plus what does not run
 // locally (the cron sweep's pokes, the hops through the container's own object). The 30 s
-// 1080p encode shows the progress pushes of a real job; its direct run, its CPU seconds.
+// 1080p encode shows the progress pushes of a real job; each job type run by the processor's
+// own JobTable, what it costs in CPU.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -5,7 +5,7 @@
 // sent for HEARTBEAT_MS, the final state at once. Pushes go out one at a time and each
 // carries the state as it is when sent, so they arrive in order and a burst of progress is
 // one push. Each push is a Durable Object request: an attempt pushes at most
-// MAX_PROGRESS_PUSHES progress events, however long it runs (docs/capacity.md: costs).
+// MAX_PROGRESS_PUSHES progress events, however long it runs (docs/capacity.md: what a job costs).
 // A push that fails is not retried, except the final one (once): the runner asks for the
 // state itself when events stop coming (docs/architecture.md: events).
 // It also uploads the attempt's outputs to the callback's `outputs`, straight into R2,

@@ -1,9 +1,11 @@
 // Pushes one attempt's events to the runner's callback (src/contract/processor-protocol.ts):
-// progress at most once per PROGRESS_REPORT_MS, counted from the start (the runner learnt
-// of the start from its answer, so a job shorter than that pushes only its end), a
-// heartbeat when nothing was sent for HEARTBEAT_MS, the final state at once. Pushes go out
-// one at a time and each carries the state as it is when sent, so they arrive in order and
-// a burst of progress is one push.
+// progress when its whole percent rose since the last push and at most once per
+// PROGRESS_REPORT_MS, counted from the start (the runner learnt of the start from its
+// answer, so a job shorter than that pushes only its end), a heartbeat when nothing was
+// sent for HEARTBEAT_MS, the final state at once. Pushes go out one at a time and each
+// carries the state as it is when sent, so they arrive in order and a burst of progress is
+// one push. Each push is a Durable Object request: an attempt pushes at most
+// MAX_PROGRESS_PUSHES progress events, however long it runs (docs/capacity.md: what a job costs).
 // A push that fails is not retried, except the final one (once): the runner asks for the
 // state itself when events stop coming (docs/architecture.md: events).
 // It also uploads the attempt's outputs to the callback's `outputs`, straight into R2,
@@ -53,6 +55,12 @@ async function logMismatch(url: string, response: Response): Promise<void> {
   if (body.success) log("error", "the runner speaks another protocol version; nothing more goes to it", { url, processor: body.data.processor, worker: body.data.worker });
 }
 
+/**
+ * Progress while running is a whole percent from 0 to 99 (jobs.ts), and a progress push
+ * goes only when it rose: at most this many per attempt, whatever its duration.
+ */
+export const MAX_PROGRESS_PUSHES = 99;
+
 export class EventPusher {
   readonly #callback: Callback;
   readonly #config: Config;
@@ -60,6 +68,8 @@ export class EventPusher {
   #chain: Promise<void> = Promise.resolve();
   /** The start's answer counts as the first report. */
   #lastSentAt = Date.now();
+  /** The whole percent the last push carried at least (the start's answer said 0). */
+  #pushedProgress = 0;
   #progressTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #stopped = false;
@@ -76,14 +86,20 @@ export class EventPusher {
     this.#heartbeat.unref();
   }
 
-  /** Progress changed: pushed now, or at the end of the current report period. */
+  /**
+   * Progress changed: pushed now, or at the end of the current report period, if its whole
+   * percent is then above what the last push carried (a heartbeat meanwhile may have).
+   */
   progressed(): void {
     if (this.#stopped || this.#progressTimer) return;
+    const pushIfRose = () => {
+      if (!this.#stopped && Math.floor(this.#state().progress) > this.#pushedProgress) this.#push(false);
+    };
     const wait = this.#lastSentAt + this.#config.PROGRESS_REPORT_MS - Date.now();
-    if (wait <= 0) return this.#push(false);
+    if (wait <= 0) return pushIfRose();
     this.#progressTimer = setTimeout(() => {
       this.#progressTimer = undefined;
-      if (!this.#stopped) this.#push(false);
+      pushIfRose();
     }, wait);
     this.#progressTimer.unref();
   }
@@ -139,6 +155,8 @@ export class EventPusher {
 
   #push(final: boolean): void {
     this.#lastSentAt = Date.now();
+    // What this push carries at least: it reads the state when it goes, never earlier.
+    this.#pushedProgress = Math.max(this.#pushedProgress, Math.floor(this.#state().progress));
     this.#chain = this.#chain.then(async () => {
       if (this.#refused) return;
       const init = (): RequestInit => ({

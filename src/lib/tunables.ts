@@ -32,9 +32,20 @@ export const TUNABLES = {
   },
 
   runner: {
-    /** The processor pushes an event at least this often while an attempt runs: container/src/config.ts HEARTBEAT_MS (a test checks). */
-    heartbeatMs: 3_000,
-    /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id). */
+    /**
+     * The processor pushes an event at least this often while an attempt runs:
+     * container/src/config.ts HEARTBEAT_MS (a test checks). Each push is a request to the
+     * job's runner (a billed Durable Object request), so this sets what a long job costs:
+     * 240 heartbeats an hour at 15 s, against 1,200 at 3 s; tunables.test.ts bounds an
+     * hour-long job's requests, docs/capacity.md prices them. What it buys is how soon a
+     * silent attempt is noticed (silentHeartbeats × this: 45 s, under job.leaseMs), which
+     * matters only when the processor's final push is lost twice (it is sent again once) or
+     * its container died without a word; a pushed end is seen at once whatever this is. In
+     * money it matters little (1,200 requests are $0.0002 against $0.13 of container for an
+     * hour of encoding); it bounds the plan's included requests and the runner's load.
+     */
+    heartbeatMs: 15_000,
+    /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id): 45 s of silence. */
     silentHeartbeats: 3,
     /** Progress reaches D1 at most this often... */
     progressWriteMs: 5_000,

@@ -12,7 +12,9 @@ import {
   protocolVersionOf,
   speaksOurProtocol,
   type ProcessorError,
+  type ProcessorJobState,
   type ProcessorStatus,
+  type PushPath,
 } from "../../src/contract/processor-protocol.ts";
 import { JOB_TYPES } from "../../src/contract/registry.ts";
 import type { Config } from "./config.ts";
@@ -38,6 +40,7 @@ export function createApp(config: Config, jobs: JobTable) {
       running: jobs.running,
       jobTypes: JOB_TYPES.filter((t) => processors[t]),
       tools: await toolVersions(),
+      ...(jobs.pushPaths.latest ? { pushPath: jobs.pushPaths.latest } : {}),
     } satisfies ProcessorStatus),
   );
 
@@ -52,12 +55,14 @@ export function createApp(config: Config, jobs: JobTable) {
     // The Worker validated the params already; checking again keeps the processor safe on its own.
     const request = processorJobRequest.safeParse(await c.req.json().catch(() => undefined));
     if (!request.success) return c.json({ error: "body must be a start request {id, type, params, inputUrl?, callback?}", issues: issuesOf(request.error) } satisfies ProcessorError, 400);
-    return c.json(jobs.start(request.data), 202);
+    // Checked before the first start that names its origin: the runner learns at once whether to wait for events or to poll.
+    const pushPath = request.data.callback ? await jobs.pushPaths.forStart(request.data.callback.url) : undefined;
+    return c.json(withPushPath(jobs.start(request.data), pushPath), 202);
   });
 
   app.get("/jobs/:id", (c) => {
     const state = jobs.get(c.req.param("id"));
-    return state ? c.json(state) : c.json({ error: "unknown job" } satisfies ProcessorError, 404);
+    return state ? c.json(withPushPath(state, jobs.pushPaths.latest)) : c.json({ error: "unknown job" } satisfies ProcessorError, 404);
   });
 
   // Only for an output the processor could not upload itself (src/runner/outputs.ts).
@@ -79,4 +84,9 @@ export function createApp(config: Config, jobs: JobTable) {
   });
 
   return app;
+}
+
+/** A running state as answered (not pushed) says whether the push path works (processor-protocol.ts pushPath). */
+function withPushPath(state: ProcessorJobState, pushPath: PushPath | undefined): ProcessorJobState {
+  return state.state === "running" && pushPath ? { ...state, pushPath } : state;
 }

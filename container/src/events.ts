@@ -66,10 +66,14 @@ export class EventPusher {
   /** The runner answered 409 (it no longer holds the attempt): nothing more goes out, not even what is queued. */
   #refused = false;
 
-  constructor(callback: Callback, config: Config, state: () => ProcessorJobState) {
+  /** Told of each push or upload that got no answer (push-path.ts checks the route again). */
+  readonly #failed: (url: string) => void;
+
+  constructor(callback: Callback, config: Config, state: () => ProcessorJobState, failed: (url: string) => void = () => {}) {
     this.#callback = callback;
     this.#config = config;
     this.#state = state;
+    this.#failed = failed;
     this.#heartbeat = setInterval(() => {
       if (Date.now() - this.#lastSentAt >= config.HEARTBEAT_MS / 2) this.#push(false);
     }, config.HEARTBEAT_MS);
@@ -126,7 +130,10 @@ export class EventPusher {
       }
       log("warn", "output upload refused; the runner will copy it", { job: this.#state().id, output: output.name, status });
     } catch (error) {
-      if (!signal.aborted) log("warn", "output upload failed; the runner will copy it", { job: this.#state().id, output: output.name, error: String(error) });
+      if (!signal.aborted) {
+        log("warn", "output upload failed; the runner will copy it", { job: this.#state().id, output: output.name, error: String(error) });
+        this.#failed(this.#callback.url);
+      }
     }
     return "not stored";
   }
@@ -151,6 +158,7 @@ export class EventPusher {
         if (status === 409) this.#refuse();
       } catch (error) {
         log("warn", "event push failed; the runner will ask", { job: this.#state().id, error: String(error) });
+        this.#failed(this.#callback.url);
       }
     });
   }

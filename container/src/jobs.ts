@@ -19,6 +19,7 @@ import { JobCancelled, JobFailure, stopped } from "./errors.ts";
 import { EventPusher, type OutputFile } from "./events.ts";
 import { fetchInput, formatBytes } from "./fetch-input.ts";
 import { log } from "./log.ts";
+import { PushPaths } from "./push-path.ts";
 import { processors } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
 import { StepLog, type StepTime } from "./steps.ts";
@@ -51,9 +52,12 @@ interface Entry {
 export class JobTable {
   readonly #jobs = new Map<string, Entry>();
   readonly #config: Config;
+  /** Whether the attempts' events reach the runner (push-path.ts). */
+  readonly pushPaths: PushPaths;
 
   constructor(config: Config) {
     this.#config = config;
+    this.pushPaths = new PushPaths(config);
   }
 
   get running(): number {
@@ -75,7 +79,7 @@ export class JobTable {
       done: Promise.resolve(),
       steps: new StepLog(),
     };
-    if (request.callback) entry.events = new EventPusher(request.callback, this.#config, () => view(entry));
+    if (request.callback) entry.events = new EventPusher(request.callback, this.#config, () => view(entry), (url) => this.pushPaths.pushFailed(url));
     this.#jobs.set(request.id, entry);
     entry.done = this.#run(entry, request);
     return view(entry);

@@ -176,9 +176,22 @@ const progress = z.number().min(0).max(100);
  */
 const storedResult = z.custom<StoredResult>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "must be an object");
 
-/** An attempt's state: the answer to a start, a GET or a cancel, and the body of every pushed event. */
+/**
+ * Whether the processor's events and uploads reach the runner: it checks the callback's
+ * origin (a request any answer to which will do) when it first sees it, when a push fails,
+ * and again while it is broken (container/src/push-path.ts). `checkedAt` is epoch ms.
+ * Optional in the protocol: a processor that does not report it is taken as one that pushes.
+ */
+export const pushPath = z.object({ ok: z.boolean(), error: z.string().optional(), checkedAt: z.number() });
+export type PushPath = z.infer<typeof pushPath>;
+
+/**
+ * An attempt's state: the answer to a start, a GET or a cancel, and the body of every
+ * pushed event. A running state answered (not pushed) may say whether the push path works:
+ * when it does not, the runner polls the attempt rather than wait for its events.
+ */
 export const processorJobState = z.discriminatedUnion("state", [
-  z.object({ id: z.string().min(1), state: z.literal("running"), progress }),
+  z.object({ id: z.string().min(1), state: z.literal("running"), progress, pushPath: pushPath.optional() }),
   z.object({ id: z.string().min(1), state: z.literal("completed"), progress: z.literal(100), result: storedResult, outputs: z.array(processorOutput), timings: processorTimings.optional() }),
   z.object({ id: z.string().min(1), state: z.literal("failed"), progress, error: jobError, timings: processorTimings.optional() }),
   z.object({ id: z.string().min(1), state: z.literal("cancelled"), progress }),
@@ -192,6 +205,8 @@ export const processorStatus = z.object({
   running: z.int().min(0),
   jobTypes: z.array(z.enum(JOB_TYPES)),
   tools: z.record(z.string(), z.string().nullable()),
+  /** Whether events reach the runner, once the processor has a callback origin to check (pushPath). */
+  pushPath: pushPath.optional(),
 });
 export type ProcessorStatus = z.infer<typeof processorStatus>;
 

@@ -38,6 +38,12 @@ export const TUNABLES = {
     failedCallDelayMs: 2_000,
     /** Consecutive failed calls before the processor counts as lost (the attempt ends). */
     maxCallFailures: 5,
+    /**
+     * While the processor says its events cannot reach the runner (its push path is broken,
+     * container/src/push-path.ts), the runner asks it for the attempt this often instead of
+     * waiting out a silence: a job then ends within about this long of its work.
+     */
+    brokenPushPollMs: 500,
   },
 
   /** The processor pool (src/limits/processor-pool.ts; docs/capacity.md). Vars named below override. */

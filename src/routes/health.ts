@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { adminAuth } from "../auth/admin.ts";
 import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, speaksOurProtocol } from "../contract/processor-protocol.ts";
 import { processorFetch } from "../runner/transport.ts";
+import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { reportConfigProblems } from "../ops/config.ts";
 
@@ -47,7 +48,12 @@ async function checkProcessor(env: Env, instance: string, timeoutMs: number): Pr
   }
   const status = processorStatus.safeParse(body);
   if (!status.success) return { ok: false, mode, protocol, error: `the processor's status is not what the protocol says: ${describeIssues(status.error)}` };
-  return { mode, protocol, tools: status.data.tools, jobTypes: status.data.jobTypes };
+  // Whether its events reach the runner (container/src/push-path.ts). When they do not, jobs
+  // still end, the runner polling each one (TUNABLES.runner.brokenPushPollMs): reported and
+  // logged as the fault it is, without failing the check.
+  const { pushPath } = status.data;
+  if (pushPath && !pushPath.ok) log("error", "the processor's events cannot reach the runner (push path broken)", { instance, error: pushPath.error, checkedAt: pushPath.checkedAt });
+  return { mode, protocol, tools: status.data.tools, jobTypes: status.data.jobTypes, ...(pushPath ? { pushPath } : {}) };
 }
 
 export const healthRoutes = new Hono<{ Bindings: Env }>()

@@ -1,15 +1,23 @@
 // The production path on a real Docker engine: Worker -> Queue -> JobRunner -> a
 // ProcessorContainer built from container/Dockerfile -> R2. Every job type, outputs
 // probed; a container killed mid-job; cancel; an idle container stopping by itself.
+// Every job must end as its work ends: its end pushed by the processor (not found by the
+// runner's watchdog), its outputs uploaded (none copied by the runner), its phases adding
+// up to its time; warm jobs within their own phases + 300 ms. The cold start is measured.
 // `npm run test:containers` (docs/deploy.md: the containers tier).
+import { mkdir, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, appContainers, createJob, dockerCli, download, ffprobe, imageMeta, jobRow, startTier, until, waitForEnd, type Tier } from "./tier.ts";
+import { api, appContainers, createJob, dockerCli, download, ffprobe, howItEnded, imageMeta, jobRow, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
 
 /** Small, so the idle test is quick; a container runs no job is only then asked to stop. */
 const SLEEP_AFTER_S = 15;
 /** The instance budget (max_instances) for this tier: small, so the burst test exceeds it 3×. */
 const INSTANCES = 2;
+/** The most a job may take, after the processor's end, to be recorded completed: a push and a check of R2, not a silence. */
+const REPORT_MS = 300;
 const timings: Record<string, number> = {};
+/** Each job's time, end to end (created → completed, the service's own clock) and by phase. */
+const jobFigures: Record<string, Record<string, number | null>> = {};
 let tier: Tier;
 
 beforeAll(async () => {
@@ -21,27 +29,57 @@ beforeAll(async () => {
 afterAll(async () => {
   await tier?.stop();
   console.log("containers tier timings (ms):", JSON.stringify(timings, null, 2));
+  console.log("containers tier jobs (ms, created → completed and by phase):");
+  console.table(jobFigures);
+  await mkdir("test-output", { recursive: true });
+  await writeFile("test-output/containers-figures.json", JSON.stringify({ timings, jobs: jobFigures }, null, 2));
 });
 
-/** Creates a job, waits for it to complete, and records how long it took. */
-async function completed(label: string, type: string, input: string, options: Record<string, unknown>) {
+/** Created → completed by the service's own clock. */
+const totalMs = (job: ApiJob) => Date.parse(job.completedAt!) - Date.parse(job.createdAt);
+const phase = (job: ApiJob, name: string) => job.timings[name] ?? 0;
+
+/**
+ * The job ended as its work did: the processor pushed its end (`endHeard`, not the
+ * runner's watchdog asking after a silence), uploaded its outputs (none copied by the
+ * runner, no broken push path), and its phases add up to its time, the last of them, the
+ * wait for the end to be recorded, under REPORT_MS. Records its figures under `label`.
+ */
+async function endedAsItHappened(label: string, job: ApiJob): Promise<void> {
+  const { finished, problems } = await howItEnded(tier, job.id);
+  jobFigures[label] = { totalMs: totalMs(job), ...job.timings };
+  expect(problems.map((p) => p.message), `${label}: did not end as it happened`).toEqual([]);
+  expect(finished.endHeard, `${label}: the runner heard of its end by ${String(finished.endHeard)}`).toBe("push");
+  const phases = Object.values(job.timings).reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
+  expect(Math.abs(totalMs(job) - phases), `${label}: phases ${JSON.stringify(job.timings)} against ${totalMs(job)} ms`).toBeLessThanOrEqual(5);
+  expect(job.timings.reportMs, `${label}: ${JSON.stringify(job.timings)}`).toBeLessThanOrEqual(REPORT_MS);
+}
+
+/** Creates a job, waits for it to complete as it happened, and records how long it took. */
+async function completedJob(label: string, type: string, input: string, options: Record<string, unknown>): Promise<ApiJob> {
   const start = Date.now();
   const id = await createJob(tier, type, input, options);
   const job = await waitForEnd(tier, id);
   timings[label] = Date.now() - start;
   expect(job.error, `${label}: ${JSON.stringify(job.error)}`).toBeUndefined();
   expect(job.status).toBe("completed");
-  return job.result!;
+  await endedAsItHappened(label, job);
+  return job;
 }
+
+const completed = async (label: string, type: string, input: string, options: Record<string, unknown>) => (await completedJob(label, type, input, options)).result!;
 
 /** The app container running ffmpeg, once there is one. */
 const encoding = () => until("ffmpeg running in a container", async () => (await appContainers()).find((c) => /\bffmpeg\b/.test(c.processes)), 120_000);
 
 describe("every job type in a container", () => {
-  it("compress-image: WebP at the asked width", async () => {
-    const result = await completed("compress-image", "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 70, format: "webp", maxWidth: 800 });
-    const meta = await imageMeta(await download(result.url));
+  it("compress-image: WebP at the asked width, on a cold instance whose start the job's startMs holds", async () => {
+    const job = await completedJob("compress-image (cold)", "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 70, format: "webp", maxWidth: 800 });
+    const meta = await imageMeta(await download(job.result!.url));
     expect(meta).toMatchObject({ format: "webp", width: 800, height: 534 });
+    // The container started for this job: its start is a phase of the job, not lost time.
+    timings["cold start (startMs of the first job)"] = phase(job, "startMs");
+    expect(phase(job, "startMs")).toBeGreaterThan(phase(job, "fetchInputMs"));
   });
 
   it("compress-pdf: a smaller PDF with the same page count", async () => {
@@ -100,6 +138,21 @@ describe("every job type in a container", () => {
     expect(jobs.map((j) => j.status)).toEqual(ids.map(() => "completed"));
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(INSTANCES);
+    for (const [i, job] of jobs.entries()) await endedAsItHappened(`burst ${i + 1}/${jobs.length}`, job);
+  });
+
+  it("warm jobs, one at a time: each completes within its own phases (queued, fetch, process, store) + 300 ms", async () => {
+    const warm: [string, string, string, Record<string, unknown>][] = [
+      ["compress-image", "compress-image", "photo.jpg", { quality: 70, format: "webp", maxWidth: 800 }],
+      ["video-thumbnail", "video-thumbnail", "clip.mp4", { timestamp: 2, format: "png", width: 160 }],
+      ["extract-audio", "extract-audio", "clip.mp4", {}],
+      ["compress-pdf", "compress-pdf", "doc.pdf", { quality: "low" }],
+    ];
+    for (const [label, type, input, options] of warm) {
+      const job = await completedJob(`${label} (warm)`, type, `${tier.mediaUrl}/${input}`, options);
+      const own = phase(job, "queuedMs") + phase(job, "fetchInputMs") + phase(job, "processMs") + phase(job, "storeOutputMs");
+      expect(totalMs(job), `${label}: ${JSON.stringify(job.timings)}`).toBeLessThanOrEqual(own + 300);
+    }
   });
 
   it("idle instances stop after CONTAINER_SLEEP_AFTER once their jobs are done", async () => {
@@ -116,6 +169,9 @@ describe("failures and control", () => {
     const job = await waitForEnd(tier, id);
     timings["compress-video, killed once"] = Date.now() - start;
     expect(job.status).toBe("completed");
+    // The lost attempt is in retriesMs; the last one ended as it happened.
+    await endedAsItHappened("compress-video, killed once", job);
+    expect(phase(job, "retriesMs")).toBeGreaterThan(0);
     expect((await ffprobe(await download(job.result!.url))).streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "hevc", width: 320 });
     const row = await jobRow(tier, id);
     expect(row.status).toBe("completed");

@@ -71,13 +71,17 @@ export function heardFrom(current: Attempt, answer: ProcessorJobState, now: numb
  * The last attempt's phases when its job ends at `now`, with the processor's own. They
  * follow one another: the start, the processor's fetch, process and store, then `reportMs`,
  * the rest until `now`: the time the news of the end took to be recorded (a push in a few
- * ms; a silence the runner had to notice, seconds).
+ * ms; a silence the runner had to notice, seconds). The processor begins the work as it
+ * answers the start, so the work may overlap the answer's way back to the runner (tens of
+ * ms on a busy machine): the start then ends where the work began, no phase is counted
+ * twice, and they add up to the attempt's time.
  */
 export function attemptTimings(current: Attempt, processor: Partial<Phases> | undefined, now: number): Partial<Phases> {
   const { retriesMs, startMs, begunAt } = current;
+  if (begunAt === undefined || startMs === undefined) return { ...processor, retriesMs, startMs, reportMs: undefined };
   const worked = (processor?.fetchInputMs ?? 0) + (processor?.processMs ?? 0) + (processor?.storeOutputMs ?? 0);
-  const reportMs = begunAt === undefined || startMs === undefined ? undefined : Math.max(0, now - begunAt - startMs - worked);
-  return { ...processor, retriesMs, startMs, reportMs };
+  const rest = now - begunAt - startMs - worked;
+  return { ...processor, retriesMs, startMs: Math.max(0, startMs + Math.min(0, rest)), reportMs: Math.max(0, rest) };
 }
 
 /**

@@ -97,6 +97,9 @@ describe("an attempt's phases", () => {
     const heard = heardFrom(begun, running(), T + 1_700);
     const timings = attemptTimings(heard, { fetchInputMs: 100, processMs: 400, storeOutputMs: 50 }, T + 2_300);
     expect(timings).toEqual({ retriesMs: 4_000, startMs: 1_700, fetchInputMs: 100, processMs: 400, storeOutputMs: 50, reportMs: 50 });
+    // The work began before the start's answer reached the runner (it overlaps the answer's
+    // way back): the start ends where the work began, and nothing is counted twice.
+    expect(attemptTimings(heard, { fetchInputMs: 100, processMs: 400, storeOutputMs: 50 }, T + 2_220)).toMatchObject({ startMs: 1_670, reportMs: 0 });
     // An attempt an older deploy began has no start to measure from: neither phase is made up.
     expect(attemptTimings({ ...heard, begunAt: undefined, startMs: undefined }, {}, T)).toMatchObject({ startMs: undefined, reportMs: undefined });
   });

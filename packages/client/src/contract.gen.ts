@@ -887,7 +887,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -942,7 +942,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -994,7 +994,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1048,7 +1048,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1101,7 +1101,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1168,7 +1168,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1196,7 +1196,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1250,7 +1250,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1301,7 +1301,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1349,7 +1349,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1399,7 +1399,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1448,7 +1448,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
@@ -1511,7 +1511,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
                 retriesMs: number | null;
-                /** @description The last attempt's start sent to the processor until the processor took it, a container's cold start included. */
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;

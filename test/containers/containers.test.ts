@@ -7,7 +7,8 @@
 // `npm run test:containers` (docs/deploy.md: the containers tier).
 import { mkdir, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, appContainers, createJob, dockerCli, download, ffprobe, howItEnded, imageMeta, jobRow, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
+import { api, appContainers, breakPushPath, createJob, dockerCli, download, ffprobe, howItEnded, imageMeta, jobRow, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
 
 /** Small, so the idle test is quick; a container runs no job is only then asked to stop. */
 const SLEEP_AFTER_S = 15;
@@ -152,6 +153,34 @@ describe("every job type in a container", () => {
       const job = await completedJob(`${label} (warm)`, type, `${tier.mediaUrl}/${input}`, options);
       const own = phase(job, "queuedMs") + phase(job, "fetchInputMs") + phase(job, "processMs") + phase(job, "storeOutputMs");
       expect(totalMs(job), `${label}: ${JSON.stringify(job.timings)}`).toBeLessThanOrEqual(own + 300);
+    }
+  });
+
+  it("a push path that breaks: the processor finds out on its first failed push and says so, and the runner then polls each job instead of waiting out a silence", async () => {
+    const warm = await appContainers();
+    expect(warm.length).toBeGreaterThan(0);
+    for (const c of warm) await breakPushPath(c.name);
+    try {
+      // The first job goes to a processor that last found its path working: its pushes fail,
+      // it checks the path again and finds it broken; the runner hears of the end by asking.
+      const first = await waitForEnd(tier, await createJob(tier, "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 70, format: "webp", maxWidth: 400 }));
+      expect(first.status).toBe("completed");
+      expect((await howItEnded(tier, first.id)).finished.endHeard).toBe("check");
+      jobFigures["push path broken: first job"] = { totalMs: totalMs(first), ...first.timings };
+      // The next job's start is answered with the broken path: the runner polls it, and it
+      // ends within a poll and the copy of its output, not a 9 s silence.
+      const start = Date.now();
+      const next = await waitForEnd(tier, await createJob(tier, "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 71, format: "webp", maxWidth: 400 }));
+      timings["push path broken: next job, created → completed seen"] = Date.now() - start;
+      jobFigures["push path broken: next job"] = { totalMs: totalMs(next), ...next.timings };
+      expect(next.status).toBe("completed");
+      const { finished, problems } = await howItEnded(tier, next.id);
+      expect(finished).toMatchObject({ endHeard: "check", pushBroken: true });
+      expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/cannot push/), expect.stringMatching(/copying it/)]));
+      expect(next.timings.reportMs).toBeLessThanOrEqual(TUNABLES.runner.brokenPushPollMs + 1_000);
+      expect(totalMs(next)).toBeLessThan(TUNABLES.runner.heartbeatMs * TUNABLES.runner.silentHeartbeats);
+    } finally {
+      for (const c of warm) await breakPushPath(c.name, true).catch(() => undefined);
     }
   });
 

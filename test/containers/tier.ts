@@ -213,3 +213,15 @@ export async function jobRow(tier: Tier, id: string): Promise<{ status: string; 
   );
   return JSON.parse(stdout)[0].results[0];
 }
+
+/**
+ * Breaks (or, with `repair`, mends) the push path of app container `name`: its sidecar
+ * (`<name>-proxy`, whose network namespace the app shares) refuses every connection to the
+ * address the runner's host resolves to (11.0.0.1, the sidecar's synthetic answer), an open
+ * one included, as a platform change or a broken route would. Inputs on the Docker bridge
+ * are not touched.
+ */
+export async function breakPushPath(name: string, repair = false): Promise<void> {
+  const rule = ["OUTPUT", "-p", "tcp", "-m", "conntrack", "--ctorigdst", "11.0.0.1", "-j", "REJECT", "--reject-with", "tcp-reset"];
+  await dockerCli("exec", "-u", "root", `${name}-proxy`, "iptables", repair ? "-D" : "-I", ...rule);
+}

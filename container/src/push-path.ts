@@ -13,6 +13,8 @@ export class PushPaths {
   readonly #checking = new Map<string, Promise<PushPath>>();
   /** The event URL the latest start's callback named: in production the only one. */
   #latest: string | undefined;
+  /** Aborted when the path of its event URL is found broken (brokenSignal). */
+  readonly #whenBroken = new Map<string, AbortController>();
 
   constructor(config: Limits) {
     this.#config = config;
@@ -33,6 +35,18 @@ export class PushPaths {
   /** A push or an upload of the callback whose events go to `eventUrl` failed: it is checked again, in the background. */
   pushFailed(eventUrl: string): void {
     void this.check(eventUrl);
+  }
+
+  /**
+   * A signal aborted once the path to `eventUrl` is found broken, at once when it is known
+   * to be: uploads under way stop waiting for a route that does not answer, and the runner
+   * copies what they did not store.
+   */
+  brokenSignal(eventUrl: string): AbortSignal {
+    if (this.#known.get(eventUrl)?.ok === false) return AbortSignal.abort(new Error("the push path is broken"));
+    let controller = this.#whenBroken.get(eventUrl);
+    if (!controller) this.#whenBroken.set(eventUrl, (controller = new AbortController()));
+    return controller.signal;
   }
 
   /** The push path of the latest start's callback (GET /status, GET /jobs/:id); undefined before any start with a callback. */
@@ -60,6 +74,10 @@ export class PushPaths {
         const before = this.#known.get(eventUrl);
         this.#known.set(eventUrl, state);
         const origin = new URL(eventUrl).origin;
+        if (!state.ok) {
+          this.#whenBroken.get(eventUrl)?.abort(new Error("the push path is broken"));
+          this.#whenBroken.delete(eventUrl);
+        }
         if (!state.ok && before?.ok !== false) log("error", "push path broken: events and outputs cannot reach the runner, which polls instead", { origin, error: state.error });
         if (state.ok && before?.ok === false) log("info", "push path works again", { origin });
         return state;

@@ -3,6 +3,7 @@
 // and a route that does not work is found within the check's timeout, not a job's silence.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROCESSOR_PROTOCOL_VERSION, processorJobState, processorStatus, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { createApp } from "../src/app.ts";
@@ -66,6 +67,27 @@ describe("the push path", () => {
     paths.pushFailed(url);
     await paths.check(url);
     expect(checks - before).toBe(1);
+  });
+
+  it("known broken, no output is uploaded: the attempt completes at once and leaves them for the runner to copy", async () => {
+    const media = await startMediaServer();
+    try {
+      const config = await testConfig({ PUSH_PATH_CHECK_TIMEOUT_MS: "300" });
+      const table = new JobTable(config);
+      const url = "http://runner.media-jobs.invalid/internal/processor-events";
+      expect((await table.pushPaths.forStart(url)).ok).toBe(false);
+      const image = media.serve("/image.jpg", await sharp({ create: { width: 64, height: 48, channels: 3, background: "#4a7" } }).jpeg().toBuffer(), "image/jpeg");
+      table.start({ id: "broken_1.1", type: "compressImage", params: { url: image, format: "webp" } as never, callback: { url, token: "t", outputs: "http://runner.media-jobs.invalid/internal/processor-outputs/broken_1.1" } });
+      const deadline = Date.now() + 10_000;
+      while (table.get("broken_1.1")?.state === "running" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const state = table.get("broken_1.1");
+      expect(state).toMatchObject({ state: "completed", outputs: [{ name: "image.webp" }] });
+      // No try at the route: a few ms, not an upload's timeout.
+      expect((state as { timings: { storeOutputMs: number } }).timings.storeOutputMs).toBeLessThan(100);
+      expect(table.output("broken_1.1", "image.webp")).toBeDefined();
+    } finally {
+      await media.close();
+    }
   });
 
   it("comes with the answer to a start that names a callback, and in /status", async () => {

@@ -73,7 +73,8 @@ export async function startTier(options: { sleepAfter: string; instances: number
     const lines = (partial + text).split("\n");
     partial = lines.pop() ?? "";
     for (const line of lines) {
-      const json = line.slice(line.indexOf("{"));
+      // wrangler prints warnings and errors inside colour codes ("✘ [ERROR] {…}\x1b[0m").
+      const json = line.slice(line.indexOf("{"), line.lastIndexOf("}") + 1);
       if (!json.startsWith("{")) continue;
       try {
         const parsed = JSON.parse(json) as LogLine;

@@ -4,12 +4,14 @@ import { Readable } from "node:stream";
 import { Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import {
+  isEventsUrl,
   issuesOf,
   PROCESSOR_PROTOCOL_VERSION,
   processorJobRequest,
   PROTOCOL_HEADER,
   protocolMismatchBody,
   protocolVersionOf,
+  PUSH_PATH_QUERY,
   speaksOurProtocol,
   type ProcessorError,
   type ProcessorJobState,
@@ -33,16 +35,19 @@ export function createApp(config: Config, jobs: JobTable) {
   });
   if (config.PROCESSOR_TOKEN) app.use("/jobs/*", bearerAuth({ token: config.PROCESSOR_TOKEN }));
 
-  app.get("/status", async (c) =>
-    c.json({
+  app.get("/status", async (c) => {
+    // /healthz/processor names the Worker's event URL: checked now, so a probe reports the route (only that path, http(s)).
+    const asked = c.req.query(PUSH_PATH_QUERY);
+    const pushPath = asked && isEventsUrl(asked) ? await jobs.pushPaths.check(asked) : jobs.pushPaths.latest;
+    return c.json({
       ok: true,
       protocol: PROCESSOR_PROTOCOL_VERSION,
       running: jobs.running,
       jobTypes: JOB_TYPES.filter((t) => processors[t]),
       tools: await toolVersions(),
-      ...(jobs.pushPaths.latest ? { pushPath: jobs.pushPaths.latest } : {}),
-    } satisfies ProcessorStatus),
-  );
+      ...(pushPath ? { pushPath } : {}),
+    } satisfies ProcessorStatus);
+  });
 
   app.post("/jobs", async (c) => {
     // A Worker of another version would misread what this processor pushes: refused

@@ -103,6 +103,14 @@ describe("the push path", () => {
       expect(state).toMatchObject({ state: "running", pushPath: { ok: false, error: expect.any(String) } });
       const status = processorStatus.parse(await (await app.request("/status")).json());
       expect(status.pushPath).toMatchObject({ ok: false });
+      // /healthz/processor has the route to its event URL checked now; nothing but that path is fetched.
+      const asked = async (url: string) => processorStatus.parse(await (await app.request(`/status?checkPushPath=${encodeURIComponent(url)}`)).json()).pushPath;
+      const before = checks;
+      expect(await asked(`${origin}/internal/processor-events`)).toMatchObject({ ok: true });
+      expect(checks - before).toBe(1);
+      await asked(`${origin}/admin/anything`);
+      await asked(`file:///etc/passwd`);
+      expect(checks - before).toBe(1);
     } finally {
       await media.close();
     }

@@ -9,7 +9,8 @@
 //                                     (only for outputs the processor could not upload itself)
 //   POST   /jobs/:id/cancel         → 200 processorJobState (the cancel answer); kills its processes
 //   DELETE /jobs/:id                → 204; removes its files
-//   GET    /status                  → 200 processorStatus
+//   GET    /status                  → 200 processorStatus; with ?checkPushPath=<the Worker's event URL>,
+//                                     its push path to that URL checked first
 //
 // And the other way, pushed while an attempt runs (docs/architecture.md: events):
 //
@@ -197,6 +198,19 @@ export const processorJobState = z.discriminatedUnion("state", [
   z.object({ id: z.string().min(1), state: z.literal("cancelled"), progress }),
 ]);
 export type ProcessorJobState = z.infer<typeof processorJobState>;
+
+/**
+ * GET /status's query naming the Worker's event URL (http(s), path PROCESSOR_EVENTS_PATH):
+ * the processor checks its route there before it answers, and reports it as `pushPath`.
+ */
+export const PUSH_PATH_QUERY = "checkPushPath";
+
+/** Whether `url` may be checked as the Worker's event URL: http(s), the events path, nothing more. */
+export function isEventsUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return /^https?:$/.test(parsed.protocol) && parsed.pathname === PROCESSOR_EVENTS_PATH && !parsed.search && !parsed.username && !parsed.password;
+}
 
 /** GET /status: the processor's protocol version, how many attempts it runs, the job types it has tools for, and their versions. */
 export const processorStatus = z.object({

@@ -6,7 +6,8 @@
 // tools, the check to run after a deploy (docs/deploy.md).
 import { Hono } from "hono";
 import { adminAuth } from "../auth/admin.ts";
-import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, speaksOurProtocol } from "../contract/processor-protocol.ts";
+import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, PUSH_PATH_QUERY, speaksOurProtocol } from "../contract/processor-protocol.ts";
+import { processorEventsUrl } from "../runner/events.ts";
 import { processorFetch } from "../runner/transport.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
@@ -34,8 +35,10 @@ async function timed(probe: () => Promise<Record<string, unknown> | void>): Prom
  * this Worker's, and whether they match). A processor of another protocol version fails
  * the check (`ok: false`): the runner refuses to work with it.
  */
-async function checkProcessor(env: Env, instance: string, timeoutMs: number): Promise<Record<string, unknown>> {
-  const res = await processorFetch(env, instance)("/status", { signal: AbortSignal.timeout(timeoutMs) });
+async function checkProcessor(env: Env, instance: string, timeoutMs: number, checkPushPath = false): Promise<Record<string, unknown>> {
+  // Asked to, the processor checks its route to this Worker's event URL before it answers.
+  const query = checkPushPath ? `?${PUSH_PATH_QUERY}=${encodeURIComponent(processorEventsUrl(env))}` : "";
+  const res = await processorFetch(env, instance)(`/status${query}`, { signal: AbortSignal.timeout(timeoutMs) });
   if (!res.ok) throw new Error(`processor answered ${res.status}`);
   const body: unknown = await res.json();
   // The body's version first: a processor older than versioning sends neither it nor the header.
@@ -82,6 +85,6 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
   })
   .get("/processor", adminAuth(), async (c) => {
     // A cold container needs its image pulled and Node started: allow more than /healthz does.
-    const processor = await timed(() => checkProcessor(c.env, PROBE_INSTANCE, TUNABLES.health.containerProbeTimeoutMs));
+    const processor = await timed(() => checkProcessor(c.env, PROBE_INSTANCE, TUNABLES.health.containerProbeTimeoutMs, true));
     return c.json({ ok: processor.ok, checks: { processor } }, processor.ok ? 200 : 503, { "cache-control": "no-store" });
   });

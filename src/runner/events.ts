@@ -29,9 +29,19 @@ const MAX_EVENT_BYTES = 256 * 1024;
 
 const tokenMessage = (pid: string) => `processor-events:${pid}`;
 
+/** Where the processor reaches this Worker: its public origin locally, the container's outbound host in production. */
+function callbackOrigin(env: Env): string {
+  return env.PROCESSOR_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : `http://${CALLBACK_HOST}`;
+}
+
+/** The URL the processor pushes events to; /healthz/processor has the processor check it (container/src/push-path.ts). */
+export function processorEventsUrl(env: Env): string {
+  return `${callbackOrigin(env)}${PROCESSOR_EVENTS_PATH}`;
+}
+
 /** The callback an attempt's start request carries: where its events and its outputs go, and its token. */
 export async function callbackFor(env: Env, pid: string): Promise<NonNullable<ProcessorJobRequest["callback"]>> {
-  const origin = env.PROCESSOR_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : `http://${CALLBACK_HOST}`;
+  const origin = callbackOrigin(env);
   return {
     url: `${origin}${PROCESSOR_EVENTS_PATH}`,
     token: base64url(await hmacSha256(env.PROCESSOR_TOKEN, tokenMessage(pid))),

@@ -222,9 +222,11 @@ describe("failures and control", () => {
     const start = Date.now();
     const res = await fetch(`${tier.service.baseUrl}/healthz/processor`, { headers: { authorization: `Bearer ${tier.service.adminToken}` } });
     timings["healthz/processor (cold start)"] = Date.now() - start;
-    const body = (await res.json()) as { ok: boolean; checks: { processor: { tools: Record<string, string | null> } } };
+    const body = (await res.json()) as { ok: boolean; checks: { processor: { tools: Record<string, string | null>; pushPath?: { ok: boolean } } } };
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.checks.processor.tools.ffmpeg).toEqual(expect.any(String));
+    // The probe checked its route to the runner's host (through the container's outbound handler).
+    expect(body.checks.processor.pushPath).toMatchObject({ ok: true });
     const [probe] = await appContainers();
     expect(probe).toBeDefined();
     // Nothing releases the probe's instance: only its idle time stops it.

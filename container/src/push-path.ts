@@ -1,12 +1,15 @@
-// Whether this processor's events and uploads reach the runner (the protocol's `pushPath`):
-// the callback's event URL is checked when a start first names it, after a push fails, and
-// again while it is broken, so a broken route shows in seconds, not as a silence per job.
+// Whether this processor's events and uploads reach the runner (the protocol's `pushPath`),
+// checked so that a broken route shows in seconds, not as a silence in every job.
 import type { PushPath } from "../../src/contract/processor-protocol.ts";
 import type { Config } from "./config.ts";
 import { log } from "./log.ts";
 
 type Limits = Pick<Config, "PUSH_PATH_CHECK_TIMEOUT_MS" | "PUSH_PATH_RECHECK_MS">;
 
+/**
+ * The push path per callback event URL: checked when a start first names it, when a push or
+ * upload fails or goes unanswered, when /status is asked to, and at a start while broken.
+ */
 export class PushPaths {
   readonly #config: Limits;
   readonly #known = new Map<string, PushPath>();

@@ -90,6 +90,33 @@ describe("the push path", () => {
     }
   });
 
+  it("a route that swallows requests: an upload unanswered for the check's timeout has it checked, found broken, and given up", async () => {
+    // Takes connections and never answers, as a blackholed route does.
+    const silent = createServer(() => {});
+    await new Promise<void>((done) => silent.listen(0, "127.0.0.1", done));
+    const media = await startMediaServer();
+    try {
+      const silentOrigin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const config = await testConfig({ PUSH_PATH_CHECK_TIMEOUT_MS: "300", EVENT_TIMEOUT_MS: "10000" });
+      const table = new JobTable(config);
+      const url = `${silentOrigin}/internal/processor-events`;
+      const image = media.serve("/image.jpg", await sharp({ create: { width: 64, height: 48, channels: 3, background: "#4a7" } }).jpeg().toBuffer(), "image/jpeg");
+      // Not known yet: the start does not wait for a check here, the uploads find out.
+      table.start({ id: "silent_1.1", type: "compressImage", params: { url: image, format: "webp" } as never, callback: { url, token: "t", outputs: `${silentOrigin}/internal/processor-outputs/silent_1.1` } });
+      const deadline = Date.now() + 8_000;
+      while (table.get("silent_1.1")?.state === "running" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const state = table.get("silent_1.1") as { state: string; timings: { storeOutputMs: number } };
+      expect(state.state).toBe("completed");
+      // About two check timeouts (the doubt, then the check), not the upload's 10 s.
+      expect(state.timings.storeOutputMs).toBeLessThan(2_000);
+      expect(table.pushPaths.brokenSignal(url).aborted).toBe(true);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((done) => silent.close(() => done()));
+      await media.close();
+    }
+  });
+
   it("comes with the answer to a start that names a callback, and in /status", async () => {
     const media = await startMediaServer();
     try {

@@ -51,6 +51,10 @@ const schema = z.object({
   PROGRESS_REPORT_MS: int(5_000),
   /** One event push gives up after this long (the runner asks for the state when events stop). */
   EVENT_TIMEOUT_MS: int(10_000),
+  /** A check of the push path (push-path.ts) gives up after this long; a start that waits for one waits at most this. */
+  PUSH_PATH_CHECK_TIMEOUT_MS: int(1_500),
+  /** A broken push path is checked again when a start comes at least this long after the last check. */
+  PUSH_PATH_RECHECK_MS: int(30_000),
   /** Tries per output upload (a lost connection or a 5xx is sent again); then the runner copies the output itself. */
   OUTPUT_UPLOAD_TRIES: int(3),
   /** An output upload may take EVENT_TIMEOUT_MS plus its size at this rate (bytes per second) before it is given up. */

@@ -28,13 +28,17 @@ type Callback = NonNullable<ProcessorJobRequest["callback"]>;
 /** One output file to upload: the output as the protocol names it, and where it is on disk. */
 export type OutputFile = ProcessorOutput & { path: string };
 
+/** Told when a try has had no answer after `afterMs`: the push path is checked then (push-path.ts), not only once the try times out. */
+type Slow = { afterMs: number; doubt: () => void };
+
 /**
  * Sends a request to the runner up to `tries` times: again after an error (a connection
  * lost, a timeout) or a 5xx. The last answer's status, or the last error thrown. A 409
  * that says the runner speaks another protocol version is logged as the error it is.
  */
-async function callRunner(url: string, init: () => RequestInit, tries: number, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+async function callRunner(url: string, init: () => RequestInit, tries: number, timeoutMs: number, slow: Slow, signal?: AbortSignal): Promise<number> {
   for (let i = 1; ; i++) {
+    const doubt = setTimeout(slow.doubt, slow.afterMs);
     try {
       const timeout = AbortSignal.timeout(timeoutMs);
       const request = init();
@@ -46,6 +50,8 @@ async function callRunner(url: string, init: () => RequestInit, tries: number, t
       if (response.status < 500 || i === tries) return response.status;
     } catch (error) {
       if (i === tries || signal?.aborted) throw error;
+    } finally {
+      clearTimeout(doubt);
     }
   }
 }
@@ -76,10 +82,14 @@ export class EventPusher {
   /** The runner answered 409 (it no longer holds the attempt): nothing more goes out, not even what is queued. */
   #refused = false;
 
-  constructor(callback: Callback, config: Config, state: () => ProcessorJobState) {
+  /** Told of each push or upload that failed or is slow to be answered (push-path.ts checks the route again). */
+  readonly #failed: (url: string) => void;
+
+  constructor(callback: Callback, config: Config, state: () => ProcessorJobState, failed: (url: string) => void = () => {}) {
     this.#callback = callback;
     this.#config = config;
     this.#state = state;
+    this.#failed = failed;
     this.#heartbeat = setInterval(() => {
       if (Date.now() - this.#lastSentAt >= config.HEARTBEAT_MS / 2) this.#push(false);
     }, config.HEARTBEAT_MS);
@@ -134,7 +144,7 @@ export class EventPusher {
     // Each try reads the file afresh.
     const init = (): RequestInit => ({ method: "PUT", headers, body: Readable.toWeb(createReadStream(output.path)) as ReadableStream, duplex: "half" }) as RequestInit;
     try {
-      const status = await callRunner(url, init, this.#config.OUTPUT_UPLOAD_TRIES, timeoutMs, signal);
+      const status = await callRunner(url, init, this.#config.OUTPUT_UPLOAD_TRIES, timeoutMs, this.#slow(), signal);
       if (status === 201) return "stored";
       if (status === 409) {
         this.#refuse();
@@ -142,9 +152,21 @@ export class EventPusher {
       }
       log("warn", "output upload refused; the runner will copy it", { job: this.#state().id, output: output.name, status });
     } catch (error) {
-      if (!signal.aborted) log("warn", "output upload failed; the runner will copy it", { job: this.#state().id, output: output.name, error: String(error) });
+      if (!signal.aborted) {
+        log("warn", "output upload failed; the runner will copy it", { job: this.#state().id, output: output.name, error: String(error) });
+        this.#failed(this.#callback.url);
+      }
     }
     return "not stored";
+  }
+
+  /**
+   * A try unanswered after PUSH_PATH_CHECK_TIMEOUT_MS has the path checked: a route that
+   * swallows requests is found broken in seconds, not after EVENT_TIMEOUT_MS per try (a
+   * large upload that is merely slow costs one check, which finds the path working).
+   */
+  #slow(): Slow {
+    return { afterMs: this.#config.PUSH_PATH_CHECK_TIMEOUT_MS, doubt: () => this.#failed(this.#callback.url) };
   }
 
   /** The runner answered 409: it no longer holds the attempt, so nothing more goes out, not even what is queued. */
@@ -165,10 +187,11 @@ export class EventPusher {
         body: JSON.stringify(this.#state()),
       });
       try {
-        const status = await callRunner(this.#callback.url, init, final ? 2 : 1, this.#config.EVENT_TIMEOUT_MS);
+        const status = await callRunner(this.#callback.url, init, final ? 2 : 1, this.#config.EVENT_TIMEOUT_MS, this.#slow());
         if (status === 409) this.#refuse();
       } catch (error) {
         log("warn", "event push failed; the runner will ask", { job: this.#state().id, error: String(error) });
+        this.#failed(this.#callback.url);
       }
     });
   }

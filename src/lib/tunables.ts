@@ -67,6 +67,12 @@ export const TUNABLES = {
      * failed calls; a first deploy's containers may take minutes to provision.
      */
     containerStartDeadlineMs: 5 * MINUTE_MS,
+    /**
+     * While the processor says its events cannot reach the runner (its push path is broken,
+     * container/src/push-path.ts), the runner asks it for the attempt this often instead of
+     * waiting out a silence: a job then ends within about this long of its work.
+     */
+    brokenPushPollMs: 500,
   },
 
   /** The processor pool (src/limits/processor-pool.ts; docs/capacity.md). Vars named below override. */

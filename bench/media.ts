@@ -4,7 +4,7 @@
 // sizes of issue 16's short jobs); and a loopback HTTP server that serves them to the
 // local service.
 import { createReadStream } from "node:fs";
-import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -145,6 +145,11 @@ export interface MediaServer {
   slowUrl(file: string, group: string, delayMs: number): string;
   /** URL of a file whose download waits until release() (at most 120 s): keeps a job running. */
   heldUrl(file: string): string;
+  /**
+   * URL of a file sent a piece every 2 s (well within the processor's idle timeout) over
+   * about `overMs`: a job that stays running that long, at almost no CPU (section 6b).
+   */
+  trickleUrl(file: string, overMs: number): string;
   /** Lets every held download go on. */
   release(): void;
   /** Serves `bytes` with `contentType` at `path` (under /served/); returns its URL. */
@@ -176,6 +181,18 @@ export async function startMediaServer(): Promise<MediaServer> {
       await sleep(Math.min(5_000, Number(url.searchParams.get("delay") ?? 0)));
     }
     if (url.searchParams.has("held")) await Promise.race([released, new Promise((done) => setTimeout(done, 120_000).unref())]);
+    const trickleMs = Number(url.searchParams.get("trickle") ?? 0);
+    if (trickleMs > 0) {
+      const bytes = await readFile(path);
+      const pieces = Math.max(1, Math.ceil(trickleMs / 2_000));
+      const size = Math.ceil(bytes.length / pieces);
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": bytes.length });
+      for (let at = 0; at < bytes.length && !res.destroyed; at += size) {
+        res.write(bytes.subarray(at, at + size));
+        if (at + size < bytes.length) await sleep(trickleMs / pieces);
+      }
+      return void res.end();
+    }
     const { size } = await stat(path);
     res.writeHead(200, { "content-type": "application/octet-stream", "content-length": size });
     createReadStream(path).pipe(res);
@@ -187,6 +204,7 @@ export async function startMediaServer(): Promise<MediaServer> {
     url: (file) => `${base}/${name(file)}`,
     slowUrl: (file, group, delayMs) => `${base}/${name(file)}?group=${encodeURIComponent(group)}&delay=${delayMs}`,
     heldUrl: (file) => `${base}/${name(file)}?held=1&n=${Math.random().toString(36).slice(2)}`,
+    trickleUrl: (file, overMs) => `${base}/${name(file)}?trickle=${Math.round(overMs)}&n=${Math.random().toString(36).slice(2)}`,
     release: () => {
       release();
       released = new Promise<void>((done) => (release = done));

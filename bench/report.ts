@@ -7,6 +7,7 @@ import { CREATE_GOAL, type ApiResult } from "./api-load.ts";
 import type { DispatchResult } from "./dispatch.ts";
 import type { LimitsResult } from "./limits-load.ts";
 import { chartSvg } from "./chart.ts";
+import type { CostResult } from "./cost.ts";
 import { find, mb, ms, table } from "./format.ts";
 import { INPUT_DESCRIPTIONS } from "./media.ts";
 import { GOALS, type OverheadRow } from "./overhead.ts";
@@ -36,6 +37,7 @@ export interface Results {
   dispatch?: DispatchResult;
   limits?: LimitsResult;
   statements?: StatementsResult;
+  cost?: CostResult;
   /** When each section was measured, if not in this run's first line. */
   measuredAt?: Record<string, string>;
   /** Hand-written analysis, appended as is. */
@@ -57,6 +59,7 @@ export const SECTION_NAMES = {
   dispatch: "4. Dispatch latency: 201 to `processing`, idle processor",
   limits: "5. Limits under load",
   statements: "6. D1 statements and Durable Object requests per job",
+  cost: "6b. A long job's Durable Object requests, and a 1080p encode's CPU time",
 } as const;
 
 export function markdown(r: Results): string {
@@ -73,7 +76,7 @@ statements and Durable Object requests a job takes. Produced by
 \`npm run bench\` (\`bench/\`), which starts the whole service locally the way \`npm run dev\`
 does (processor as a Node process, Worker under \`wrangler dev\`), generates its own media,
 and rewrites this page and [benchmarks.png](benchmarks.png). \`npm run bench -- --only overhead,statements\`
-runs some sections (overhead, quality, api, dispatch, limits, statements) and keeps the others' last results.
+runs some sections (overhead, quality, api, dispatch, limits, statements, cost) and keeps the others' last results.
 Nothing here is asserted by a test; the numbers are one run's, on the machine below. The
 goals are issue 16's.
 
@@ -102,6 +105,8 @@ ${section(r, "dispatch", () => dispatchSection(r.dispatch!))}
 ${section(r, "limits", () => limitsSection(r.limits!))}
 
 ${section(r, "statements", () => statementsSection(r.statements!))}
+
+${section(r, "cost", () => costSection(r.cost!))}
 
 ${r.analysis}
 `);
@@ -266,6 +271,49 @@ ${table(["type", "input", "jobs", "D1 statements", "max", "goal", "met", "client
 ]))}
 
 ${st.unattributed} statements in the section could not be tied to a job (other requests' key lookups, the cron).`;
+}
+
+function costSection(c: CostResult): string {
+  const by = (counts: Record<string, number>) => Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} ${k}`).join(", ");
+  const rate = Object.entries(c.perMinuteBy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v.toFixed(1)} ${k}`).join(", ");
+  const h = c.hour;
+  return `## ${SECTION_NAMES.cost}
+
+Produced by \`bench/cost.ts\`, counted as in section 6, and with the limiter's and the pool's
+alarm invocations, which Cloudflare bills as requests (each job here ran alone, so they were
+its). An hour-long job is too slow to run, so two \`compressImage\` jobs differ only in how
+long they run: the small image, and the same image sent a piece every 2 s for a few minutes
+(running, no progress, almost no CPU). Their difference per minute is what grows with a job's
+duration; an hour is the short job's requests, plus that rate × 60, plus the progress pushes
+(at most ${h.progress} an attempt: one per whole percent, \`container/src/events.ts\`), plus what
+does not run locally: the cron sweep's poke of a runner past its lease and the runner's
+question to its processor (${h.sweeps} an hour), and the start and release through the
+container's own Durable Object (${h.containerHops}).
+
+${table(["job", "running", "DO requests", "by what"], [
+  ["\`compressImage\`, small image", `${c.short.seconds.toFixed(1)} s`, c.short.total, by(c.short.requests)],
+  ["the same, input sent over minutes", `${c.held.seconds.toFixed(1)} s`, c.held.total, by(c.held.requests)],
+  ["\`compressVideo\` medium, 1080p 30 s", `${c.encode.seconds.toFixed(1)} s`, c.encode.total, by(c.encode.requests)],
+])}
+
+- What grows with time: **${c.perMinute.toFixed(1)} requests a minute** (${rate}).
+- An hour-long job: ${h.short} + ${h.timed} + ${h.progress} + ${h.sweeps} + ${h.containerHops} = **${h.total} Durable Object requests** (test/limits/tunables.test.ts holds the same sum, from the tunables, under 600).
+- The 1080p 30 s H.264 encode took ${c.encode.seconds.toFixed(1)} s through the service; its requests beyond the short job's are its progress pushes (one per whole percent at most) and heartbeats.
+
+CPU per job, as a container's active-CPU bill counts it: each case of section 1 run once by the
+processor's own \`JobTable\` inside the bench's process (no Worker), reading the process's user and
+system time and its waited-for children's (ffmpeg, Ghostscript) from \`/proc/self/stat\`; the
+loopback download's serving side is in the figure too. On a 1-vCPU \`standard-2\` a job takes at
+least its CPU seconds of wall time (x264 and libvips use every core they find; this machine's are listed at the top).
+
+${table(["type", "input", "options", "CPU s", "wall s (this machine)", "output"], c.cpu.map((row) => [
+  `\`${row.type}\``,
+  row.input,
+  `\`${JSON.stringify(row.options)}\``,
+  row.cpuS.toFixed(2),
+  row.wallS.toFixed(2),
+  mb(row.outputBytes),
+]))}`;
 }
 
 function countPlans(l: LimitsResult): string {

@@ -1,4 +1,4 @@
-// `npm run bench`: starts the local service, runs the six measurements (issues 10 and 16)
+// `npm run bench`: starts the local service, runs the seven measurements (issues 10 and 16)
 // in one go, and writes docs/benchmarks.md and docs/benchmarks.png. Raw results are kept in
 // bench/.media/results.json; `--only overhead,statements` runs those sections and keeps the
 // others from the last results; `--report-only` redraws the report from them, and `--quick`
@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { startService } from "../test/support/service.ts";
 import { measureApi } from "./api-load.ts";
+import { measureCost } from "./cost.ts";
 import { measureDispatch } from "./dispatch.ts";
 import { measureLimits } from "./limits-load.ts";
 import { makeInputs, MEDIA_DIR, startMediaServer } from "./media.ts";
@@ -117,6 +118,10 @@ async function main() {
     if (runs("statements")) {
       const org = await Org.create(service, "bench-statements", "enterprise", 6);
       measured("statements", await section("6. D1 statements per job", () => measureStatements(service, org, inputs, media, (short) => (quick || !short ? 1 : 3))));
+    }
+    if (runs("cost")) {
+      const org = await Org.create(service, "bench-cost", "enterprise", 2);
+      measured("cost", await section("6b. a long job's requests, an encode's CPU", () => measureCost(service, org, inputs, media, quick ? 30_000 : 180_000)));
     }
     results.totalSeconds = (performance.now() - started) / 1000;
     results.analysis = analysis(results);

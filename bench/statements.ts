@@ -11,9 +11,11 @@ import { CASES, isShort } from "./overhead.ts";
 import { log, median, Org, until } from "./support.ts";
 
 /** One job's counts as GET /admin/stats returns them (bench/worker/stats.ts). */
-interface JobStats {
+export interface JobStats {
   d1: Record<string, number>;
   durableObjects: Record<string, number>;
+  /** By what they were: `JOB_RUNNER.event`, `ORG_LIMITER alarm`… */
+  requests: Record<string, number>;
 }
 
 /** The client's reads of its job, not the job's own cost. */
@@ -44,16 +46,16 @@ export interface StatementsResult {
   unattributed: number;
 }
 
-async function stats(service: Service, method: "GET" | "DELETE"): Promise<{ jobs: Record<string, JobStats>; unattributed: JobStats }> {
+export async function stats(service: Service, method: "GET" | "DELETE"): Promise<{ jobs: Record<string, JobStats>; unattributed: JobStats }> {
   const response = await fetch(`${service.baseUrl}/admin/stats`, { method, headers: { authorization: `Bearer ${service.adminToken}` } });
   if (!response.ok) throw new Error(`${method} /admin/stats: HTTP ${response.status} ${await response.text()} (is the service the bench's Worker, bench/worker/index.ts?)`);
-  return method === "GET" ? ((await response.json()) as never) : { jobs: {}, unattributed: { d1: {}, durableObjects: {} } };
+  return method === "GET" ? ((await response.json()) as never) : { jobs: {}, unattributed: { d1: {}, durableObjects: {}, requests: {} } };
 }
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** Waits until the job's counts stop moving (its runner's last writes follow `completed`). */
-async function settled(service: Service, jobId: string): Promise<JobStats> {
+export async function settled(service: Service, jobId: string): Promise<JobStats> {
   let last = "";
   return until(
     async () => {

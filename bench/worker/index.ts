@@ -5,13 +5,19 @@ import { Hono } from "hono";
 import { adminAuth } from "../../src/auth/admin.ts";
 import worker, { JobRunner as ProductionJobRunner, OrgLimiter as ProductionOrgLimiter, ProcessorPool as ProductionProcessorPool } from "../../src/index.ts";
 import { AppError, errorBody } from "../../src/lib/errors.ts";
-import { instrument, resetStats, statsSnapshot } from "./stats.ts";
+import { countAlarm, instrument, resetStats, statsSnapshot } from "./stats.ts";
 
 export { ContainerProxy, ProcessorContainer } from "../../src/index.ts";
 
+// The limiter and the pool also count their alarm invocations, which Cloudflare bills as requests.
 export class OrgLimiter extends ProductionOrgLimiter {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, instrument(env, "OrgLimiter"));
+  }
+
+  override async alarm(): Promise<void> {
+    countAlarm("ORG_LIMITER");
+    await super.alarm();
   }
 }
 
@@ -19,8 +25,15 @@ export class ProcessorPool extends ProductionProcessorPool {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, instrument(env, "ProcessorPool"));
   }
+
+  override async alarm(): Promise<void> {
+    countAlarm("PROCESSOR_POOL");
+    await super.alarm();
+  }
 }
 
+// The runner's alarms are not counted: it calls alarm() itself too (a poke, an end it heard),
+// which no override can tell apart; while its processor pushes, its watchdog never fires.
 export class JobRunner extends ProductionJobRunner {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, instrument(env, "JobRunner"));

@@ -8,8 +8,10 @@ const NAMESPACES = ["JOB_RUNNER", "ORG_LIMITER", "PROCESSOR_POOL"] as const;
 export interface JobStats {
   /** D1 statements by source. */
   d1: Record<string, number>;
-  /** Durable Object requests by namespace binding (JOB_RUNNER…). */
+  /** Durable Object requests by namespace binding (JOB_RUNNER…), alarms included. */
   durableObjects: Record<string, number>;
+  /** The same requests by what they were: `JOB_RUNNER.event`, `ORG_LIMITER alarm`… */
+  requests: Record<string, number>;
 }
 
 interface Counters {
@@ -25,7 +27,7 @@ interface Counters {
 const counters: Counters = { jobs: new Map(), unattributed: emptyStats(), deliveries: new Map() };
 
 function emptyStats(): JobStats {
-  return { d1: {}, durableObjects: {} };
+  return { d1: {}, durableObjects: {}, requests: {} };
 }
 
 export function statsSnapshot(): { jobs: Record<string, JobStats>; unattributed: JobStats } {
@@ -139,7 +141,9 @@ function countedStub<T extends object>(stub: T, binding: string, name: string | 
       const value = Reflect.get(target, key);
       if (typeof value !== "function" || typeof key === "symbol" || key === "then") return value;
       return (...args: unknown[]) => {
-        add(jobOf(name === undefined ? args : [name, ...args]), "durableObjects", binding);
+        const job = jobOf(name === undefined ? args : [name, ...args]);
+        add(job, "durableObjects", binding);
+        add(job, "requests", `${binding}.${key}`);
         // Reflect.apply: an RPC method is itself a stub, whose .apply would be a remote call.
         return Reflect.apply(value, target, args);
       };
@@ -156,6 +160,15 @@ function countedNamespace<T extends object>(namespace: T, binding: string): T {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+/**
+ * An alarm invocation of the limiter or the pool (billed as a request). Their alarms serve
+ * every job at once, so they count as `unattributed`; with one job running, they are its.
+ */
+export function countAlarm(binding: "ORG_LIMITER" | "PROCESSOR_POOL"): void {
+  add(undefined, "durableObjects", binding);
+  add(undefined, "requests", `${binding} alarm`);
 }
 
 /**

@@ -11,6 +11,7 @@ import { Hono, type Context } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import {
   ATTEMPT_TOKEN_HEADER,
+  isEventsUrl,
   issuesOf,
   PROCESSOR_DRAINING_BODY,
   PROCESSOR_PROTOCOL_VERSION,
@@ -18,9 +19,12 @@ import {
   PROTOCOL_HEADER,
   protocolMismatchBody,
   protocolVersionOf,
+  PUSH_PATH_QUERY,
   speaksOurProtocol,
   type ProcessorError,
+  type ProcessorJobState,
   type ProcessorStatus,
+  type PushPath,
 } from "../../src/contract/processor-protocol.ts";
 import { JOB_TYPES } from "../../src/contract/registry.ts";
 import type { Config } from "./config.ts";
@@ -47,16 +51,20 @@ export function createApp(config: Config, jobs: JobTable) {
   const asked = (c: Context) => jobs.holds(c.req.param("id")!, c.req.header(ATTEMPT_TOKEN_HEADER));
   const unknown = (c: Context) => c.json({ error: "unknown job" } satisfies ProcessorError, 404);
 
-  app.get("/status", async (c) =>
-    c.json({
+  app.get("/status", async (c) => {
+    // /healthz/processor names the Worker's event URL: checked now, so a probe reports the route (only that path, http(s)).
+    const eventsUrl = c.req.query(PUSH_PATH_QUERY);
+    const pushPath = eventsUrl && isEventsUrl(eventsUrl) ? await jobs.pushPaths.check(eventsUrl) : jobs.pushPaths.latest;
+    return c.json({
       ok: true,
       protocol: PROCESSOR_PROTOCOL_VERSION,
       running: jobs.running,
       jobTypes: JOB_TYPES.filter((t) => processors[t]),
       tools: await toolVersions(),
       draining: jobs.draining,
-    } satisfies ProcessorStatus),
-  );
+      ...(pushPath ? { pushPath } : {}),
+    } satisfies ProcessorStatus);
+  });
 
   app.post("/jobs", async (c) => {
     // A Worker of another version would misread what this processor pushes: refused
@@ -69,6 +77,8 @@ export function createApp(config: Config, jobs: JobTable) {
     // The Worker validated the params already; checking again keeps the processor safe on its own.
     const request = processorJobRequest.safeParse(await c.req.json().catch(() => undefined));
     if (!request.success) return c.json({ error: "body must be a start request {id, type, params, callback}", issues: issuesOf(request.error) } satisfies ProcessorError, 400);
+    // Checked before the first start that names its origin: the runner learns at once whether to wait for events or to poll.
+    const pushPath = await jobs.pushPaths.forStart(request.data.callback.url);
     const state = jobs.start(request.data);
     if (state === "wrong token") {
       log("warn", "start refused: the attempt exists with another token", { job: request.data.id });
@@ -76,10 +86,10 @@ export function createApp(config: Config, jobs: JobTable) {
     }
     // Draining (SIGTERM): a new attempt goes elsewhere; an attempt this processor has still answers its state.
     if (state === "draining") return c.json(PROCESSOR_DRAINING_BODY, 503);
-    return c.json(state, 202);
+    return c.json(withPushPath(state, pushPath), 202);
   });
 
-  app.get("/jobs/:id", (c) => (asked(c) ? c.json(jobs.get(c.req.param("id"))!) : unknown(c)));
+  app.get("/jobs/:id", (c) => (asked(c) ? c.json(withPushPath(jobs.get(c.req.param("id"))!, jobs.pushPaths.latest)) : unknown(c)));
 
   // Only for an output the processor could not upload itself (src/runner/outputs.ts).
   app.get("/jobs/:id/outputs/:name", (c) => {
@@ -102,4 +112,9 @@ export function createApp(config: Config, jobs: JobTable) {
   });
 
   return app;
+}
+
+/** A running state as answered (not pushed) says whether the push path works (processor-protocol.ts pushPath). */
+function withPushPath(state: ProcessorJobState, pushPath: PushPath | undefined): ProcessorJobState {
+  return state.state === "running" && pushPath ? { ...state, pushPath } : state;
 }

@@ -37,12 +37,24 @@ const schema = z.object({
    * H.265 and VP9 at 1080p encode at a few frames per second on one vCPU.
    */
   JOB_TIMEOUT_MS: int(6 * 3600_000),
-  /** While a job runs, an event is pushed to its callback at least this often (a heartbeat when nothing changed). */
-  HEARTBEAT_MS: int(3_000),
-  /** Progress is pushed at most this often; the final state goes at once. */
-  PROGRESS_REPORT_MS: int(1_000),
+  /**
+   * While a job runs, an event is pushed to its callback at least this often (a heartbeat
+   * when nothing changed): the Worker's TUNABLES.runner.heartbeatMs, which says why 15 s.
+   */
+  HEARTBEAT_MS: int(15_000),
+  /**
+   * Progress is pushed at most this often, and only when its whole percent rose (events.ts);
+   * the final state goes at once. The runner writes progress to D1 no more often than this
+   * (TUNABLES.runner.progressWriteMs) and only at its marks, so a push every second bought
+   * nothing but Durable Object requests: about 50 for a one-minute encode, 12 now.
+   */
+  PROGRESS_REPORT_MS: int(5_000),
   /** One event push gives up after this long (the runner asks for the state when events stop). */
   EVENT_TIMEOUT_MS: int(10_000),
+  /** A check of the push path (push-path.ts) gives up after this long; a start that waits for one waits at most this. */
+  PUSH_PATH_CHECK_TIMEOUT_MS: int(1_500),
+  /** A broken push path is checked again when a start comes at least this long after the last check. */
+  PUSH_PATH_RECHECK_MS: int(30_000),
   /** Tries per output upload (a lost connection or a 5xx is sent again); then the runner copies the output itself. */
   OUTPUT_UPLOAD_TRIES: int(3),
   /** An output upload may take EVENT_TIMEOUT_MS plus its size at this rate (bytes per second) before it is given up. */

@@ -1,9 +1,11 @@
 // Pushes one attempt's events to the runner's callback (src/contract/processor-protocol.ts):
-// progress at most once per PROGRESS_REPORT_MS, counted from the start (the runner learnt
-// of the start from its answer, so a job shorter than that pushes only its end), a
-// heartbeat when nothing was sent for HEARTBEAT_MS, the final state at once. Pushes go out
-// one at a time and each carries the state as it is when sent, so they arrive in order and
-// a burst of progress is one push.
+// progress when its whole percent rose since the last push and at most once per
+// PROGRESS_REPORT_MS, counted from the start (the runner learnt of the start from its
+// answer, so a job shorter than that pushes only its end), a heartbeat when nothing was
+// sent for HEARTBEAT_MS, the final state at once. Pushes go out one at a time and each
+// carries the state as it is when sent, so they arrive in order and a burst of progress is
+// one push. Each push is a Durable Object request: an attempt pushes at most
+// MAX_PROGRESS_PUSHES progress events, however long it runs (docs/capacity.md: what a job costs).
 // A push that fails is not retried, except the final one (once): the runner asks for the
 // state itself when events stop coming (docs/architecture.md: events).
 // It also uploads the attempt's outputs to the callback's `outputs`, straight into R2,
@@ -26,13 +28,17 @@ type Callback = NonNullable<ProcessorJobRequest["callback"]>;
 /** One output file to upload: the output as the protocol names it, and where it is on disk. */
 export type OutputFile = ProcessorOutput & { path: string };
 
+/** Told when a try has had no answer after `afterMs`: the push path is checked then (push-path.ts), not only once the try times out. */
+type Slow = { afterMs: number; doubt: () => void };
+
 /**
  * Sends a request to the runner up to `tries` times: again after an error (a connection
  * lost, a timeout) or a 5xx. The last answer's status, or the last error thrown. A 409
  * that says the runner speaks another protocol version is logged as the error it is.
  */
-async function callRunner(url: string, init: () => RequestInit, tries: number, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+async function callRunner(url: string, init: () => RequestInit, tries: number, timeoutMs: number, slow: Slow, signal?: AbortSignal): Promise<number> {
   for (let i = 1; ; i++) {
+    const doubt = setTimeout(slow.doubt, slow.afterMs);
     try {
       const timeout = AbortSignal.timeout(timeoutMs);
       const request = init();
@@ -44,6 +50,8 @@ async function callRunner(url: string, init: () => RequestInit, tries: number, t
       if (response.status < 500 || i === tries) return response.status;
     } catch (error) {
       if (i === tries || signal?.aborted) throw error;
+    } finally {
+      clearTimeout(doubt);
     }
   }
 }
@@ -53,6 +61,12 @@ async function logMismatch(url: string, response: Response): Promise<void> {
   if (body.success) log("error", "the runner speaks another protocol version; nothing more goes to it", { url, processor: body.data.processor, worker: body.data.worker });
 }
 
+/**
+ * Progress while running is a whole percent from 0 to 99 (jobs.ts), and a progress push
+ * goes only when it rose: at most this many per attempt, whatever its duration.
+ */
+export const MAX_PROGRESS_PUSHES = 99;
+
 export class EventPusher {
   readonly #callback: Callback;
   readonly #config: Config;
@@ -60,30 +74,42 @@ export class EventPusher {
   #chain: Promise<void> = Promise.resolve();
   /** The start's answer counts as the first report. */
   #lastSentAt = Date.now();
+  /** The whole percent the last push carried at least (the start's answer said 0). */
+  #pushedProgress = 0;
   #progressTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #stopped = false;
   /** The runner answered 409 (it no longer holds the attempt): nothing more goes out, not even what is queued. */
   #refused = false;
 
-  constructor(callback: Callback, config: Config, state: () => ProcessorJobState) {
+  /** Told of each push or upload that failed or is slow to be answered (push-path.ts checks the route again). */
+  readonly #failed: (url: string) => void;
+
+  constructor(callback: Callback, config: Config, state: () => ProcessorJobState, failed: (url: string) => void = () => {}) {
     this.#callback = callback;
     this.#config = config;
     this.#state = state;
+    this.#failed = failed;
     this.#heartbeat = setInterval(() => {
       if (Date.now() - this.#lastSentAt >= config.HEARTBEAT_MS / 2) this.#push(false);
     }, config.HEARTBEAT_MS);
     this.#heartbeat.unref();
   }
 
-  /** Progress changed: pushed now, or at the end of the current report period. */
+  /**
+   * Progress changed: pushed now, or at the end of the current report period, if its whole
+   * percent is then above what the last push carried (a heartbeat meanwhile may have).
+   */
   progressed(): void {
     if (this.#stopped || this.#progressTimer) return;
+    const pushIfRose = () => {
+      if (!this.#stopped && Math.floor(this.#state().progress) > this.#pushedProgress) this.#push(false);
+    };
     const wait = this.#lastSentAt + this.#config.PROGRESS_REPORT_MS - Date.now();
-    if (wait <= 0) return this.#push(false);
+    if (wait <= 0) return pushIfRose();
     this.#progressTimer = setTimeout(() => {
       this.#progressTimer = undefined;
-      if (!this.#stopped) this.#push(false);
+      pushIfRose();
     }, wait);
     this.#progressTimer.unref();
   }
@@ -118,7 +144,7 @@ export class EventPusher {
     // Each try reads the file afresh.
     const init = (): RequestInit => ({ method: "PUT", headers, body: Readable.toWeb(createReadStream(output.path)) as ReadableStream, duplex: "half" }) as RequestInit;
     try {
-      const status = await callRunner(url, init, this.#config.OUTPUT_UPLOAD_TRIES, timeoutMs, signal);
+      const status = await callRunner(url, init, this.#config.OUTPUT_UPLOAD_TRIES, timeoutMs, this.#slow(), signal);
       if (status === 201) return "stored";
       if (status === 409) {
         this.#refuse();
@@ -126,9 +152,21 @@ export class EventPusher {
       }
       log("warn", "output upload refused; the runner will copy it", { job: this.#state().id, output: output.name, status });
     } catch (error) {
-      if (!signal.aborted) log("warn", "output upload failed; the runner will copy it", { job: this.#state().id, output: output.name, error: String(error) });
+      if (!signal.aborted) {
+        log("warn", "output upload failed; the runner will copy it", { job: this.#state().id, output: output.name, error: String(error) });
+        this.#failed(this.#callback.url);
+      }
     }
     return "not stored";
+  }
+
+  /**
+   * A try unanswered after PUSH_PATH_CHECK_TIMEOUT_MS has the path checked: a route that
+   * swallows requests is found broken in seconds, not after EVENT_TIMEOUT_MS per try (a
+   * large upload that is merely slow costs one check, which finds the path working).
+   */
+  #slow(): Slow {
+    return { afterMs: this.#config.PUSH_PATH_CHECK_TIMEOUT_MS, doubt: () => this.#failed(this.#callback.url) };
   }
 
   /** The runner answered 409: it no longer holds the attempt, so nothing more goes out, not even what is queued. */
@@ -139,6 +177,8 @@ export class EventPusher {
 
   #push(final: boolean): void {
     this.#lastSentAt = Date.now();
+    // What this push carries at least: it reads the state when it goes, never earlier.
+    this.#pushedProgress = Math.max(this.#pushedProgress, Math.floor(this.#state().progress));
     this.#chain = this.#chain.then(async () => {
       if (this.#refused) return;
       const init = (): RequestInit => ({
@@ -147,10 +187,11 @@ export class EventPusher {
         body: JSON.stringify(this.#state()),
       });
       try {
-        const status = await callRunner(this.#callback.url, init, final ? 2 : 1, this.#config.EVENT_TIMEOUT_MS);
+        const status = await callRunner(this.#callback.url, init, final ? 2 : 1, this.#config.EVENT_TIMEOUT_MS, this.#slow());
         if (status === 409) this.#refuse();
       } catch (error) {
         log("warn", "event push failed; the runner will ask", { job: this.#state().id, error: String(error) });
+        this.#failed(this.#callback.url);
       }
     });
   }

@@ -20,6 +20,7 @@ import { JobCancelled, JobFailure, stopped } from "./errors.ts";
 import { EventPusher, type OutputFile } from "./events.ts";
 import { fetchInput, formatBytes } from "./fetch-input.ts";
 import { log } from "./log.ts";
+import { PushPaths } from "./push-path.ts";
 import { processors } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
 import { StepLog, type StepTime } from "./steps.ts";
@@ -66,9 +67,12 @@ export class JobTable {
   readonly #config: Config;
   /** Set by drain(): no new attempt starts here. */
   #draining = false;
+  /** Whether the attempts' events reach the runner (push-path.ts). */
+  readonly pushPaths: PushPaths;
 
   constructor(config: Config) {
     this.#config = config;
+    this.pushPaths = new PushPaths(config);
   }
 
   get running(): number {
@@ -102,7 +106,7 @@ export class JobTable {
       reported: Promise.resolve(),
       steps: new StepLog(),
     };
-    if (request.callback) entry.events = new EventPusher(request.callback, this.#config, () => view(entry));
+    if (request.callback) entry.events = new EventPusher(request.callback, this.#config, () => view(entry), (url) => this.pushPaths.pushFailed(url));
     this.#jobs.set(request.id, entry);
     entry.done = this.#run(entry, request);
     return view(entry);
@@ -231,7 +235,7 @@ export class JobTable {
       }
       entry.timings.processMs = Date.now() - processStart;
       entry.result = result;
-      if (entry.events) await upload(entry, entry.events, signal);
+      if (entry.events) await upload(entry, entry.events, signal, this.pushPaths.brokenSignal(request.callback!.url));
       entry.progress = 100;
       entry.state = "completed";
     } catch (error) {
@@ -262,14 +266,15 @@ export class JobTable {
 /**
  * Uploads the attempt's outputs to the runner's callback, a few at a time, before its
  * completion is pushed; `storeOutputMs` is their time. An output not stored is left for the
- * runner to copy from here; the runner refusing one (409) ends the attempt as cancelled.
+ * runner to copy from here, as are all of them once the push path is found broken
+ * (`pathBroken`); the runner refusing one (409) ends the attempt as cancelled.
  */
-async function upload(entry: Entry, events: EventPusher, signal: AbortSignal): Promise<void> {
+async function upload(entry: Entry, events: EventPusher, signal: AbortSignal, pathBroken: AbortSignal): Promise<void> {
   const started = Date.now();
   const queue = [...entry.outputs].map(([name, o]) => ({ name, ...o }));
   // One refusal stops the uploads still under way: the runner wants none of them.
   const refusal = new AbortController();
-  const uploads = AbortSignal.any([signal, refusal.signal]);
+  const uploads = AbortSignal.any([signal, refusal.signal, pathBroken]);
   const worker = async () => {
     for (let output = queue.shift(); output && !uploads.aborted; output = queue.shift()) {
       if ((await events.upload(output, uploads)) === "refused") refusal.abort();
@@ -277,7 +282,7 @@ async function upload(entry: Entry, events: EventPusher, signal: AbortSignal): P
   };
   await Promise.all(Array.from({ length: Math.min(UPLOADS_AT_ONCE, queue.length) }, worker));
   // Cancelled, timed out (both abort `signal`) or refused: the attempt does not complete.
-  if (uploads.aborted) throw new JobCancelled();
+  if (signal.aborted || refusal.signal.aborted) throw new JobCancelled();
   entry.timings.storeOutputMs = Date.now() - started;
 }
 

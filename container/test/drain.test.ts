@@ -44,6 +44,8 @@ async function fixtures() {
   const pushed: ProcessorJobState[] = [];
   const uploads: string[] = [];
   const callback = createServer(async (req, res) => {
+    // The processor's push-path check (container/src/push-path.ts) GETs the event URL: the Worker answers 405.
+    if (req.method === "GET") return void res.writeHead(405).end();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method === "PUT") uploads.push(req.url ?? "");

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, protocolMismatchBody, type ProcessorJobState } from "../../src/contract/processor-protocol.ts";
+import { EventPusher, MAX_PROGRESS_PUSHES } from "../src/events.ts";
 import { JobTable } from "../src/jobs.ts";
 import { startMediaServer, testConfig } from "./helpers.ts";
 
@@ -196,6 +197,83 @@ describe("pushed events and uploaded outputs", () => {
       expect(logged).toEqual([expect.objectContaining({ level: "error", processor: PROCESSOR_PROTOCOL_VERSION, worker: PROCESSOR_PROTOCOL_VERSION + 1 })]);
       await table.remove(id);
     } finally {
+      await close();
+    }
+  });
+});
+
+// Each push is a Durable Object request to the job's runner, so what an attempt pushes must
+// not grow with how often its tool reports progress (docs/capacity.md: costs).
+describe("how many events an attempt pushes", () => {
+  async function pusher(config: Record<string, string>) {
+    const callback = callbackServer(() => 204, () => 201);
+    await new Promise<void>((resolve) => callback.server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}`;
+    const id = `count_${process.pid}_${Math.random().toString(36).slice(2)}.1`;
+    let state: ProcessorJobState = { id, state: "running", progress: 0 };
+    const events = new EventPusher({ url: `${origin}/internal/processor-events`, token: "attempt-token", outputs: `${origin}/outputs/${id}` }, await testConfig(config), () => state);
+    const close = () => {
+      callback.server.closeAllConnections();
+      return new Promise<void>((r) => callback.server.close(() => r()));
+    };
+    return { events, received: callback.received, set: (next: Partial<ProcessorJobState>) => void (state = { ...state, ...next } as ProcessorJobState), close };
+  }
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("pushes progress only when its whole percent rose since the last push: at most MAX_PROGRESS_PUSHES, however often it is reported", async () => {
+    const { events, received, set, close } = await pusher({ PROGRESS_REPORT_MS: "1", HEARTBEAT_MS: "600000" });
+    try {
+      // 2,000 reports, twenty of each percent, spread over a few report periods.
+      for (let i = 1; i <= 2000; i++) {
+        set({ progress: Math.min(99, Math.floor(i / 20)) });
+        events.progressed();
+        if (i % 10 === 0) await sleep(2);
+      }
+      set({ state: "failed", progress: 99, error: { code: "processing_failed", message: "end of the test" } } as Partial<ProcessorJobState>);
+      await events.finished();
+      const pushed = received.flatMap((r) => (r.kind === "event" && r.state.state === "running" ? [r.state.progress] : []));
+      expect(pushed.length).toBeGreaterThan(10);
+      expect(pushed.length).toBeLessThanOrEqual(MAX_PROGRESS_PUSHES);
+      // Each push carries a higher percent than the one before.
+      for (let i = 1; i < pushed.length; i++) expect(pushed[i]).toBeGreaterThan(pushed[i - 1]!);
+      expect(states(received).at(-1)).toBe("failed");
+    } finally {
+      events.stop();
+      await close();
+    }
+  });
+
+  it("pushes nothing when progress is reported again at the same percent", async () => {
+    const { events, received, set, close } = await pusher({ PROGRESS_REPORT_MS: "1", HEARTBEAT_MS: "600000" });
+    try {
+      set({ progress: 7 });
+      for (let i = 0; i < 50; i++) {
+        events.progressed();
+        await sleep(2);
+      }
+      await until(() => (received.length === 1 ? true : undefined), "the one progress push", 5_000);
+      await sleep(20);
+      expect(received.map((r) => (r.kind === "event" ? r.state.progress : "upload"))).toEqual([7]);
+    } finally {
+      events.stop();
+      await close();
+    }
+  });
+
+  it("pushes a heartbeat at most once per HEARTBEAT_MS while nothing else goes", async () => {
+    const { events, received, close } = await pusher({ PROGRESS_REPORT_MS: "1000", HEARTBEAT_MS: "100" });
+    try {
+      const started = Date.now();
+      await sleep(650);
+      events.stop();
+      const elapsed = Date.now() - started;
+      await sleep(20);
+      expect(received.length).toBeGreaterThanOrEqual(1);
+      expect(received.length).toBeLessThanOrEqual(Math.floor(elapsed / 100));
+      expect(states(received).every((s) => s === "running")).toBe(true);
+    } finally {
+      events.stop();
       await close();
     }
   });

@@ -37,7 +37,13 @@ describe.runIf(process.platform === "linux")("a processor killed with SIGKILL", 
     const started = await fetch(`http://127.0.0.1:${port}/jobs`, {
       method: "POST",
       headers: { "content-type": "application/json", [PROTOCOL_HEADER]: String(PROCESSOR_PROTOCOL_VERSION) },
-      body: JSON.stringify({ id: "orphan-test", type: "compressVideo", params: { url, codec: "vp9", quality: "high" } }),
+      // Protocol 2 names a callback; nothing listens there (events fail, the encode runs on).
+      body: JSON.stringify({
+        id: "orphan-test",
+        type: "compressVideo",
+        params: { url, codec: "vp9", quality: "high" },
+        callback: { url: "http://127.0.0.1:9/internal/processor-events", token: "o".repeat(43), outputs: "http://127.0.0.1:9/internal/processor-outputs/orphan-test" },
+      }),
     });
     expect(started.status).toBe(202);
 

@@ -11,7 +11,8 @@
 //                                     (only for outputs the processor could not upload itself)
 //   POST   /jobs/:id/cancel         → 200 processorJobState (the cancel answer); kills its processes
 //   DELETE /jobs/:id                → 204; removes its files
-//   GET    /status                  → 200 processorStatus
+//   GET    /status                  → 200 processorStatus; with ?checkPushPath=<the Worker's event URL>,
+//                                     its push path to that URL checked first
 //
 // Every /jobs/:id route carries the attempt's own token (its callback.token) in
 // ATTEMPT_TOKEN_HEADER and answers 404 without it, as for an unknown attempt: a process
@@ -215,9 +216,22 @@ const progress = z.number().min(0).max(100);
  */
 const storedResult = z.custom<StoredResult>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "must be an object");
 
-/** An attempt's state: the answer to a start, a GET or a cancel, and the body of every pushed event. */
+/**
+ * Whether the processor's events and uploads reach the runner: it checks the callback's
+ * origin (a request any answer to which will do) when it first sees it, when a push fails,
+ * and again while it is broken (container/src/push-path.ts). `checkedAt` is epoch ms.
+ * Optional in the protocol: a processor that does not report it is taken as one that pushes.
+ */
+export const pushPath = z.object({ ok: z.boolean(), error: z.string().optional(), checkedAt: z.number() });
+export type PushPath = z.infer<typeof pushPath>;
+
+/**
+ * An attempt's state: the answer to a start, a GET or a cancel, and the body of every
+ * pushed event. A running state answered (not pushed) may say whether the push path works:
+ * when it does not, the runner polls the attempt rather than wait for its events.
+ */
 export const processorJobState = z.discriminatedUnion("state", [
-  z.object({ id: z.string().min(1), state: z.literal("running"), progress }),
+  z.object({ id: z.string().min(1), state: z.literal("running"), progress, pushPath: pushPath.optional() }),
   z.object({ id: z.string().min(1), state: z.literal("completed"), progress: z.literal(100), result: storedResult, outputs: z.array(processorOutput), timings: processorTimings.optional() }),
   z.object({ id: z.string().min(1), state: z.literal("failed"), progress, error: jobError, timings: processorTimings.optional() }),
   /**
@@ -230,6 +244,19 @@ export const processorJobState = z.discriminatedUnion("state", [
 ]);
 export type ProcessorJobState = z.infer<typeof processorJobState>;
 
+/**
+ * GET /status's query naming the Worker's event URL (http(s), path PROCESSOR_EVENTS_PATH):
+ * the processor checks its route there before it answers, and reports it as `pushPath`.
+ */
+export const PUSH_PATH_QUERY = "checkPushPath";
+
+/** Whether `url` may be checked as the Worker's event URL: http(s), the events path, nothing more. */
+export function isEventsUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return /^https?:$/.test(parsed.protocol) && parsed.pathname === PROCESSOR_EVENTS_PATH && !parsed.search && !parsed.username && !parsed.password;
+}
+
 /** GET /status: the processor's protocol version, how many attempts it runs, the job types it has tools for, and their versions. */
 export const processorStatus = z.object({
   ok: z.literal(true),
@@ -239,6 +266,8 @@ export const processorStatus = z.object({
   tools: z.record(z.string(), z.string().nullable()),
   /** True once the processor got SIGTERM: it finishes what runs and starts nothing new (POST /jobs answers 503 processorDraining). Optional, absent from an older processor. */
   draining: z.boolean().optional(),
+  /** Whether events reach the runner, once the processor has a callback origin to check (pushPath). */
+  pushPath: pushPath.optional(),
 });
 export type ProcessorStatus = z.infer<typeof processorStatus>;
 

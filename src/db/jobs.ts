@@ -78,18 +78,27 @@ async function changed(result: Promise<{ meta: { changes?: number } } | D1Result
   return ((await result).meta.changes ?? 0) > 0;
 }
 
-/** The processor's and the runner's measurements, stored when a job ends (null fields stay as they were). */
+/** The last attempt's phases, the processor's and the runner's measurements, stored when a job ends (queuedMs is stored at its first start). */
 export interface JobTimings {
+  retriesMs?: number | null;
+  startMs?: number | null;
   fetchInputMs?: number | null;
   processMs?: number | null;
   storeOutputMs?: number | null;
+  reportMs?: number | null;
 }
+
+/** Whole milliseconds: the processor's own measurements need not be integers. */
+const whole = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : Math.max(0, Math.round(ms)));
 
 function timingColumns(t: JobTimings = {}) {
   return {
-    fetchInputMs: t.fetchInputMs ?? null,
-    processMs: t.processMs ?? null,
-    storeOutputMs: t.storeOutputMs ?? null,
+    retriesMs: whole(t.retriesMs),
+    startMs: whole(t.startMs),
+    fetchInputMs: whole(t.fetchInputMs),
+    processMs: whole(t.processMs),
+    storeOutputMs: whole(t.storeOutputMs),
+    reportMs: whole(t.reportMs),
   };
 }
 

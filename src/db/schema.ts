@@ -69,12 +69,18 @@ export const jobs = sqliteTable(
     leaseExpiresAt: integer("lease_expires_at"),
     /** Where the job's time went (docs/api.md: timings), milliseconds, null until measured: created → first attempt started. */
     queuedMs: integer("queued_ms"),
+    /** First attempt started → last attempt started (earlier attempts and their wait for a seat). */
+    retriesMs: integer("retries_ms"),
+    /** The last attempt's start sent → the processor took it (a cold container's start included). */
+    startMs: integer("start_ms"),
     /** The processor's download of the input (the last attempt's). */
     fetchInputMs: integer("fetch_input_ms"),
     /** The processor's tools, up to the outputs on its disk (the last attempt's). */
     processMs: integer("process_ms"),
     /** Outputs from the processor into R2. */
     storeOutputMs: integer("store_output_ms"),
+    /** The processor's end → the job's end recorded (the news of the end reaching the runner). */
+    reportMs: integer("report_ms"),
     /** When retention removed the job's outputs from R2. */
     outputsDeletedAt: integer("outputs_deleted_at"),
     /** The caller's metadata as given (JSON object of strings); null when none. Filtered through job_metadata. */

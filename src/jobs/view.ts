@@ -32,6 +32,14 @@ export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<Http
       : {}),
     ...(row.status === "failed" ? { error: { code: (row.errorCode ?? "processing_failed") as JobErrorCode, message: row.errorMessage ?? "" } } : {}),
     metadata: row.metadata ?? {},
-    timings: { queuedMs: row.queuedMs, fetchInputMs: row.fetchInputMs, processMs: row.processMs, storeOutputMs: row.storeOutputMs },
+    timings: {
+      queuedMs: row.queuedMs,
+      retriesMs: row.retriesMs,
+      startMs: row.startMs,
+      fetchInputMs: row.fetchInputMs,
+      processMs: row.processMs,
+      storeOutputMs: row.storeOutputMs,
+      reportMs: row.reportMs,
+    },
   };
 }

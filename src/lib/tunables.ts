@@ -32,9 +32,20 @@ export const TUNABLES = {
   },
 
   runner: {
-    /** The processor pushes an event at least this often while an attempt runs: container/src/config.ts HEARTBEAT_MS (a test checks). */
-    heartbeatMs: 3_000,
-    /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id). */
+    /**
+     * The processor pushes an event at least this often while an attempt runs:
+     * container/src/config.ts HEARTBEAT_MS (a test checks). Each push is a request to the
+     * job's runner (a billed Durable Object request), so this sets what a long job costs:
+     * 240 heartbeats an hour at 15 s, against 1,200 at 3 s; tunables.test.ts bounds an
+     * hour-long job's requests, docs/capacity.md prices them. What it buys is how soon a
+     * silent attempt is noticed (silentHeartbeats × this: 45 s, under job.leaseMs), which
+     * matters only when the processor's final push is lost twice (it is sent again once) or
+     * its container died without a word; a pushed end is seen at once whatever this is. In
+     * money it matters little (1,200 requests are $0.0002 against $0.13 of container for an
+     * hour of encoding); it bounds the plan's included requests and the runner's load.
+     */
+    heartbeatMs: 15_000,
+    /** Heartbeats missed before the runner asks the processor itself (GET /jobs/:id): 45 s of silence. */
     silentHeartbeats: 3,
     /** Progress reaches D1 at most this often... */
     progressWriteMs: 5_000,
@@ -44,6 +55,24 @@ export const TUNABLES = {
     failedCallDelayMs: 2_000,
     /** Consecutive failed calls before the processor counts as lost (the attempt ends). */
     maxCallFailures: 5,
+    /**
+     * A start still unanswered is sent again after this long, not failedCallDelayMs: the
+     * first request to a cold container waits inside the containers package for an
+     * instance (8 s) and its port (20 s) before it answers (src/runner/transport.ts).
+     */
+    startWaitMs: 30_000,
+    /**
+     * How long a start may keep getting the platform's "no container" answers (no instance,
+     * rate limited, start failed: the processor never had the request) before they count as
+     * failed calls; a first deploy's containers may take minutes to provision.
+     */
+    containerStartDeadlineMs: 5 * MINUTE_MS,
+    /**
+     * While the processor says its events cannot reach the runner (its push path is broken,
+     * container/src/push-path.ts), the runner asks it for the attempt this often instead of
+     * waiting out a silence: a job then ends within about this long of its work.
+     */
+    brokenPushPollMs: 500,
   },
 
   /** The processor pool (src/limits/processor-pool.ts; docs/capacity.md). Vars named below override. */

@@ -7,8 +7,10 @@
 // (docs/deploy.md).
 import { Hono } from "hono";
 import { adminAuth } from "../auth/admin.ts";
-import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, speaksOurProtocol } from "../contract/processor-protocol.ts";
+import { describeIssues, PROCESSOR_PROTOCOL_VERSION, processorStatus, PROTOCOL_HEADER, protocolVersionOf, PUSH_PATH_QUERY, speaksOurProtocol } from "../contract/processor-protocol.ts";
+import { processorEventsUrl } from "../runner/events.ts";
 import { processorFetch } from "../runner/transport.ts";
+import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { configWarnings, reportConfigProblems } from "../ops/config.ts";
 import { processorPool } from "../limits/processor-pool.ts";
@@ -33,8 +35,10 @@ async function timed(probe: () => Promise<Record<string, unknown> | void>): Prom
  * this Worker's, and whether they match). A processor of another protocol version fails
  * the check (`ok: false`): the runner refuses to work with it.
  */
-async function checkProcessor(env: Env, instance: string, timeoutMs: number): Promise<Record<string, unknown>> {
-  const res = await processorFetch(env, instance)("/status", { signal: AbortSignal.timeout(timeoutMs) });
+async function checkProcessor(env: Env, instance: string, timeoutMs: number, checkPushPath = false): Promise<Record<string, unknown>> {
+  // Asked to, the processor checks its route to this Worker's event URL before it answers.
+  const query = checkPushPath ? `?${PUSH_PATH_QUERY}=${encodeURIComponent(processorEventsUrl(env))}` : "";
+  const res = await processorFetch(env, instance)(`/status${query}`, { signal: AbortSignal.timeout(timeoutMs) });
   if (!res.ok) throw new Error(`processor answered ${res.status}`);
   const body: unknown = await res.json();
   // The body's version first: a processor older than versioning sends neither it nor the header.
@@ -47,7 +51,12 @@ async function checkProcessor(env: Env, instance: string, timeoutMs: number): Pr
   }
   const status = processorStatus.safeParse(body);
   if (!status.success) return { ok: false, mode, protocol, error: `the processor's status is not what the protocol says: ${describeIssues(status.error)}` };
-  return { mode, protocol, tools: status.data.tools, jobTypes: status.data.jobTypes };
+  // Whether its events reach the runner (container/src/push-path.ts). When they do not, jobs
+  // still end, the runner polling each one (TUNABLES.runner.brokenPushPollMs): reported and
+  // logged as the fault it is, without failing the check.
+  const { pushPath } = status.data;
+  if (pushPath && !pushPath.ok) log("error", "the processor's events cannot reach the runner (push path broken)", { instance, error: pushPath.error, checkedAt: pushPath.checkedAt });
+  return { mode, protocol, tools: status.data.tools, jobTypes: status.data.jobTypes, ...(pushPath ? { pushPath } : {}) };
 }
 
 export const healthRoutes = new Hono<{ Bindings: Env }>()
@@ -81,6 +90,6 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
     // outside the pool would be refused, or take the place of one a job needs.
     const instance = c.env.PROCESSOR_URL ? "local" : await processorPool(c.env).probeInstance();
     // A cold container needs its image pulled and Node started: allow more than /healthz does.
-    const processor: Check = { ...(await timed(() => checkProcessor(c.env, instance, TUNABLES.health.containerProbeTimeoutMs))), instance };
+    const processor: Check = { ...(await timed(() => checkProcessor(c.env, instance, TUNABLES.health.containerProbeTimeoutMs, true))), instance };
     return c.json({ ok: processor.ok, checks: { processor } }, processor.ok ? 200 : 503, { "cache-control": "no-store" });
   });

@@ -38,6 +38,11 @@ function callbackOrigin(env: Env): string {
   return env.PROCESSOR_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : `http://${CALLBACK_HOST}`;
 }
 
+/** The URL the processor pushes events to; /healthz/processor has the processor check it (container/src/push-path.ts). */
+export function processorEventsUrl(env: Env): string {
+  return `${callbackOrigin(env)}${PROCESSOR_EVENTS_PATH}`;
+}
+
 /**
  * The callback an attempt's start request carries: where its events and its outputs go,
  * where its uploaded input is read (`withInput`), and its token.
@@ -46,7 +51,7 @@ export function callbackFor(env: Env, attempt: Pick<Attempt, "pid" | "token">, w
   const origin = callbackOrigin(env);
   const pid = encodeURIComponent(attempt.pid);
   return {
-    url: `${origin}${PROCESSOR_EVENTS_PATH}`,
+    url: processorEventsUrl(env),
     token: attempt.token,
     outputs: `${origin}${PROCESSOR_OUTPUTS_PATH}/${pid}`,
     ...(withInput ? { input: `${origin}${PROCESSOR_INPUTS_PATH}/${pid}` } : {}),

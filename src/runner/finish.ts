@@ -23,6 +23,8 @@ export interface FinishOptions {
    */
   stop?: () => Promise<void>;
   now?: number;
+  /** More of the caller's to say in the "job finished" line: the runner says how it heard of the end and what it copied. */
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -55,10 +57,14 @@ export async function finishJob(env: Env, jobId: string, outcome: Outcome, optio
     ...(job.errorCode ? { error: job.errorCode } : {}),
     // Where its time went, the same phases as the job's `timings` (docs/api.md).
     queuedMs: job.queuedMs,
+    retriesMs: job.retriesMs,
+    startMs: job.startMs,
     fetchInputMs: job.fetchInputMs,
     processMs: job.processMs,
     storeOutputMs: job.storeOutputMs,
+    reportMs: job.reportMs,
     totalMs: now - job.createdAt,
+    ...options.details,
   });
   await limiterFor(env, job.orgId, job.mode).release(jobId);
   // The one `final` delivery, when the job has a webhookUrl (unique per job, so a retry adds none).

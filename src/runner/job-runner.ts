@@ -9,13 +9,14 @@ import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { tunablesFor, type Tunables } from "../lib/tunables.ts";
 import { describe, reportConfigProblems } from "../ops/config.ts";
-import { afterFailedCall, newAttempt, withProgress, type Attempt } from "./attempt.ts";
+import { afterFailedCall, afterNoContainer, attemptTimings, heardFrom, newAttempt, withProgress, type Attempt } from "./attempt.ts";
 import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
 import { checkPresented, newAttemptToken, type AttemptCheck, type Presented } from "./credentials.ts";
 import { finishJob, type Outcome } from "./finish.ts";
 import { collectOutputs, discardOutputs } from "./outputs.ts";
 import { askProcessor, ProcessorDrainingError, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
 import { seatRequest, stillWaiting, waitingAt, type SeatRequest } from "./seat.ts";
+import { ContainerUnavailable } from "./transport.ts";
 import { alarmAt, fromOldKeys, heldAttempt, jobOf, STATE_KEY, type RunnerState, type WithAttempt } from "./state.ts";
 
 export type { Attempt } from "./attempt.ts";
@@ -150,7 +151,7 @@ export class JobRunner extends DurableObject<Env> {
     if (check !== "held") return check;
     // An event can overtake the answer to the start: the processor has the attempt.
     const state = await this.#holding(pushed.id);
-    if (state) await this.#heard(state, pushed);
+    if (state) await this.#heard(state, pushed, "push");
     return "held";
   }
 
@@ -216,9 +217,10 @@ export class JobRunner extends DurableObject<Env> {
    * processor refused its start, starts that same attempt there); false when the job is no longer at it.
    */
   async #begin(request: SeatRequest, instance: string): Promise<boolean> {
-    const job = request.refused ? await findJob(this.#db(), request.jobId) : await startAttempt(this.#db(), request.jobId, request.previousAttempt, Date.now());
+    const now = Date.now();
+    const job = request.refused ? await findJob(this.#db(), request.jobId) : await startAttempt(this.#db(), request.jobId, request.previousAttempt, now);
     if (!job || (request.refused && !stillWaiting(request, job))) return false;
-    const attempt = newAttempt(job, instance, newAttemptToken(), request.handBacks ?? 0);
+    const attempt = newAttempt(job, instance, newAttemptToken(), request.handBacks ?? 0, now);
     log("info", "attempt started", { job: job.id, attempt: attempt.attempt, instance, ...(request.refused ? { again: "its last start was refused by a draining processor" } : {}) });
     await this.#sendStart(attempt, job);
     return true;
@@ -237,15 +239,23 @@ export class JobRunner extends DurableObject<Env> {
       const answer = await startOnProcessor(this.env, attempt, job);
       // An event may have moved the attempt on (or ended it) while the start was in flight.
       const state = await this.#holding(attempt.pid);
-      if (state?.phase === "starting") await this.#heard(state, answer);
+      if (state?.phase === "starting") await this.#heard(state, answer, "check");
     } catch (error) {
       const state = await this.#holding(attempt.pid);
       if (error instanceof ProcessorDrainingError) {
         if (state?.phase === "starting") await this.#startRefused(state);
         return;
       }
+      if (state?.phase !== "starting") return;
+      // The platform had no container for it (provisioning, the instance limit, a start that
+      // failed): the processor never had the start, so it costs no failed call for a while.
+      const waiting = error instanceof ContainerUnavailable && error.notStarted ? afterNoContainer(state.attempt, Date.now(), this.#tunables().runner) : undefined;
+      if (waiting) {
+        log("warn", "no container for the start yet; sending it again", { job: attempt.jobId, attempt: attempt.attempt, instance: attempt.instance, error: String(error) });
+        return this.#save({ ...state, attempt: waiting, since: Date.now() });
+      }
       log("warn", "processor refused or unreachable at start", { job: attempt.jobId, attempt: attempt.attempt, error: String(error) });
-      if (state?.phase === "starting") await this.#failedCall(state);
+      await this.#failedCall(state);
     }
   }
 
@@ -273,7 +283,7 @@ export class JobRunner extends DurableObject<Env> {
     if (!still) return;
     if (answer === "no answer") return this.#failedCall(still);
     if (answer === "unknown") return this.#ended(still, { cause: "lost", reason: "the processor lost the job (it restarted or was replaced)" });
-    await this.#heard(still, answer);
+    await this.#heard(still, answer, "check");
   }
 
   /**
@@ -281,10 +291,16 @@ export class JobRunner extends DurableObject<Env> {
    * recorded as the alarm would (a failure while recording it is retried like any other),
    * the alarm it arms being the backstop should this invocation die.
    */
-  async #heard(state: WithAttempt, answer: ProcessorJobState): Promise<void> {
+  async #heard(state: WithAttempt, answer: ProcessorJobState, how: "push" | "check"): Promise<void> {
     // Once the end is known, a late progress event changes nothing.
-    if (answer.state === "running") return state.phase === "ending" ? undefined : this.#running(state.attempt, answer.progress);
-    await this.#save({ phase: "ending", attempt: { ...state.attempt, failures: 0 }, final: answer, since: Date.now() });
+    if (state.phase === "ending" && answer.state === "running") return;
+    const attempt = heardFrom(state.attempt, answer, Date.now());
+    if (attempt.pushBroken && !state.attempt.pushBroken) {
+      const error = answer.state === "running" ? answer.pushPath?.error : undefined;
+      log("error", "the processor cannot push events to the runner; polling the attempt instead", { job: attempt.jobId, attempt: attempt.attempt, instance: attempt.instance, error, pollMs: this.#tunables().runner.brokenPushPollMs });
+    }
+    if (answer.state === "running") return this.#running(attempt, answer.progress);
+    await this.#save({ phase: "ending", attempt: { ...attempt, failures: 0, endHeard: how }, final: answer, since: Date.now() });
     await this.alarm();
   }
 
@@ -364,7 +380,11 @@ export class JobRunner extends DurableObject<Env> {
    */
   async #end(state: WithAttempt, outcome: Outcome): Promise<boolean> {
     const letGo = () => this.#letGo(state, "delete");
-    if (await finishJob(this.env, state.attempt.jobId, outcome, { stop: letGo })) return true;
+    const now = Date.now();
+    const timed: Outcome = outcome.status === "cancelled" ? outcome : { ...outcome, timings: attemptTimings(state.attempt, outcome.timings, now) };
+    // How the end was heard: "push" when the processor's event brought it, "check" when the runner had to ask.
+    const details = { endHeard: state.attempt.endHeard ?? "never", ...(state.attempt.pushBroken ? { pushBroken: true } : {}) };
+    if (await finishJob(this.env, state.attempt.jobId, timed, { stop: letGo, now, details })) return true;
     await letGo();
     return false;
   }

@@ -9,9 +9,9 @@ import type { SeatRequest } from "./seat.ts";
 export type RunnerState =
   /** Waiting for a seat in the pool; asks again waitCheckMs after `since`. */
   | { phase: "waiting"; request: SeatRequest; since: number }
-  /** The start was sent and not acknowledged yet; sent again failedCallDelayMs after `since`. */
+  /** The start was sent and not acknowledged yet; sent again startWaitMs after `since` (failedCallDelayMs after a failed start). */
   | { phase: "starting"; attempt: Attempt; since: number }
-  /** The processor runs it; asked after a silence, or failedCallDelayMs after a failed call. */
+  /** The processor runs it; asked after a silence (or every brokenPushPollMs while it cannot push), or failedCallDelayMs after a failed call. */
   | { phase: "running"; attempt: Attempt; since: number }
   /** The processor reported its end (`final`); the runner records it, and again from the alarm should this invocation die. */
   | { phase: "ending"; attempt: Attempt; final: ProcessorJobState; since: number }
@@ -25,16 +25,21 @@ export const STATE_KEY = "state";
 
 /** When the runner's alarm fires in `state`: its only timer. */
 export function alarmAt(state: RunnerState, t: Pick<Tunables, "runner" | "pool"> = TUNABLES): number {
-  const { heartbeatMs, silentHeartbeats, failedCallDelayMs } = t.runner;
+  const { heartbeatMs, silentHeartbeats, failedCallDelayMs, brokenPushPollMs } = t.runner;
   switch (state.phase) {
     case "waiting":
       return state.since + t.pool.waitCheckMs;
     case "starting":
+      // A start in flight may be a cold container's (startWaitMs); one that failed, or that
+      // the platform answered with no container, is sent again soon.
+      return state.since + (state.attempt.failures > 0 || state.attempt.unstartedSince !== undefined ? failedCallDelayMs : t.runner.startWaitMs);
     case "leaving":
       return state.since + failedCallDelayMs;
     case "running":
-    case "ending":
-      return state.since + (state.attempt.failures > 0 ? failedCallDelayMs : heartbeatMs * silentHeartbeats);
+    case "ending": {
+      const silence = state.phase === "running" && state.attempt.pushBroken ? brokenPushPollMs : heartbeatMs * silentHeartbeats;
+      return state.since + (state.attempt.failures > 0 ? failedCallDelayMs : silence);
+    }
   }
 }
 

@@ -1,15 +1,24 @@
 // The production path on a real Docker engine: Worker -> Queue -> JobRunner -> a
 // ProcessorContainer built from container/Dockerfile -> R2. Every job type, outputs
 // probed; a container killed mid-job; cancel; an idle container stopping by itself.
+// Every job must end as its work ends: its end pushed by the processor (not found by the
+// runner's watchdog), its outputs uploaded (none copied by the runner), its phases adding
+// up to its time; warm jobs within their own phases + 300 ms. The cold start is measured.
 // `npm run test:containers` (docs/deploy.md: the containers tier).
+import { mkdir, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, appContainers, createJob, dockerCli, download, ffprobe, imageMeta, jobRow, startTier, until, waitForEnd, type Tier } from "./tier.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
+import { api, appContainers, breakPushPath, createJob, dockerCli, download, ffprobe, howItEnded, imageMeta, jobRow, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
 
 /** Small, so the idle test is quick; a container runs no job is only then asked to stop. */
 const SLEEP_AFTER_S = 15;
 /** The instance budget (max_instances) for this tier: small, so the burst test exceeds it 3×. */
 const INSTANCES = 2;
+/** The most a job may take, after the processor's end, to be recorded completed: a push and a check of R2, not a silence. */
+const REPORT_MS = 300;
 const timings: Record<string, number> = {};
+/** Each job's time, end to end (created → completed, the service's own clock) and by phase. */
+const jobFigures: Record<string, Record<string, number | null>> = {};
 let tier: Tier;
 
 beforeAll(async () => {
@@ -21,27 +30,57 @@ beforeAll(async () => {
 afterAll(async () => {
   await tier?.stop();
   console.log("containers tier timings (ms):", JSON.stringify(timings, null, 2));
+  console.log("containers tier jobs (ms, created → completed and by phase):");
+  console.table(jobFigures);
+  await mkdir("test-output", { recursive: true });
+  await writeFile("test-output/containers-figures.json", JSON.stringify({ timings, jobs: jobFigures }, null, 2));
 });
 
-/** Creates a job, waits for it to complete, and records how long it took. */
-async function completed(label: string, type: string, input: string, options: Record<string, unknown>) {
+/** Created → completed by the service's own clock. */
+const totalMs = (job: ApiJob) => Date.parse(job.completedAt!) - Date.parse(job.createdAt);
+const phase = (job: ApiJob, name: string) => job.timings[name] ?? 0;
+
+/**
+ * The job ended as its work did: the processor pushed its end (`endHeard`, not the
+ * runner's watchdog asking after a silence), uploaded its outputs (none copied by the
+ * runner, no broken push path), and its phases add up to its time, the last of them, the
+ * wait for the end to be recorded, under REPORT_MS. Records its figures under `label`.
+ */
+async function endedAsItHappened(label: string, job: ApiJob): Promise<void> {
+  const { finished, problems } = await howItEnded(tier, job.id);
+  jobFigures[label] = { totalMs: totalMs(job), ...job.timings };
+  expect(problems.map((p) => p.message), `${label}: did not end as it happened`).toEqual([]);
+  expect(finished.endHeard, `${label}: the runner heard of its end by ${String(finished.endHeard)}`).toBe("push");
+  const phases = Object.values(job.timings).reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
+  expect(Math.abs(totalMs(job) - phases), `${label}: phases ${JSON.stringify(job.timings)} against ${totalMs(job)} ms`).toBeLessThanOrEqual(5);
+  expect(job.timings.reportMs, `${label}: ${JSON.stringify(job.timings)}`).toBeLessThanOrEqual(REPORT_MS);
+}
+
+/** Creates a job, waits for it to complete as it happened, and records how long it took. */
+async function completedJob(label: string, type: string, input: string, options: Record<string, unknown>): Promise<ApiJob> {
   const start = Date.now();
   const id = await createJob(tier, type, input, options);
   const job = await waitForEnd(tier, id);
   timings[label] = Date.now() - start;
   expect(job.error, `${label}: ${JSON.stringify(job.error)}`).toBeUndefined();
   expect(job.status).toBe("completed");
-  return job.result!;
+  await endedAsItHappened(label, job);
+  return job;
 }
+
+const completed = async (label: string, type: string, input: string, options: Record<string, unknown>) => (await completedJob(label, type, input, options)).result!;
 
 /** The app container running ffmpeg, once there is one. */
 const encoding = () => until("ffmpeg running in a container", async () => (await appContainers()).find((c) => /\bffmpeg\b/.test(c.processes)), 120_000);
 
 describe("every job type in a container", () => {
-  it("compress-image: WebP at the asked width", async () => {
-    const result = await completed("compress-image", "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 70, format: "webp", maxWidth: 800 });
-    const meta = await imageMeta(await download(result.url));
+  it("compress-image: WebP at the asked width, on a cold instance whose start the job's startMs holds", async () => {
+    const job = await completedJob("compress-image (cold)", "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 70, format: "webp", maxWidth: 800 });
+    const meta = await imageMeta(await download(job.result!.url));
     expect(meta).toMatchObject({ format: "webp", width: 800, height: 534 });
+    // The container started for this job: its start is a phase of the job, not lost time.
+    timings["cold start (startMs of the first job)"] = phase(job, "startMs");
+    expect(phase(job, "startMs")).toBeGreaterThan(phase(job, "fetchInputMs"));
   });
 
   it("compress-pdf: a smaller PDF with the same page count", async () => {
@@ -100,6 +139,49 @@ describe("every job type in a container", () => {
     expect(jobs.map((j) => j.status)).toEqual(ids.map(() => "completed"));
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(INSTANCES);
+    for (const [i, job] of jobs.entries()) await endedAsItHappened(`burst ${i + 1}/${jobs.length}`, job);
+  });
+
+  it("warm jobs, one at a time: each completes within its own phases (queued, fetch, process, store) + 300 ms", async () => {
+    const warm: [string, string, string, Record<string, unknown>][] = [
+      ["compress-image", "compress-image", "photo.jpg", { quality: 70, format: "webp", maxWidth: 800 }],
+      ["video-thumbnail", "video-thumbnail", "clip.mp4", { timestamp: 2, format: "png", width: 160 }],
+      ["extract-audio", "extract-audio", "clip.mp4", {}],
+      ["compress-pdf", "compress-pdf", "doc.pdf", { quality: "low" }],
+    ];
+    for (const [label, type, input, options] of warm) {
+      const job = await completedJob(`${label} (warm)`, type, `${tier.mediaUrl}/${input}`, options);
+      const own = phase(job, "queuedMs") + phase(job, "fetchInputMs") + phase(job, "processMs") + phase(job, "storeOutputMs");
+      expect(totalMs(job), `${label}: ${JSON.stringify(job.timings)}`).toBeLessThanOrEqual(own + 300);
+    }
+  });
+
+  it("a push path that breaks: the processor finds out on its first failed push and says so, and the runner then polls each job instead of waiting out a silence", async () => {
+    const warm = await appContainers();
+    expect(warm.length).toBeGreaterThan(0);
+    for (const c of warm) await breakPushPath(c.name);
+    try {
+      // The first job goes to a processor that last found its path working: its pushes fail,
+      // it checks the path again and finds it broken; the runner hears of the end by asking.
+      const first = await waitForEnd(tier, await createJob(tier, "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 70, format: "webp", maxWidth: 400 }));
+      expect(first.status).toBe("completed");
+      expect((await howItEnded(tier, first.id)).finished.endHeard).toBe("check");
+      jobFigures["push path broken: first job"] = { totalMs: totalMs(first), ...first.timings };
+      // The next job's start is answered with the broken path: the runner polls it, and it
+      // ends within a poll and the copy of its output, not a 9 s silence.
+      const start = Date.now();
+      const next = await waitForEnd(tier, await createJob(tier, "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 71, format: "webp", maxWidth: 400 }));
+      timings["push path broken: next job, created → completed seen"] = Date.now() - start;
+      jobFigures["push path broken: next job"] = { totalMs: totalMs(next), ...next.timings };
+      expect(next.status).toBe("completed");
+      const { finished, problems } = await howItEnded(tier, next.id);
+      expect(finished).toMatchObject({ endHeard: "check", pushBroken: true });
+      expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/cannot push/), expect.stringMatching(/copying it/)]));
+      expect(next.timings.reportMs).toBeLessThanOrEqual(TUNABLES.runner.brokenPushPollMs + 1_000);
+      expect(totalMs(next)).toBeLessThan(TUNABLES.runner.heartbeatMs * TUNABLES.runner.silentHeartbeats);
+    } finally {
+      for (const c of warm) await breakPushPath(c.name, true).catch(() => undefined);
+    }
   });
 
   it("idle instances stop after CONTAINER_SLEEP_AFTER once their jobs are done", async () => {
@@ -116,6 +198,9 @@ describe("failures and control", () => {
     const job = await waitForEnd(tier, id);
     timings["compress-video, killed once"] = Date.now() - start;
     expect(job.status).toBe("completed");
+    // The lost attempt is in retriesMs; the last one ended as it happened.
+    await endedAsItHappened("compress-video, killed once", job);
+    expect(phase(job, "retriesMs")).toBeGreaterThan(0);
     expect((await ffprobe(await download(job.result!.url))).streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "hevc", width: 320 });
     const row = await jobRow(tier, id);
     expect(row.status).toBe("completed");
@@ -137,9 +222,11 @@ describe("failures and control", () => {
     const start = Date.now();
     const res = await fetch(`${tier.service.baseUrl}/healthz/processor`, { headers: { authorization: `Bearer ${tier.service.adminToken}` } });
     timings["healthz/processor (cold start)"] = Date.now() - start;
-    const body = (await res.json()) as { ok: boolean; checks: { processor: { tools: Record<string, string | null> } } };
+    const body = (await res.json()) as { ok: boolean; checks: { processor: { tools: Record<string, string | null>; pushPath?: { ok: boolean } } } };
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.checks.processor.tools.ffmpeg).toEqual(expect.any(String));
+    // The probe checked its route to the runner's host (through the container's outbound handler).
+    expect(body.checks.processor.pushPath).toMatchObject({ ok: true });
     const [probe] = await appContainers();
     expect(probe).toBeDefined();
     // Nothing releases the probe's instance: only its idle time stops it.

@@ -45,8 +45,13 @@ async function makeFixtures(dir: string): Promise<void> {
   await writeFile(join(dir, "doc.pdf"), buildPdf([{ lines: ["containers tier"], jpeg: await photoJpeg(1200, 900) }]));
 }
 
+/** A log line of the Worker (src/lib/log.ts): one JSON object. */
+export type LogLine = { level: string; message: string; [field: string]: unknown };
+
 export interface Tier {
   service: Service;
+  /** The Worker's log lines so far, in order (wrangler dev runs with --log-level log to print them). */
+  logs(): LogLine[];
   /** API key of a pro organization. */
   key: string;
   /** Origin serving the fixtures to containers, e.g. http://172.17.0.1:40123. */
@@ -61,6 +66,24 @@ export async function startTier(options: { sleepAfter: string; instances: number
   let server: Server | undefined;
   let service: Service | undefined;
   const before = new Set((await dockerCli("ps", "-aq", "--filter", "name=workerd-")).split("\n").filter(Boolean));
+  // The Worker's JSON log lines, whole lines only: output comes in chunks.
+  const logs: LogLine[] = [];
+  let partial = "";
+  const readLogLines = (text: string) => {
+    const lines = (partial + text).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      // wrangler prints warnings and errors inside colour codes ("✘ [ERROR] {…}\x1b[0m").
+      const json = line.slice(line.indexOf("{"), line.lastIndexOf("}") + 1);
+      if (!json.startsWith("{")) continue;
+      try {
+        const parsed = JSON.parse(json) as LogLine;
+        if (typeof parsed.message === "string") logs.push(parsed);
+      } catch {
+        // Not one of the Worker's lines.
+      }
+    }
+  };
   const stop = async () => {
     // wrangler dev's log, for reading after a failure.
     if (service) await mkdir("test-output", { recursive: true }).then(() => writeFile("test-output/containers-wrangler.log", service!.output()));
@@ -83,7 +106,7 @@ export async function startTier(options: { sleepAfter: string; instances: number
     await new Promise<void>((done) => server!.listen(0, host, done));
     const mediaUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
     // The first start builds the image (minutes when nothing is cached).
-    service = await startService({ containers: options, vars: options.vars, startTimeout: 15 * 60_000 });
+    service = await startService({ containers: options, vars: options.vars, startTimeout: 15 * 60_000, logLevel: "log", onOutput: readLogLines });
     const res = await fetch(`${service.baseUrl}/admin/keys`, {
       method: "POST",
       headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
@@ -91,7 +114,7 @@ export async function startTier(options: { sleepAfter: string; instances: number
     });
     if (res.status !== 201) throw new Error(`creating an API key: ${res.status} ${await res.text()}`);
     const { key } = (await res.json()) as { key: string };
-    return { service, key, mediaUrl, fixture: (name) => readFile(join(dir, name)), stop };
+    return { service, logs: () => logs, key, mediaUrl, fixture: (name) => readFile(join(dir, name)), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -101,8 +124,22 @@ export async function startTier(options: { sleepAfter: string; instances: number
 export interface ApiJob {
   id: string;
   status: string;
+  createdAt: string;
+  completedAt?: string;
   result?: Record<string, any>;
   error?: { code: string; message: string };
+  timings: Record<string, number | null>;
+}
+
+/**
+ * How job `id` ended, as the Worker logged it: its "job finished" line (src/runner/finish.ts,
+ * with the runner's `endHeard`), and the lines that say it did not end as it happened:
+ * outputs the runner had to copy (src/runner/outputs.ts) and a processor that could not push.
+ */
+export async function howItEnded(tier: Tier, id: string): Promise<{ finished: LogLine; problems: LogLine[] }> {
+  const finished = await until(`the "job finished" line of ${id}`, async () => tier.logs().find((l) => l.message === "job finished" && l.job === id), 10_000, 50);
+  const problems = tier.logs().filter((l) => l.job === id && /copying it|cannot push|collecting outputs failed/.test(l.message));
+  return { finished, problems };
 }
 
 export async function api(tier: Tier, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -176,4 +213,16 @@ export async function jobRow(tier: Tier, id: string): Promise<{ status: string; 
     { env: { ...process.env, CI: "true", NO_COLOR: "1" } },
   );
   return JSON.parse(stdout)[0].results[0];
+}
+
+/**
+ * Breaks (or, with `repair`, mends) the push path of app container `name`: its sidecar
+ * (`<name>-proxy`, whose network namespace the app shares) refuses every connection to the
+ * address the runner's host resolves to (11.0.0.1, the sidecar's synthetic answer), an open
+ * one included, as a platform change or a broken route would. Inputs on the Docker bridge
+ * are not touched.
+ */
+export async function breakPushPath(name: string, repair = false): Promise<void> {
+  const rule = ["OUTPUT", "-p", "tcp", "-m", "conntrack", "--ctorigdst", "11.0.0.1", "-j", "REJECT", "--reject-with", "tcp-reset"];
+  await dockerCli("exec", "-u", "root", `${name}-proxy`, "iptables", repair ? "-D" : "-I", ...rule);
 }

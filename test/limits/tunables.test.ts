@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../container/src/config.ts";
+import { MAX_PROGRESS_PUSHES } from "../../container/src/events.ts";
 import { TUNABLES, tunablesFor } from "../../src/lib/tunables.ts";
 
 const { job, runner, pool, deploy, sweep, jobsQueue, limiter, webhooks, readRate } = TUNABLES;
@@ -86,13 +87,33 @@ describe("the tunables' relations", () => {
   it("the runner's silence check waits for more than one missed heartbeat of the processor, and matches the processor's own", () => {
     expect(runner.silentHeartbeats).toBeGreaterThan(1);
     expect(loadConfig({}, "/tmp").HEARTBEAT_MS).toBe(runner.heartbeatMs);
-    // Progress is pushed more often than it is written: the runner, not D1, holds the fine-grained value.
-    expect(loadConfig({}, "/tmp").PROGRESS_REPORT_MS).toBeLessThanOrEqual(runner.progressWriteMs);
+    // Progress is pushed at least as often as it may be written (the runner, not D1, holds the
+    // fine-grained value), and not more often: a push that cannot reach D1 is a request for nothing.
+    expect(loadConfig({}, "/tmp").PROGRESS_REPORT_MS).toBe(runner.progressWriteMs);
   });
 
   it("a job's D1 writes do not grow with its duration: progress is written at a few fixed marks", () => {
     expect(runner.progressMarks.length).toBeLessThanOrEqual(3);
     expect([...runner.progressMarks].sort((a, b) => a - b)).toEqual(runner.progressMarks);
+  });
+
+  it("an hour-long job costs at most 600 Durable Object requests (docs/capacity.md: what a job costs), counted from the tunables", () => {
+    const hourMs = 3600_000;
+    const requests = {
+      // The processor's pushes to the runner: a heartbeat per period at most, each whole percent once, the end (sent twice at most).
+      events: hourMs / runner.heartbeatMs + MAX_PROGRESS_PUSHES + 2,
+      // The pool checks the job's seat once per seatCheckMs: its alarm, and its question to the runner.
+      seatChecks: (2 * hourMs) / pool.seatCheckMs,
+      // The limiter extends the job's slot before its lease runs out: its alarm, and its question to the runner.
+      slotChecks: (2 * hourMs) / (limiter.slotLeaseMs - limiter.slotCheckAheadMs),
+      // The sweep pokes the runner once per cron period after job.leaseMs, and the runner asks its processor (through its container's object).
+      sweeps: (2 * hourMs) / sweep.cronPeriodMs,
+      // Created, admitted, seated, started, ended: 10 per job whatever its length (npm run bench, docs/benchmarks.md section 6), and the start and release through the container's object.
+      fixed: 12,
+    };
+    const total = Object.values(requests).reduce((a, b) => a + b, 0);
+    // At the former 3 s heartbeat the heartbeats alone were 1,200.
+    expect(total, JSON.stringify(requests)).toBeLessThanOrEqual(600);
   });
 
   it("the sweep asks a runner about its job only after the attempt had time to be recorded there", () => {
@@ -122,6 +143,17 @@ describe("the tunables' relations", () => {
     // Jobs finished between lookback and stalledAfter ago are repaired; that span must not fall between two sweeps.
     expect(webhooks.missingLookbackMs - webhooks.stalledAfterMs).toBeGreaterThan(sweep.cronPeriodMs);
     expect(webhooks.stalledAfterMs).toBeGreaterThanOrEqual(sweep.cronPeriodMs);
+  });
+});
+
+describe("the runner and the containers package", () => {
+  it("sends an unanswered start again only after a cold container's start would have answered: the package waits 8 s for an instance and 20 s for its port", () => {
+    // node_modules/@cloudflare/containers/dist/lib/container.js: TIMEOUT_TO_GET_CONTAINER_MS, TIMEOUT_TO_GET_PORTS_MS.
+    expect(runner.startWaitMs).toBeGreaterThan(8_000 + 20_000);
+  });
+
+  it("keeps sending a start the platform has no container for longer than a failed call's retries would", () => {
+    expect(runner.containerStartDeadlineMs).toBeGreaterThan(runner.failedCallDelayMs * runner.maxCallFailures);
   });
 });
 

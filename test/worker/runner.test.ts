@@ -115,12 +115,46 @@ describe("the job runner", () => {
     await runInDurableObject(runner, (_instance, state) => state.storage.deleteAlarm());
     const { job } = await waitForJob(key, id);
     expect(job.status).toBe("completed");
-    expect(job.timings).toEqual({ queuedMs: expect.any(Number), fetchInputMs: expect.any(Number), processMs: expect.any(Number), storeOutputMs: expect.any(Number) });
+    const phase = expect.any(Number);
+    expect(job.timings).toEqual({ queuedMs: phase, retriesMs: 0, startMs: phase, fetchInputMs: phase, processMs: phase, storeOutputMs: phase, reportMs: phase });
     // The media server held the input back for 3 s: the download phase holds them.
     expect(job.timings.fetchInputMs).toBeGreaterThanOrEqual(3000);
+    // The phases follow one another and make up the whole of the job's time, created to completed.
+    const { created_at, completed_at } = (await testEnv.DB.prepare("SELECT created_at, completed_at FROM jobs WHERE id = ?").bind(id).first<{ created_at: number; completed_at: number }>())!;
+    const phases = Object.values(job.timings as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(Math.abs(completed_at - created_at - phases)).toBeLessThanOrEqual(5);
+    // Pushed: its end reached the runner within moments of the processor's end.
+    expect(job.timings.reportMs).toBeLessThan(1000);
     // The runner lets go right after the row is final: nothing left in its storage, no alarm.
     await waitFor(async () => ((await runInDurableObject(runner, (_instance, state) => state.storage.list())).size === 0 ? true : undefined), "the runner to forget the job");
     expect(await runInDurableObject(runner, (_instance, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("polls an attempt whose processor cannot push (its callback host does not resolve): the job ends within about a second of its work", async () => {
+    const { orgId } = await newKey();
+    const job = await storedJob(orgId, { status: "queued" });
+    // The callback's host does not resolve (RFC 6761 reserves .invalid): no event and no
+    // upload reaches the Worker. The processor finds out before it answers the start.
+    await runInDurableObject(runnerOf(job.id), (runner) => {
+      const held = runner as unknown as { env: Env };
+      held.env = { ...held.env, PUBLIC_BASE_URL: "http://runner.callback.invalid" } as Env;
+    });
+    const started = Date.now();
+    expect(await runnerOf(job.id).start(job.id)).toBe(true);
+    const running = await acknowledged(job.id);
+    expect(running.attempt.pushBroken).toBe(true);
+    // The runtime fires the runner's alarm at the short poll, not after the 9 s silence.
+    const alarm = await runInDurableObject(runnerOf(job.id), (_runner, { storage }) => storage.getAlarm());
+    expect(alarm! - running.since).toBe(TUNABLES.runner.brokenPushPollMs);
+    const ended = await waitFor(async () => {
+      const r = await testEnv.DB.prepare("SELECT status, completed_at, report_ms, start_ms, fetch_input_ms, process_ms, store_output_ms FROM jobs WHERE id = ?").bind(job.id).first<Record<string, number | string>>();
+      return r?.status === "completed" ? r : undefined;
+    }, "the polled job to complete", 8_000);
+    expect(Date.now() - started).toBeLessThan(TUNABLES.runner.heartbeatMs * TUNABLES.runner.silentHeartbeats);
+    // Its outputs could not be uploaded either: the runner copied them, within the poll and a copy.
+    expect(ended.report_ms).toBeLessThanOrEqual(TUNABLES.runner.brokenPushPollMs + 1_000);
+    const stored = await testEnv.OUTPUTS.list({ prefix: `outputs/${job.id}/`, include: ["customMetadata"] });
+    expect(stored.objects.map((o) => o.customMetadata?.storedBy)).toEqual(["runner"]);
   });
 
   it("takes an event only with its attempt's own token, and only for the attempt its runner holds", async () => {

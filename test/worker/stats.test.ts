@@ -46,10 +46,10 @@ describe("per-job counts", () => {
 
     const read = await benchFetch("GET", "/admin/stats", admin);
     expect(read.status).toBe(200);
-    expect(read.json.jobs[job.id]).toEqual({ d1: { JobRunner: 1 }, durableObjects: {} });
+    expect(read.json.jobs[job.id]).toEqual({ d1: { JobRunner: 1 }, durableObjects: {}, requests: {} });
 
     expect((await benchFetch("DELETE", "/admin/stats", admin)).status).toBe(204);
-    expect(statsSnapshot()).toEqual({ jobs: {}, unattributed: { d1: {}, durableObjects: {} } });
+    expect(statsSnapshot()).toEqual({ jobs: {}, unattributed: { d1: {}, durableObjects: {}, requests: {} } });
   });
 
   it("tie a statement to the job id it binds, and a request's statements to the job it names", async () => {

@@ -885,12 +885,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
         };
         CompressImageResult: {
@@ -934,12 +940,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
         };
         CompressPdfResult: {
@@ -980,12 +992,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
         };
         VideoThumbnailResult: {
@@ -1028,12 +1046,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
         };
         ExtractAudioResult: {
@@ -1075,12 +1099,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
         };
         VideoExtractionResult: {
@@ -1136,12 +1166,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
         };
         CompressVideoCompletedSdkJob: {
@@ -1158,12 +1194,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
@@ -1206,12 +1248,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
@@ -1251,12 +1299,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
@@ -1293,12 +1347,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
@@ -1337,12 +1397,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
@@ -1380,12 +1446,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
@@ -1437,12 +1509,18 @@ export interface components {
             timings: {
                 /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
                 queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
                 /** @description The processor's download of the input, in the last attempt. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
                 /** @description Outputs moved from the processor into storage. */
                 storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
             };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;

@@ -80,7 +80,7 @@ const base = {
   priority: 5,
   createdAt: "2026-01-01T00:00:00.000Z",
   metadata: { order: "ord_123" },
-  timings: { queuedMs: null, fetchInputMs: null, processMs: null, storeOutputMs: null },
+  timings: { queuedMs: null, retriesMs: null, startMs: null, fetchInputMs: null, processMs: null, storeOutputMs: null, reportMs: null },
 };
 
 export function queuedJob(type: JobType, id = "job_queued000000000000000000"): HttpJob {
@@ -101,7 +101,7 @@ export function completedJob(type: JobType, id = "job_completed000000000000000")
     startedAt: "2026-01-01T00:00:01.000Z",
     completedAt: "2026-01-01T00:00:09.000Z",
     result: RESULTS[type] as Record<string, unknown>,
-    timings: { queuedMs: 1000, fetchInputMs: 1200, processMs: 6500, storeOutputMs: 300 },
+    timings: { queuedMs: 1000, retriesMs: 0, startMs: 40, fetchInputMs: 1200, processMs: 6440, storeOutputMs: 300, reportMs: 20 },
   };
 }
 

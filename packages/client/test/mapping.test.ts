@@ -37,7 +37,7 @@ describe("getJob", () => {
       error: null,
       errorCode: null,
       metadata: { order: "ord_123" },
-      timings: { queuedMs: 1000, fetchInputMs: 1200, processMs: 6500, storeOutputMs: 300 },
+      timings: { queuedMs: 1000, retriesMs: 0, startMs: 40, fetchInputMs: 1200, processMs: 6440, storeOutputMs: 300, reportMs: 20 },
       ...RESULTS[type],
     });
     expect(job).not.toHaveProperty("result");

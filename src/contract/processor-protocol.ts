@@ -57,7 +57,7 @@ export const PROCESSOR_PROTOCOL_VERSION = 2;
 /** The header the runner names the attempt's own token in, on every /jobs/:id call and on a start. */
 export const ATTEMPT_TOKEN_HEADER = "media-jobs-attempt-token";
 
-/** An attempt's token: 32 random bytes or more, base64url (src/runner/attempt.ts newAttemptToken). */
+/** An attempt's token: 32 random bytes or more, base64url (src/runner/credentials.ts newAttemptToken). */
 export const ATTEMPT_TOKEN = /^[A-Za-z0-9_-]{43,128}$/;
 
 /** The header every request and answer of the protocol carries, both ways: the sender's PROCESSOR_PROTOCOL_VERSION. */

@@ -14,7 +14,7 @@ import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
 import { checkPresented, newAttemptToken, type AttemptCheck, type Presented } from "./credentials.ts";
 import { finishJob, type Outcome } from "./finish.ts";
 import { collectOutputs, discardOutputs } from "./outputs.ts";
-import { askProcessor, ProcessorDrainingError, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
+import { askProcessor, ProcessorAnswerError, ProcessorDrainingError, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
 import { seatRequest, stillWaiting, waitingAt, type SeatRequest } from "./seat.ts";
 import { ContainerUnavailable } from "./transport.ts";
 import { alarmAt, fromOldKeys, heldAttempt, jobOf, STATE_KEY, type RunnerState, type WithAttempt } from "./state.ts";
@@ -242,8 +242,12 @@ export class JobRunner extends DurableObject<Env> {
       if (state?.phase === "starting") await this.#heard(state, answer, "check");
     } catch (error) {
       const state = await this.#holding(attempt.pid);
-      if (error instanceof ProcessorDrainingError) {
-        if (state?.phase === "starting") await this.#startRefused(state);
+      // A processor going away (draining), or of another protocol version (an old container
+      // during a rollout, already logged naming both versions), will not run it: the same
+      // attempt is seated elsewhere, and the pool seats nothing more on that instance.
+      const why = error instanceof ProcessorDrainingError ? "draining" : error instanceof ProcessorAnswerError && error.versions ? "another protocol version" : undefined;
+      if (why) {
+        if (state?.phase === "starting") await this.#startRefused(state, why);
         return;
       }
       if (state?.phase !== "starting") return;
@@ -260,13 +264,15 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /**
-   * A draining processor refused the start (503 draining): not a failed call and not an
-   * attempt more. The pool takes the seat back and seats nothing more on that instance
+   * The processor refused the start because it is going away (503 draining) or speaks
+   * another protocol version (409 protocol_mismatch: a container still on the previous
+   * image while a deploy rolls out): not a failed call and not an attempt more. The pool
+   * takes the seat back and seats nothing more on that instance until its container stops
    * (processor-pool.ts `release` with `draining`); the same attempt waits for another seat.
    */
-  async #startRefused(state: Extract<RunnerState, { phase: "starting" }>): Promise<void> {
+  async #startRefused(state: Extract<RunnerState, { phase: "starting" }>, why: "draining" | "another protocol version"): Promise<void> {
     const { attempt } = state;
-    log("info", "processor draining; the attempt waits for a seat elsewhere", { job: attempt.jobId, attempt: attempt.attempt, instance: attempt.instance });
+    log("info", "processor will not start the attempt; it waits for a seat elsewhere", { job: attempt.jobId, attempt: attempt.attempt, instance: attempt.instance, why });
     const job = await findJob(this.#db(), attempt.jobId);
     const request: SeatRequest | undefined = job && { ...seatRequest(job, attempt.attempt - 1, attempt.handBacks ?? 0), refused: true };
     if (!request || !stillWaiting(request, job)) return this.#letGo(state, "delete");

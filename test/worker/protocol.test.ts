@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app.ts";
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, protocolMismatchBody } from "../../src/contract/processor-protocol.ts";
 import { outputKey } from "../../src/files/r2-keys.ts";
+import { processorPool } from "../../src/limits/processor-pool.ts";
 import type { JobRunner } from "../../src/runner/job-runner.ts";
 import { attemptToken, call, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
@@ -108,7 +109,7 @@ describe("events and uploads of another protocol version", () => {
 });
 
 describe("a processor of another protocol version", () => {
-  it("refuses the start: the runner logs both versions, counts a failed call, and sends the start again", async () => {
+  it("refuses the start: the runner logs both versions and seats the same attempt elsewhere, uncharged, marking the instance as going away", async () => {
     const logged = errorLines();
     const spy = processorOfAnotherVersion();
     const { key } = await newKey();
@@ -117,11 +118,16 @@ describe("a processor of another protocol version", () => {
     const id = created.json.id as string;
     const refused = await waitFor(async () => logged(/processor speaks another protocol version/).find((l) => l.job === id), "the refused start to be logged");
     expect(refused).toMatchObject({ call: "start", status: 409, processor: OTHER, worker: PROCESSOR_PROTOCOL_VERSION });
-    // A failed call, not an end: the job is still on its first attempt, which the processor never got.
+    // Not an end and not a failed call: the job is still on its first attempt, which the
+    // processor never got, and the instance (an old container during a rollout) takes no seat.
     expect(await row(id)).toEqual({ status: "processing", attempt: 1 });
     expect(await processorState(`${id}.1`)).toBeUndefined();
-    // The processor is replaced by one of this version: the start sent again completes the job.
+    const pool = processorPool(testEnv);
+    await waitFor(async () => (Object.keys(await pool.away()).length === 1 ? true : undefined), "the instance to be marked going away");
+    const [instance] = Object.keys(await pool.away());
+    // Its container is replaced by one of this version (its stop reaches the pool): the same attempt runs and completes.
     spy.mockRestore();
+    await pool.stopped(instance!);
     const { job } = await waitForJob(key, id);
     expect(job.status).toBe("completed");
     expect(await row(id)).toEqual({ status: "completed", attempt: 1 });

@@ -1,10 +1,7 @@
 // An attempt's uploaded input (`upload:upl_…`), read by the processor from R2 through this
-// Worker: GET <callback.input> = <PROCESSOR_INPUTS_PATH>/<attempt id>, with the attempt's
-// token, from its seat's container (the runner decides: src/runner/attempt.ts
-// checkPresented). In production the container reaches it at CALLBACK_HOST, handled by the
-// ProcessorContainer's outbound handler inside Cloudflare (src/runner/container.ts): a
-// 2 GiB upload never leaves the platform and needs no public origin. Locally it is this
-// Worker's route under PUBLIC_BASE_URL. `Range: bytes=…` is honoured (RFC 9110 §14).
+// Worker, with the attempt's token, from its seat's container (src/runner/credentials.ts).
+// In production the container reaches it at CALLBACK_HOST through the ProcessorContainer's
+// outbound handler (src/runner/container.ts), so a 2 GiB upload never leaves Cloudflare.
 import { PROCESSOR_INPUTS_PATH } from "../contract/processor-protocol.ts";
 import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
@@ -44,7 +41,8 @@ export function requestedRange(header: string | null, size: number): ByteRange |
 }
 
 /**
- * Streams the attempt's upload: 200 the whole of it, 206 a range with Content-Range, 416
+ * Streams the attempt's upload (locally under PUBLIC_BASE_URL, in production at
+ * CALLBACK_HOST): 200 the whole of it, 206 a range with Content-Range (RFC 9110 §14), 416
  * a range past its end; 401 wrong token or sender, 409 an attempt the runner no longer
  * holds (or another protocol version), 404 a job without an upload or whose upload is gone.
  */

@@ -68,6 +68,12 @@ export const TUNABLES = {
      */
     containerStartDeadlineMs: 5 * MINUTE_MS,
     /**
+     * How long an attempt may keep being refused by processors that will not run it (draining,
+     * or of another protocol version) before that counts as the attempt lost: longer than a
+     * rollout's grace and drain (deploy.*), so only an image that never matches costs attempts.
+     */
+    refusedStartDeadlineMs: 35 * MINUTE_MS,
+    /**
      * While the processor says its events cannot reach the runner (its push path is broken,
      * container/src/push-path.ts), the runner asks it for the attempt this often instead of
      * waiting out a silence: a job then ends within about this long of its work.

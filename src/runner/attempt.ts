@@ -40,6 +40,8 @@ export interface Attempt {
    * Such answers cost no failed call until runner.containerStartDeadlineMs has passed.
    */
   unstartedSince?: number;
+  /** Since when its starts have been refused by processors that will not run it (SeatRequest.refusedSince). */
+  refusedSince?: number;
   /** The latest progress the processor reported (D1 has it at the marks only). */
   progress: number;
   /** When progress was last written to D1, and what was written. */
@@ -132,6 +134,16 @@ export function withProgress(current: Attempt, progress: number, now: number, { 
 export function afterNoContainer(current: Attempt, now: number, { containerStartDeadlineMs }: Pick<Tunables["runner"], "containerStartDeadlineMs"> = TUNABLES.runner): Attempt | undefined {
   const since = current.unstartedSince ?? now;
   return now - since < containerStartDeadlineMs ? { ...current, unstartedSince: since } : undefined;
+}
+
+/**
+ * The attempt after a processor that will not run it (draining, another protocol version)
+ * refused its start at `now`: marked `refusedSince` (the same attempt then waits for a seat
+ * elsewhere), or "lost" once runner.refusedStartDeadlineMs has passed since the first refusal.
+ */
+export function afterRefusedStart(current: Attempt, now: number, { refusedStartDeadlineMs }: Pick<Tunables["runner"], "refusedStartDeadlineMs"> = TUNABLES.runner): Attempt | "lost" {
+  const since = current.refusedSince ?? now;
+  return now - since >= refusedStartDeadlineMs ? "lost" : { ...current, refusedSince: since };
 }
 
 /** The attempt after one more failed call to the processor, or "lost" when that was one too many. */

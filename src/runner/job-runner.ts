@@ -9,7 +9,7 @@ import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
 import { tunablesFor, type Tunables } from "../lib/tunables.ts";
 import { describe, reportConfigProblems } from "../ops/config.ts";
-import { afterFailedCall, afterNoContainer, attemptTimings, heardFrom, newAttempt, withProgress, type Attempt } from "./attempt.ts";
+import { afterFailedCall, afterNoContainer, afterRefusedStart, attemptTimings, heardFrom, newAttempt, withProgress, type Attempt } from "./attempt.ts";
 import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
 import { checkPresented, newAttemptToken, type AttemptCheck, type Presented } from "./credentials.ts";
 import { finishJob, type Outcome } from "./finish.ts";
@@ -220,8 +220,8 @@ export class JobRunner extends DurableObject<Env> {
     const now = Date.now();
     const job = request.refused ? await findJob(this.#db(), request.jobId) : await startAttempt(this.#db(), request.jobId, request.previousAttempt, now);
     if (!job || (request.refused && !stillWaiting(request, job))) return false;
-    const attempt = newAttempt(job, instance, newAttemptToken(), request.handBacks ?? 0, now);
-    log("info", "attempt started", { job: job.id, attempt: attempt.attempt, instance, ...(request.refused ? { again: "its last start was refused by a draining processor" } : {}) });
+    const attempt = { ...newAttempt(job, instance, newAttemptToken(), request.handBacks ?? 0, now), ...(request.refusedSince ? { refusedSince: request.refusedSince } : {}) };
+    log("info", "attempt started", { job: job.id, attempt: attempt.attempt, instance, ...(request.refused ? { again: "its last start was refused by a processor that will not run it" } : {}) });
     await this.#sendStart(attempt, job);
     return true;
   }
@@ -271,10 +271,15 @@ export class JobRunner extends DurableObject<Env> {
    * (processor-pool.ts `release` with `draining`); the same attempt waits for another seat.
    */
   async #startRefused(state: Extract<RunnerState, { phase: "starting" }>, why: "draining" | "another protocol version"): Promise<void> {
-    const { attempt } = state;
+    // Bounded: an image that never speaks this Worker's protocol must not keep a job waiting forever.
+    const attempt = afterRefusedStart(state.attempt, Date.now(), this.#tunables().runner);
+    if (attempt === "lost") {
+      const minutes = Math.round(this.#tunables().runner.refusedStartDeadlineMs / 60_000);
+      return this.#ended(state, { cause: "lost", reason: `no processor would start it for ${minutes} minutes (${why})` });
+    }
     log("info", "processor will not start the attempt; it waits for a seat elsewhere", { job: attempt.jobId, attempt: attempt.attempt, instance: attempt.instance, why });
     const job = await findJob(this.#db(), attempt.jobId);
-    const request: SeatRequest | undefined = job && { ...seatRequest(job, attempt.attempt - 1, attempt.handBacks ?? 0), refused: true };
+    const request: SeatRequest | undefined = job && { ...seatRequest(job, attempt.attempt - 1, attempt.handBacks ?? 0), refused: true, refusedSince: attempt.refusedSince };
     if (!request || !stillWaiting(request, job)) return this.#letGo(state, "delete");
     await this.#save({ phase: "waiting", request, since: Date.now() });
     await processorPool(this.env).release(attempt.jobId, { draining: true });

@@ -107,7 +107,9 @@ async function checkVersion(current: Attempt, call: string, response: Response):
   if (response.status === 409) refused = protocolMismatch.safeParse(await response.clone().json().catch(() => undefined)).success;
   if (speaksOurProtocol(processor) && !refused) return;
   const versions = { processor, worker: PROCESSOR_PROTOCOL_VERSION };
-  log("error", "the processor speaks another protocol version; the call counts as failed", { job: current.jobId, attempt: current.attempt, call, status: response.status, ...versions });
+  // A refused start goes to another instance (JobRunner #startRefused); any other call counts as failed.
+  const then = call === "start" ? "the start goes to another instance" : "the call counts as failed";
+  log("error", `the processor speaks another protocol version; ${then}`, { job: current.jobId, attempt: current.attempt, call, status: response.status, ...versions });
   await response.body?.cancel();
   throw new ProcessorAnswerError(`processor protocol ${processor ?? "none"}, Worker protocol ${PROCESSOR_PROTOCOL_VERSION} (${call}: HTTP ${response.status})`, versions);
 }

@@ -13,11 +13,13 @@ export interface SeatRequest {
   /** Attempts handed back so far (Attempt.handBacks); absent: 0. */
   handBacks?: number;
   /**
-   * The attempt after previousAttempt began (D1 is at it) but a draining processor refused its
-   * start (503 draining): that same attempt is started on the next seat. Not an attempt more,
-   * not a failed call.
+   * The attempt after previousAttempt began (D1 is at it) but a processor that will not run it
+   * (503 draining, or 409 of another protocol version) refused its start: that same attempt
+   * is started on the next seat. Not an attempt more, not a failed call...
    */
   refused?: true;
+  /** ...until runner.refusedStartDeadlineMs after the first such refusal (`refusedSince`). */
+  refusedSince?: number;
 }
 
 export function seatRequest(job: Pick<JobRow, "id" | "orgId" | "priority" | "createdAt">, previousAttempt: number, handBacks = 0): SeatRequest {

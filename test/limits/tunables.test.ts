@@ -157,6 +157,12 @@ describe("the runner and the containers package", () => {
   });
 });
 
+describe("a rollout", () => {
+  it("lets refused starts wait longer than a busy container's grace and drain, so a rollout's old containers cost no attempt", () => {
+    expect(runner.refusedStartDeadlineMs).toBeGreaterThan(deploy.rolloutActiveGraceS * 1000 + deploy.processorDrainMs);
+  });
+});
+
 describe("TUNABLES_OVERRIDE (tests only; not in wrangler.toml)", () => {
   it("is not set in wrangler.toml: production reads the constants", () => {
     expect((config as { vars?: Record<string, unknown> }).vars?.TUNABLES_OVERRIDE).toBeUndefined();

@@ -2,11 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { POOL } from "../../src/limits/pool-plan.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { afterFailedCall, afterNoContainer, attemptTimings, heardFrom, newAttempt, withProgress } from "../../src/runner/attempt.ts";
+import { afterFailedCall, afterNoContainer, afterRefusedStart, attemptTimings, heardFrom, newAttempt, withProgress } from "../../src/runner/attempt.ts";
 import { seatRequest, stillWaiting } from "../../src/runner/seat.ts";
 import { alarmAt, fromOldKeys, heldAttempt, jobOf, type RunnerState } from "../../src/runner/state.ts";
 
-const { heartbeatMs, silentHeartbeats, failedCallDelayMs, maxCallFailures, progressWriteMs, startWaitMs, containerStartDeadlineMs, brokenPushPollMs } = TUNABLES.runner;
+const { heartbeatMs, silentHeartbeats, failedCallDelayMs, maxCallFailures, progressWriteMs, startWaitMs, containerStartDeadlineMs, refusedStartDeadlineMs, brokenPushPollMs } = TUNABLES.runner;
 const job = { id: "job_1", orgId: "org_1", mode: "live" as const, type: "compressImage", attempt: 1, priority: 5, createdAt: 1_000 };
 const attempt = newAttempt(job, "processor-0", "a".repeat(43));
 const request = seatRequest(job, 1);
@@ -73,6 +73,13 @@ describe("seat and attempt rules", () => {
       expect(current).toMatchObject({ failures: n });
     }
     expect(afterFailedCall(current as typeof attempt)).toBe("lost");
+  });
+
+  it("lets processors that will not run an attempt refuse its start until refusedStartDeadlineMs, then counts it lost", () => {
+    const first = afterRefusedStart(attempt, T);
+    expect(first).toMatchObject({ refusedSince: T, failures: 0 });
+    expect(afterRefusedStart(first as typeof attempt, T + refusedStartDeadlineMs - 1)).toMatchObject({ refusedSince: T });
+    expect(afterRefusedStart(first as typeof attempt, T + refusedStartDeadlineMs)).toBe("lost");
   });
 
   it("lets the platform's no-container answers cost no failed call until containerStartDeadlineMs has passed", () => {

@@ -11,17 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, processorStatus, type ProcessorJobState } from "../../src/contract/processor-protocol.ts";
 import { drainOnSignals } from "../src/drain.ts";
 import { startProcessor } from "../src/server.ts";
-import { testConfig } from "./helpers.ts";
-
-async function until<T>(check: () => T | undefined, what: string, deadlineMs = 30_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { testConfig, until } from "./helpers.ts";
 
 const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, protocolMismatchBody, type ProcessorJobState } from "../../src/contract/processor-protocol.ts";
 import { EventPusher, MAX_PROGRESS_PUSHES } from "../src/events.ts";
 import { JobTable } from "../src/jobs.ts";
-import { startMediaServer, testConfig } from "./helpers.ts";
+import { startMediaServer, testConfig, until } from "./helpers.ts";
 
 type Received =
   | { kind: "event"; headers: IncomingHttpHeaders; state: ProcessorJobState }
@@ -47,16 +47,6 @@ function callbackServer(event: (n: number) => number | typeof OTHER_VERSION, upl
     res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
   });
   return { server, received };
-}
-
-async function until<T>(check: () => T | undefined, what: string, deadlineMs = 30_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const states = (received: Received[]) => received.flatMap((r) => (r.kind === "event" ? [r.state.state] : []));

@@ -98,4 +98,15 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
   }
 }
 
+/** Polls `check` (synchronous, every 20 ms) until it returns a value; fails after `deadlineMs`. */
+export async function until<T>(check: () => T | undefined, what: string, deadlineMs = 30_000): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export { writeFile };

@@ -30,21 +30,13 @@ import {
   testEnv,
   waitForJob,
   workerFetch,
+  errorLines,
 } from "./helpers.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The error lines logged (LOG_LEVEL is "error" here) whose message matches. */
-function errorLines() {
-  const spy = vi.spyOn(console, "error");
-  return (message: RegExp) =>
-    spy.mock.calls.flatMap(([line]) => {
-      const parsed = typeof line === "string" && line.startsWith("{") ? (JSON.parse(line) as { message: string } & Record<string, unknown>) : undefined;
-      return parsed && message.test(parsed.message) ? [parsed] : [];
-    });
-}
 
 async function push(state: unknown, token: string): Promise<number> {
   const response = await workerFetch(`http://127.0.0.1:8787${PROCESSOR_EVENTS_PATH}`, {

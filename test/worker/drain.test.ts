@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PROCESSOR_DRAINING_BODY, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { processorPool, type ProcessorPool } from "../../src/limits/processor-pool.ts";
 import { finishJob } from "../../src/runner/finish.ts";
-import { acknowledged, attemptToken, media, newKey, processorState, protocolHeader, runnerOf, runnerState, storedJob, testEnv, waitFor, workerFetch } from "./helpers.ts";
+import { acknowledged, attemptToken, media, newKey, processorState, protocolHeader, pushEvent as push, runnerOf, runnerState, storedJob, testEnv, waitFor, workerFetch } from "./helpers.ts";
 
 const pool = () => processorPool(testEnv);
 
@@ -16,13 +16,6 @@ async function row(id: string) {
   return testEnv.DB.prepare("SELECT status, attempt, error_code AS errorCode FROM jobs WHERE id = ?").bind(id).first<{ status: string; attempt: number; errorCode: string | null }>();
 }
 
-/** Pushes an event as the processor does; the status the Worker answers. */
-const push = async (state: object, token: string) =>
-  (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...protocolHeader },
-    body: JSON.stringify(state),
-  })).status;
 
 /**
  * What a draining processor does at its deadline: pushes the attempt handed back (the runner

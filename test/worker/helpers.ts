@@ -2,6 +2,7 @@
 // admin API, and polling with a deadline (never a fixed sleep).
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { vi } from "vitest";
 import { database } from "../../src/db/client.ts";
 import { insertJob } from "../../src/db/jobs.ts";
 import type { jobs } from "../../src/db/schema.ts";
@@ -207,3 +208,21 @@ async function serveRelayed(base: string, request: RelayedRequest): Promise<void
     body: await response.arrayBuffer(),
   });
 }
+
+/** The error lines logged (LOG_LEVEL is "error" in the worker tests) whose message matches, from now on. */
+export function errorLines() {
+  const spy = vi.spyOn(console, "error");
+  return (message: RegExp) =>
+    spy.mock.calls.flatMap(([line]: unknown[]) => {
+      const parsed = typeof line === "string" && line.startsWith("{") ? (JSON.parse(line) as { message: string } & Record<string, unknown>) : undefined;
+      return parsed && message.test(parsed.message) ? [parsed] : [];
+    });
+}
+
+/** Pushes an event as the processor does; the status the Worker answers. */
+export const pushEvent = async (state: object, token: string) =>
+  (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...protocolHeader },
+    body: JSON.stringify(state),
+  })).status;

@@ -12,7 +12,7 @@ import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, protocolMismatchBody } fro
 import { outputKey } from "../../src/files/r2-keys.ts";
 import { processorPool } from "../../src/limits/processor-pool.ts";
 import type { JobRunner } from "../../src/runner/job-runner.ts";
-import { attemptToken, call, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { attemptToken, call, errorLines, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const OTHER = PROCESSOR_PROTOCOL_VERSION + 1;
 
@@ -39,15 +39,6 @@ function processorOfAnotherVersion(options: { body?: (path: string) => unknown }
   });
 }
 
-/** The error lines logged (LOG_LEVEL is "error" here) whose message matches. */
-function errorLines() {
-  const spy = vi.spyOn(console, "error");
-  return (message: RegExp) =>
-    spy.mock.calls.flatMap(([line]) => {
-      const parsed = typeof line === "string" && line.startsWith("{") ? (JSON.parse(line) as { message: string } & Record<string, unknown>) : undefined;
-      return parsed && message.test(parsed.message) ? [parsed] : [];
-    });
-}
 
 afterEach(() => {
   vi.restoreAllMocks();

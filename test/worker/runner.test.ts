@@ -9,7 +9,7 @@ import { newAttemptToken } from "../../src/runner/credentials.ts";
 import { finishJob } from "../../src/runner/finish.ts";
 import { alarmAt, STATE_KEY, type RunnerState } from "../../src/runner/state.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
-import { acknowledged, attemptToken, call, fireAlarm, media, newKey, processorCall, processorState, protocolHeader, putRunnerState, runnerOf, runnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { acknowledged, attemptToken, call, fireAlarm, media, newKey, processorCall, processorState, protocolHeader, pushEvent as push, putRunnerState, runnerOf, runnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const MAX_ATTEMPTS = TUNABLES.job.maxAttempts;
 
@@ -17,13 +17,6 @@ async function row(id: string) {
   return testEnv.DB.prepare("SELECT status, attempt FROM jobs WHERE id = ?").bind(id).first<{ status: string; attempt: number }>();
 }
 
-/** Pushes an event as the processor does; the status the Worker answers. */
-const push = async (state: object, token: string) =>
-  (await workerFetch("http://127.0.0.1:8787/internal/processor-events", {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...protocolHeader },
-    body: JSON.stringify(state),
-  })).status;
 
 describe("the job runner", () => {
   it("does not run a job twice when the queue delivers its message again", async () => {

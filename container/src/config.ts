@@ -66,6 +66,12 @@ const schema = z.object({
    * for the hand-backs' pushes and the exit; TUNABLES.deploy.processorDrainMs holds a copy (a test checks).
    */
   DRAIN_TIMEOUT_MS: int(13 * 60_000),
+  /**
+   * After its jobs ended and their final states were pushed, how long a draining processor
+   * waits for the runners to release them (DELETE), so that an output the runner copies
+   * from here (its push path broken) is not cut off by the exit.
+   */
+  DRAIN_RELEASE_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a finished job's files wait for the runner to release them (or copy an output it could not upload). */
   FINISHED_JOB_TTL_MS: int(60 * 60_000),
 });

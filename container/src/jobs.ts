@@ -183,7 +183,12 @@ export class JobTable {
       await ended;
     }
     clearTimeout(timer);
-    await Promise.all(running.map((j) => j.reported));
+    // Every final push, also of a job that ended just before the signal (its push may still be on its way).
+    await Promise.all([...this.#jobs.values()].map((j) => j.reported));
+    // Then the runners' releases (DELETE), which come once each end is recorded (and an
+    // output the runner copies from here is copied): a short wait, bounded.
+    const releaseBy = Date.now() + this.#config.DRAIN_RELEASE_WAIT_MS;
+    while (this.#jobs.size > 0 && Date.now() < releaseBy) await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
   /** Removes finished jobs nobody collected. */

@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, processorStatus, type ProcessorJobState } from "../../src/contract/processor-protocol.ts";
 import { drainOnSignals } from "../src/drain.ts";
+import { JobTable } from "../src/jobs.ts";
 import { startProcessor } from "../src/server.ts";
 import { testConfig, until } from "./helpers.ts";
 
@@ -33,6 +34,9 @@ async function fixtures() {
   });
   const pushed: ProcessorJobState[] = [];
   const uploads: string[] = [];
+  // While `holdFinals` is set, a final state's push is answered only by answerFinals().
+  let holdFinals = false;
+  const heldFinals: (() => void)[] = [];
   const callback = createServer(async (req, res) => {
     // The processor's push-path check (container/src/push-path.ts) GETs the event URL: the Worker answers 405.
     if (req.method === "GET") return void res.writeHead(405).end();
@@ -40,6 +44,7 @@ async function fixtures() {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method === "PUT") uploads.push(req.url ?? "");
     else pushed.push(JSON.parse(Buffer.concat(chunks).toString("utf8")) as ProcessorJobState);
+    if (holdFinals && req.method === "POST" && pushed.at(-1)?.state !== "running") await new Promise<void>((answer) => heldFinals.push(answer));
     res.writeHead(req.method === "PUT" ? 201 : 204).end();
   });
   const inputUrl = `${await listen(input)}/image.jpg`;
@@ -49,6 +54,9 @@ async function fixtures() {
     pushed,
     uploads,
     requests: () => held.length,
+    holdFinals: () => void (holdFinals = true),
+    heldFinals: () => heldFinals.length,
+    answerFinals: () => heldFinals.splice(0).forEach((answer) => answer()),
     release() {
       released = true;
       for (const res of held.splice(0)) res.end(image);
@@ -83,7 +91,7 @@ describe("SIGTERM drains the processor", () => {
 
   async function processor(drainMs: number) {
     const config = await testConfig();
-    const started = await startProcessor({ WORK_DIR: config.workDir, PORT: "0", ALLOW_PRIVATE_NETWORK_INPUTS: "true", DRAIN_TIMEOUT_MS: String(drainMs), HEARTBEAT_MS: "600000", PROGRESS_REPORT_MS: "600000" });
+    const started = await startProcessor({ WORK_DIR: config.workDir, PORT: "0", ALLOW_PRIVATE_NETWORK_INPUTS: "true", DRAIN_TIMEOUT_MS: String(drainMs), DRAIN_RELEASE_WAIT_MS: "0", HEARTBEAT_MS: "600000", PROGRESS_REPORT_MS: "600000" });
     const base = `http://127.0.0.1:${started.port}`;
     const headers = { "content-type": "application/json", [PROTOCOL_HEADER]: String(PROCESSOR_PROTOCOL_VERSION) };
     const post = (body: unknown) => fetch(`${base}/jobs`, { method: "POST", headers, body: JSON.stringify(body) });
@@ -174,5 +182,22 @@ describe("SIGTERM drains the processor", () => {
     signals.emit("SIGTERM");
     await drain();
     expect(signals.exits).toEqual([0]);
+  });
+
+  it("waits for the final push of a job that ended just before the signal", async () => {
+    const f = await fixtures();
+    cleanups.push(f.close);
+    f.holdFinals();
+    f.release();
+    const jobs = new JobTable(await testConfig({ DRAIN_RELEASE_WAIT_MS: "0" }));
+    jobs.start(f.start("ended-1") as never);
+    await until(() => (f.heldFinals() > 0 ? true : undefined), "the job's final push to be on its way");
+    const draining = jobs.drain(60_000);
+    // One turn of the event loop: a drain that did not wait for that push has resolved by now.
+    const early = await Promise.race([draining.then(() => "resolved"), new Promise((resolve) => setImmediate(() => resolve("pending")))]);
+    expect(early).toBe("pending");
+    f.answerFinals();
+    await draining;
+    expect(f.pushed.map((state) => state.state)).toEqual(["completed"]);
   });
 });

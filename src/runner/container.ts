@@ -58,7 +58,10 @@ export class ProcessorContainer extends Container<Env> {
     const instance = this.ctx.id.name ?? this.ctx.id.toString();
     try {
       const response = await this.containerFetch("http://processor/status");
-      const status = (await response.json()) as { running?: number };
+      const status = (await response.json()) as { running?: number; draining?: boolean };
+      // A draining processor exits by itself once its jobs are released; another SIGTERM
+      // would make it exit at once (container/src/drain.ts), cutting off its last pushes.
+      if (response.ok && status.draining) return;
       if (response.ok && status.running === 0) {
         if (await processorPool(this.env).mayStop(instance)) {
           log("info", "processor idle; stopping", { instance });

@@ -98,8 +98,8 @@ export class JobRunner extends DurableObject<Env> {
     if (state && state.phase !== "waiting") return heldAttempt(state)?.instance === instance;
     const request = state?.request ?? (await this.#queuedRequest(jobId));
     if (request && (await this.#begin(request, instance))) return true;
-    // The pool takes its seat back itself.
-    if (state) await this.#save(undefined);
+    // The pool takes its seat back itself; forgotten only if nothing moved the runner on meanwhile.
+    if (state && (await this.#stillWaiting(state))) await this.#save(undefined);
     return false;
   }
 
@@ -201,8 +201,14 @@ export class JobRunner extends DurableObject<Env> {
     if (state?.phase !== "waiting") return !!state;
     if (instance === null) return true;
     if (await this.#begin(request, instance)) return true;
-    await this.#letGo(state, "delete");
+    if (await this.#stillWaiting(state)) await this.#letGo(state, "delete");
     return false;
+  }
+
+  /** Whether the runner is still in the `waiting` state it was in (not begun, cancelled or re-seated meanwhile). */
+  async #stillWaiting(state: Extract<RunnerState, { phase: "waiting" }>): Promise<boolean> {
+    const current = await this.#load();
+    return current?.phase === "waiting" && current.since === state.since;
   }
 
   /** The alarm while the job waits for a seat: asks again, or gives up its place when the job ended meanwhile. */
@@ -219,6 +225,11 @@ export class JobRunner extends DurableObject<Env> {
   async #begin(request: SeatRequest, instance: string): Promise<boolean> {
     const now = Date.now();
     const job = request.refused ? await findJob(this.#db(), request.jobId) : await startAttempt(this.#db(), request.jobId, request.previousAttempt, now);
+    // The pool's `seated` and this runner's own `#seat` may both begin the same seat (D1 let
+    // the other in): the first to get here begins it; the other finds it begun. Nothing but
+    // storage is awaited from here to the `starting` state saved, so no third call interleaves.
+    const current = await this.#load();
+    if (current && current.phase !== "waiting") return heldAttempt(current)?.instance === instance;
     if (!job || (request.refused && !stillWaiting(request, job))) return false;
     const attempt = { ...newAttempt(job, instance, newAttemptToken(), request.handBacks ?? 0, now), ...(request.refusedSince ? { refusedSince: request.refusedSince } : {}) };
     log("info", "attempt started", { job: job.id, attempt: attempt.attempt, instance, ...(request.refused ? { again: "its last start was refused by a processor that will not run it" } : {}) });

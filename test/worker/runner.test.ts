@@ -8,6 +8,7 @@ import { TUNABLES } from "../../src/lib/tunables.ts";
 import { newAttemptToken } from "../../src/runner/credentials.ts";
 import { finishJob } from "../../src/runner/finish.ts";
 import { alarmAt, STATE_KEY, type RunnerState } from "../../src/runner/state.ts";
+import { seatRequest } from "../../src/runner/seat.ts";
 import { retryOnLostConnection } from "../../src/runner/transport.ts";
 import { acknowledged, attemptToken, call, fireAlarm, media, newKey, processorCall, processorState, protocolHeader, pushEvent as push, putRunnerState, runnerOf, runnerState, runningJob, storedJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
@@ -19,6 +20,18 @@ async function row(id: string) {
 
 
 describe("the job runner", () => {
+  it("begins a seat once when the pool's seated and another begin race (D1 lets the second in): one start, one token, the job completes", async () => {
+    const { orgId, key } = await newKey();
+    const job = await storedJob(orgId, { status: "queued", params: { url: media("/image"), format: "webp" } as never });
+    await putRunnerState(job.id, { phase: "waiting", request: seatRequest(job, 0), since: Date.now() });
+    const [first, second] = await Promise.all([runnerOf(job.id).seated(job.id, "processor-0"), runnerOf(job.id).seated(job.id, "processor-0")]);
+    expect([first, second]).toEqual([true, true]);
+    // The runner kept the attempt it began, and the processor took that attempt's token.
+    const running = await acknowledged(job.id);
+    expect(running.attempt.instance).toBe("processor-0");
+    expect((await waitForJob(key, job.id)).job.status).toBe("completed");
+  });
+
   it("does not run a job twice when the queue delivers its message again", async () => {
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image") } });

@@ -68,7 +68,7 @@ export function createApp(config: Config, jobs: JobTable) {
 
   app.post("/jobs", async (c) => {
     // A Worker of another version would misread what this processor pushes: refused
-    // before anything runs, and the runner treats the refusal as an unreachable processor.
+    // before anything runs; the runner seats the attempt on another instance.
     const worker = protocolVersionOf(c.req.header(PROTOCOL_HEADER));
     if (!speaksOurProtocol(worker)) {
       log("error", "start refused: the Worker speaks another protocol version", { processor: PROCESSOR_PROTOCOL_VERSION, worker });

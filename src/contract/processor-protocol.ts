@@ -47,10 +47,10 @@ import { uploadRefId } from "./uploads.ts";
 /**
  * The version of this protocol. Raise it with any change one end of the previous version
  * would misread. Compatibility is exact match for now (`speaksOurProtocol`): a Worker and
- * a processor of different versions refuse each other's requests (409 protocolMismatch),
- * and the runner takes such a processor as an unreachable one: the start is sent again
- * at each alarm, and after TUNABLES.runner.maxCallFailures the attempt is lost and
- * retried like any other. A processor that is replaced meanwhile takes the start.
+ * a processor of different versions refuse each other's requests (409 protocolMismatch).
+ * A refused start is seated on another instance, uncharged, for up to
+ * TUNABLES.runner.refusedStartDeadlineMs (an old container during a rollout); any other
+ * call answered in another version counts as a failed call (JobRunner #sendStart).
  */
 export const PROCESSOR_PROTOCOL_VERSION = 2;
 

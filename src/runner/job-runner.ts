@@ -144,7 +144,8 @@ export class JobRunner extends DurableObject<Env> {
   /**
    * An event the processor pushed (src/runner/events.ts), taken only when holdsAttempt says
    * "held" (else its answer). Progress is taken at once; a final state is kept, then handled
-   * before the push is answered (the processor does not wait for that answer).
+   * before the push is answered (its outputs checked, the job ended), the alarm kept as the
+   * backstop; the processor waits for that answer only up to its EVENT_TIMEOUT_MS.
    */
   async event(pushed: ProcessorJobState, presented: Presented): Promise<AttemptCheck> {
     const check = await this.holdsAttempt(pushed.id, presented);
@@ -256,7 +257,9 @@ export class JobRunner extends DurableObject<Env> {
       // A processor going away (draining), or of another protocol version (an old container
       // during a rollout, already logged naming both versions), will not run it: the same
       // attempt is seated elsewhere, and the pool seats nothing more on that instance.
-      const why = error instanceof ProcessorDrainingError ? "draining" : error instanceof ProcessorAnswerError && error.versions ? "another protocol version" : undefined;
+      // An answer naming no version at all (a proxy's 502, a wrong PROCESSOR_URL) is no processor's: a failed call.
+      const otherVersion = error instanceof ProcessorAnswerError && error.versions?.processor !== undefined && error.versions.processor !== null;
+      const why = error instanceof ProcessorDrainingError ? "draining" : otherVersion ? "another protocol version" : undefined;
       if (why) {
         if (state?.phase === "starting") await this.#startRefused(state, why);
         return;

@@ -12,7 +12,7 @@ import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER, protocolMismatchBody } fro
 import { outputKey } from "../../src/files/r2-keys.ts";
 import { processorPool } from "../../src/limits/processor-pool.ts";
 import type { JobRunner } from "../../src/runner/job-runner.ts";
-import { attemptToken, call, errorLines, media, newKey, processorState, protocolHeader, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+import { attemptToken, call, errorLines, fireAlarm, media, newKey, processorState, protocolHeader, runnerState, runningJob, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
 
 const OTHER = PROCESSOR_PROTOCOL_VERSION + 1;
 
@@ -121,6 +121,30 @@ describe("a processor of another protocol version", () => {
     await pool.stopped(instance!);
     const { job } = await waitForJob(key, id);
     expect(job.status).toBe("completed");
+    expect(await row(id)).toEqual({ status: "completed", attempt: 1 });
+  });
+
+  it("takes a start answered by something that names no version (a proxy's 502) as a failed call, not as a processor of another version", async () => {
+    const realFetch = globalThis.fetch;
+    let refusals = 0;
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.startsWith(testEnv.PROCESSOR_URL) && request.method === "POST" && new URL(request.url).pathname === "/jobs" && refusals++ === 0) return new Response("Bad Gateway", { status: 502 });
+      return realFetch(request);
+    });
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image?w=320&h=240"), options: { format: "webp" } } });
+    const id = created.json.id as string;
+    // One failed call: the same attempt starts again on the same instance, no instance marked away.
+    const state = await waitFor(async () => {
+      const s = await runnerState(id);
+      return s?.phase === "starting" && s.attempt.failures === 1 ? s : undefined;
+    }, "the failed start to be counted");
+    expect(state.attempt.attempt).toBe(1);
+    expect(await processorPool(testEnv).away()).toEqual({});
+    spy.mockRestore();
+    await fireAlarm(id);
+    expect((await waitForJob(key, id)).job.status).toBe("completed");
     expect(await row(id)).toEqual({ status: "completed", attempt: 1 });
   });
 

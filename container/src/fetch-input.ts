@@ -64,6 +64,11 @@ function unreachable(message: string, cause?: unknown): JobFailure {
   return new JobFailure("input_unreachable", message, { cause });
 }
 
+/** The service failed the attempt (not the input): the runner tries it again while attempts are left. */
+function interrupted(message: string, cause?: unknown): JobFailure {
+  return new JobFailure("processing_interrupted", `${message}; the job is tried again`, { cause });
+}
+
 function tooLarge(limit: number, size?: number): JobFailure {
   const what = size === undefined ? "the input is larger than" : `the input is ${formatBytes(size)}, over`;
   return new JobFailure("input_too_large", `${what} the limit of ${formatBytes(limit)}`);
@@ -91,6 +96,11 @@ export async function fetchInput(rawUrl: string, destination: string, options: F
       }
       if (status < 200 || status >= 300) {
         response.destroy();
+        // The runner's route failing is the service's failure, not the input's: the attempt
+        // is reported interrupted and tried again (JOB_ERRORS processing_interrupted is
+        // retryable), except for an upload that is gone.
+        if (options.fromRunner && status === 404) throw unreachable("the uploaded input no longer exists (unused uploads are removed after 24 hours); upload it again");
+        if (options.fromRunner) throw interrupted(`the service could not read the uploaded input (its input route answered HTTP ${status})`);
         throw unreachable(`the input URL answered HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ""}`);
       }
       const declared = Number(response.headers["content-length"]);
@@ -107,6 +117,7 @@ export async function fetchInput(rawUrl: string, destination: string, options: F
     if (hop.failure) throw hop.failure;
     if (error instanceof JobFailure) throw error;
     if (total.aborted) throw unreachable(`downloading the input took longer than the limit of ${seconds(limits.INPUT_TOTAL_TIMEOUT_MS)}`, error);
+    if (options.fromRunner) throw interrupted(`the service could not read the uploaded input (${describeNetworkError(error, url)})`, error);
     throw unreachable(describeNetworkError(error, url), error);
   }
 }

@@ -228,6 +228,19 @@ describe("fetchInput downloads", () => {
     expect(seen).toEqual([`Bearer ${token}`, undefined]);
   });
 
+  it("reports the runner's input route failing as the service's failure (processing_interrupted, tried again), and an upload gone as input_unreachable", async () => {
+    const token = "a".repeat(43);
+    routes.set("/runner-503", (_req, res) => res.writeHead(503).end("R2 unavailable"));
+    expect(failureOf(await attempt(`http://127.0.0.1:${port}/runner-503`, { fromRunner: { token } }))).toEqual({
+      code: "processing_interrupted",
+      message: "the service could not read the uploaded input (its input route answered HTTP 503); the job is tried again",
+    });
+    expect(failureOf(await attempt(`http://127.0.0.1:${port}/runner-gone`, { fromRunner: { token } }))).toEqual({
+      code: "input_unreachable",
+      message: "the uploaded input no longer exists (unused uploads are removed after 24 hours); upload it again",
+    });
+  });
+
   const local = { limits: { ALLOW_PRIVATE_NETWORK_INPUTS: true } };
 
   it("fails a 404 with input_unreachable naming the status", async () => {

@@ -22,7 +22,10 @@ export const JOB_ERRORS = {
   duration_limit_exceeded: { retryable: false, when: "the input is longer than the job type allows" },
   invalid_input: { retryable: false, when: "the options do not fit the input (a frame larger than the service produces)" },
   processing_timeout: { retryable: false, when: "the processing ran past the processor's time limit" },
-  processing_interrupted: { retryable: false, when: "the processor was lost on every attempt, or the job was never started" },
+  processing_interrupted: {
+    retryable: true,
+    when: "the processor was lost on every attempt, or the job was never started; a processor reports it when the service failed it (its uploaded input could not be read through the runner), and the job is then tried again while attempts are left",
+  },
   invalid_result: { retryable: false, when: "the runner found that the processor's result does not fit the job type's schema" },
   processing_failed: { retryable: false, when: "anything else went wrong while processing" },
 } as const satisfies Record<string, { retryable: boolean; when: string }>;

@@ -37,10 +37,12 @@ describe("attemptEnded", () => {
     expect(attemptEnded(end, count as { attempt: number; handBacks: number }, LIMITS)).toEqual(decision);
   });
 
-  it("ends the job on every code a processor reports today: none is retryable", () => {
+  it("ends the job on every code about its input or its work; retries the one that says the service failed it, while attempts are left", () => {
     for (const code of JOB_ERROR_CODES) {
-      expect(JOB_ERRORS[code].retryable, code).toBe(false);
-      expect(attemptEnded(reported(code), at(1), LIMITS), code).toEqual({ fail: { code, message: `${code} said` } });
+      const retryable = code === "processing_interrupted";
+      expect(JOB_ERRORS[code].retryable, code).toBe(retryable);
+      expect(attemptEnded(reported(code), at(1), LIMITS), code).toEqual(retryable ? { retry: true, charged: true } : { fail: { code, message: `${code} said` } });
     }
+    expect(attemptEnded(reported("processing_interrupted"), at(LIMITS.maxAttempts), LIMITS)).toEqual({ fail: { code: "processing_interrupted", message: "processing_interrupted said" } });
   });
 });

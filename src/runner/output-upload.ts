@@ -7,6 +7,7 @@
 // upload comes with its token from its seat's container: a lost or cancelled attempt
 // cannot write over the outputs of the one that replaced it, nor one attempt over another's.
 import { isOutputName, MAX_OUTPUT_BYTES, OUTPUT_CONTENT_TYPES, PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
+import { outputKey } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
 import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol } from "./events.ts";
 import { OutputError, putOutput } from "./outputs.ts";
@@ -44,6 +45,14 @@ export async function receiveProcessorOutput(env: Env, request: Request, sender?
     const fault = error instanceof OutputError ? error.fault : "storage";
     log("warn", "output upload failed", { attempt: pid, output: name, fault, error: String(error) });
     return fault === "body" ? refuse(400, `the body did not have its Content-Length of ${size} bytes`) : refuse(503, "storing the output failed; send it again");
+  }
+  // A long upload can outlive its attempt (lost meanwhile, the job cancelled or run again):
+  // what it stored then belongs to no one, and must not stand in for a newer attempt's.
+  const after = await env.JOB_RUNNER.getByName(jobId).holdsAttempt(pid, presentedBy(request, sender));
+  if (after !== "held") {
+    const key = outputKey(jobId, name);
+    if ((await env.OUTPUTS.head(key))?.customMetadata?.attempt === pid) await env.OUTPUTS.delete(key);
+    return refusal(after, pid);
   }
   return new Response(null, { status: 201 });
 }

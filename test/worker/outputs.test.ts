@@ -65,6 +65,24 @@ describe("outputs uploaded by the processor", () => {
     await call("POST", `/v1/jobs/${id}/cancel`, { key });
   });
 
+  it("removes what an upload stored when its attempt ended while it streamed, and answers 409", async () => {
+    const { key, id, pid, token } = await runningAttempt();
+    // The body's second half is sent only once the job was cancelled: the upload outlives its attempt.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(WEBP.slice(0, 6));
+      },
+      async pull(controller) {
+        await call("POST", `/v1/jobs/${id}/cancel`, { key });
+        controller.enqueue(WEBP.slice(6));
+        controller.close();
+      },
+    });
+    const late = await put(pid, "image.webp", { token, body, headers: { "content-length": String(WEBP.length) } });
+    expect(late).toMatchObject({ status: 409, text: `the runner no longer holds attempt ${pid}` });
+    expect(await testEnv.OUTPUTS.head(outputKey(id, "image.webp"))).toBeNull();
+  });
+
   it("stores an upload of the attempt its runner holds in R2, with its bytes and type; a cancel removes it", async () => {
     const { key, id, pid, token } = await runningAttempt();
     expect((await put(pid, "image.webp", { token })).status).toBe(201);

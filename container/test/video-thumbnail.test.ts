@@ -85,3 +85,59 @@ describe("videoThumbnail", () => {
     expect(failed(job.state).error.code).toBe("unsupported_media");
   });
 });
+
+/** How much a picture varies: the largest standard deviation among its colour channels (flat grey is about 0). */
+async function detail(image: Buffer | Promise<Buffer>): Promise<number> {
+  const { channels } = await sharp(await image).removeAlpha().stats();
+  return Math.max(...channels.map((c) => c.stdev));
+}
+
+const region = (bytes: Buffer, left: number, top: number, width: number, height: number) => sharp(bytes).extract({ left, top, width, height }).toBuffer();
+
+describe("videoThumbnail fit and position", () => {
+  it("attention and entropy crops keep the detailed corner that a centre crop cuts away", async () => {
+    // 640×360 flat grey with a detailed 80×80 square at (16, 16). For 180×180 the frame is
+    // scaled to 320×180 (the square at 8–47) and 180 columns kept; the centre keeps 70–249.
+    const url = await serve("cornerDetail");
+    const crop = async (position?: string) => {
+      const job = await runJob("videoThumbnail", { url, timestamp: 1, width: 180, height: 180, format: "png", ...(position ? { position } : {}) });
+      const { result } = completed(job.state);
+      expect([result.width, result.height]).toEqual([180, 180]);
+      const bytes = await job.output(result.url);
+      expect(await sharp(bytes).metadata()).toMatchObject({ width: 180, height: 180 });
+      return bytes;
+    };
+    expect(await detail(crop())).toBeLessThan(2);
+    for (const position of ["attention", "entropy", "top-left"]) {
+      const bytes = await crop(position);
+      expect(await detail(region(bytes, 12, 12, 30, 30)), position).toBeGreaterThan(20);
+      expect(await detail(region(bytes, 80, 70, 90, 100)), position).toBeLessThan(2);
+    }
+  });
+
+  it("contain pads the frame to the box (transparent in PNG, white in JPEG) where position puts it; fill and inside", async () => {
+    const url = await serve("small"); // 320×180
+    const run = async (params: Record<string, unknown>) => {
+      const job = await runJob("videoThumbnail", { url, timestamp: 1, width: 200, height: 200, ...params });
+      const { result } = completed(job.state);
+      const bytes = await job.output(result.url);
+      const meta = await sharp(bytes).metadata();
+      expect([meta.width, meta.height]).toEqual([result.width, result.height]);
+      return { bytes, meta, result };
+    };
+    // 320×180 in 200×200: a 200×113 picture and 87 rows of padding, all below it at "top".
+    const png = await run({ fit: "contain", position: "top", format: "png" });
+    expect([png.meta.width, png.meta.height, png.meta.hasAlpha]).toEqual([200, 200, true]);
+    const alpha = async (y: number) => (await sharp(await region(png.bytes, 0, y, 200, 1)).stats()).channels[3]!.mean;
+    expect(await alpha(5)).toBe(255);
+    expect(await alpha(150)).toBe(0);
+    const jpeg = await run({ fit: "contain" });
+    const bottom = await sharp(await region(jpeg.bytes, 0, 190, 200, 10)).stats();
+    for (const c of bottom.channels) expect(c.mean).toBeGreaterThan(250);
+    expect(await detail(region(jpeg.bytes, 0, 60, 200, 80))).toBeGreaterThan(20);
+
+    expect((await run({ fit: "fill" })).result).toMatchObject({ width: 200, height: 200 });
+    const inside = (await run({ fit: "inside" })).result;
+    expect([inside.width, inside.height]).toEqual([200, 113]);
+  });
+});

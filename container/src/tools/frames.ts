@@ -197,8 +197,9 @@ export function checkBox(box: FrameBox, config: Pick<Config, "MAX_INPUT_PIXELS">
 }
 
 /**
- * Runs `args` (grabArgs writing the frame to `frame.png`), then finishes that PNG to
- * `frame.box` when it says so (FrameBox.finish) and encodes it to `frame.output` in the format asked for. Always: the intermediate PNG is removed.
+ * Runs `args` (grabArgs writing the frame to `frame.png`), then crops or pads that PNG when
+ * `frame.box` says so (FrameBox.finish) and encodes it to `frame.output` in the format asked
+ * for. Always: the intermediate PNG is removed.
  */
 export async function grabFrame(
   ctx: FrameContext,
@@ -221,14 +222,14 @@ export async function grabFrame(
     throwIfAborted(ctx.signal);
     let image = sharp(frame.png, { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
     // The PNG is already at the scale the box needs, so this crops or pads without resampling.
-    const finish = frame.box?.finish;
-    if (frame.box && finish) {
+    const box = frame.box;
+    if (box?.finish) {
       image = image.resize({
-        width: frame.box.width,
-        height: frame.box.height,
-        fit: finish.fit,
-        position: sharpPosition(finish.position),
-        background: padColour(finish.background, frame.format !== "jpg"),
+        width: box.width,
+        height: box.height,
+        fit: box.finish.fit,
+        position: sharpPosition(box.finish.position),
+        background: padColour(box.finish.background, frame.format !== "jpg"),
       });
     }
     switch (frame.format) {

@@ -161,13 +161,13 @@ async function pixelAt(bytes: Buffer, x: number, y: number): Promise<number[]> {
   return [...data.subarray(at, at + info.channels)];
 }
 
-/** 600×300 flat grey, with a 60×60 square of coloured noise near the top-left corner: the only thing worth keeping. */
-async function cornerDetail(): Promise<Buffer> {
+/** 600×300 flat grey, with a 60×60 square of coloured noise at (`left`, `top`): the only thing worth keeping. */
+async function detailAt(left: number, top: number): Promise<Buffer> {
   const square = await sharp({ create: { width: 60, height: 60, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 90 } } })
     .png()
     .toBuffer();
   return sharp({ create: { width: 600, height: 300, channels: 3, background: "#808080" } })
-    .composite([{ input: square, left: 10, top: 10 }])
+    .composite([{ input: square, left, top }])
     .png()
     .toBuffer();
 }
@@ -226,8 +226,11 @@ describe("compressImage fit and position", () => {
     expect((await pixelAt(top, 50, 75))[3]).toBe(0);
   });
 
-  it("attention and entropy crops keep the detailed corner that a centre crop cuts away", async () => {
-    const url = media.serve("/corner.png", await cornerDetail(), "image/png");
+  it.each([
+    ["top-left", 10, 10, "left"],
+    ["bottom-right", 530, 230, "bottom-right"],
+  ] as const)("attention and entropy crops keep the detailed %s corner that a centre crop cuts away", async (corner, left, top, side) => {
+    const url = media.serve(`/corner-${corner}.png`, await detailAt(left, top), "image/png");
     const crop = async (position?: Position) => {
       const job = await runJob("compressImage", { url, fit: "cover", maxWidth: 300, maxHeight: 300, quality: 100, ...(position ? { position } : {}) });
       const { result } = completed(job.state);
@@ -235,12 +238,14 @@ describe("compressImage fit and position", () => {
       return job.output(result.url);
     };
     // The 600×300 picture is cropped to 300 columns. The centre keeps columns 150–449: flat grey.
-    expect(await detail(await crop())).toBeLessThan(1);
-    for (const position of ["attention", "entropy", "left"] as const) {
+    expect(await detail(crop())).toBeLessThan(1);
+    // The crop that keeps the square keeps columns 0–299 (top-left) or 300–599 (bottom-right).
+    const x = left < 300 ? left : left - 300;
+    for (const position of ["attention", "entropy", side] as const) {
       const bytes = await crop(position);
-      // The square (columns 10–69) is there, where it was: noise in the top-left, grey beside it.
-      expect(await detail(bytes, { left: 10, top: 10, width: 60, height: 60 }), position).toBeGreaterThan(40);
-      expect(await detail(bytes, { left: 100, top: 100, width: 200, height: 200 }), position).toBeLessThan(1);
+      // The square is there, where it was: noise, and flat grey across the middle beside it.
+      expect(await detail(bytes, { left: x, top, width: 60, height: 60 }), position).toBeGreaterThan(40);
+      expect(await detail(bytes, { left: 100, top: 80, width: 100, height: 140 }), position).toBeLessThan(1);
     }
   });
 

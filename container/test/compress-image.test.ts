@@ -1,8 +1,9 @@
 import sharp, { type Sharp } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Position } from "../../src/contract/common.ts";
 import { chooseFormat } from "../src/processors/compress-image.ts";
 import { encodeHeic, withRotation } from "../../test/support/heic.ts";
-import { runJob, startMediaServer, type MediaServer } from "./helpers.ts";
+import { detail, runJob, startMediaServer, type MediaServer } from "./helpers.ts";
 
 let media: MediaServer;
 beforeAll(async () => {
@@ -150,5 +151,107 @@ describe("compressImage", () => {
     expect(chooseFormat(undefined, "gif", true)).toBe("png");
     expect(chooseFormat(undefined, "tiff", false)).toBe("jpg");
     expect(chooseFormat("avif", "png", true)).toBe("avif");
+  });
+});
+
+/** The picture's pixel at (x, y), every channel. */
+async function pixelAt(bytes: Buffer, x: number, y: number): Promise<number[]> {
+  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+  const at = (y * info.width + x) * info.channels;
+  return [...data.subarray(at, at + info.channels)];
+}
+
+/** 600×300 flat grey, with a 60×60 square of coloured noise at (`left`, `top`): the only thing worth keeping. */
+async function detailAt(left: number, top: number): Promise<Buffer> {
+  const square = await sharp({ create: { width: 60, height: 60, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 90 } } })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width: 600, height: 300, channels: 3, background: "#808080" } })
+    .composite([{ input: square, left, top }])
+    .png()
+    .toBuffer();
+}
+
+describe("compressImage fit and position", () => {
+  it("cover gives exactly the box, cropping; fill gives exactly the box, stretching", async () => {
+    const url = media.serve("/wide.jpg", await (await photo(400, 200)).jpeg().toBuffer());
+    for (const fit of ["cover", "fill"] as const) {
+      const job = await runJob("compressImage", { url, fit, maxWidth: 150, maxHeight: 120 });
+      const { result } = completed(job.state);
+      const meta = await sharp(await job.output(result.url)).metadata();
+      expect([fit, meta.width, meta.height]).toEqual([fit, 150, 120]);
+      expect(result).toMatchObject({ width: 150, height: 120, format: "jpg" });
+    }
+    // Unlike inside, the box is what was asked for, so a small input is scaled up to it.
+    const job = await runJob("compressImage", { url, fit: "cover", maxWidth: 800, maxHeight: 800 });
+    expect(completed(job.state).result).toMatchObject({ width: 800, height: 800 });
+  });
+
+  it("inside stays within the box, keeps the aspect ratio and never scales up", async () => {
+    const url = media.serve("/wide-inside.jpg", await (await photo(400, 200)).jpeg().toBuffer());
+    const small = completed((await runJob("compressImage", { url, fit: "inside", maxWidth: 150, maxHeight: 120 })).state).result;
+    expect([small.width, small.height]).toEqual([150, 75]);
+    const large = await runJob("compressImage", { url, fit: "inside", maxWidth: 1000, maxHeight: 1000 });
+    const meta = await sharp(await large.output(completed(large.state).result.url)).metadata();
+    expect([meta.width, meta.height]).toEqual([400, 200]);
+  });
+
+  it("contain pads to the box: transparent in PNG, white in JPEG, the background asked for; position places the picture", async () => {
+    const url = media.serve("/grey.png", await sharp({ create: { width: 200, height: 100, channels: 3, background: "#808080" } }).png().toBuffer(), "image/png");
+    const run = async (params: Record<string, unknown>) => {
+      const job = await runJob("compressImage", { url, fit: "contain", maxWidth: 100, maxHeight: 100, quality: 100, ...params });
+      const { result } = completed(job.state);
+      const bytes = await job.output(result.url);
+      const meta = await sharp(bytes).metadata();
+      expect([meta.width, meta.height, result.width, result.height]).toEqual([100, 100, 100, 100]);
+      return bytes;
+    };
+    // The 200×100 picture becomes 100×50, centred: 25 rows of padding above and below.
+    const png = await run({});
+    expect((await pixelAt(png, 50, 5))[3]).toBe(0);
+    expect(await pixelAt(png, 50, 50)).toEqual([128, 128, 128, 255]);
+    expect((await pixelAt(png, 50, 95))[3]).toBe(0);
+
+    const jpeg = await run({ format: "jpg" });
+    for (const c of await pixelAt(jpeg, 50, 5)) expect(c).toBeGreaterThan(250);
+
+    const red = await run({ format: "jpg", background: "#ff0000" });
+    const [r, g, b] = await pixelAt(red, 50, 95);
+    expect(r).toBeGreaterThan(240);
+    expect(Math.max(g!, b!)).toBeLessThan(15);
+
+    // At the top: the picture in the first 50 rows, the padding below.
+    const top = await run({ position: "top" });
+    expect(await pixelAt(top, 50, 5)).toEqual([128, 128, 128, 255]);
+    expect((await pixelAt(top, 50, 75))[3]).toBe(0);
+  });
+
+  it.each([
+    ["top-left", 10, 10, "left"],
+    ["bottom-right", 530, 230, "bottom-right"],
+  ] as const)("attention and entropy crops keep the detailed %s corner that a centre crop cuts away", async (corner, left, top, side) => {
+    const url = media.serve(`/corner-${corner}.png`, await detailAt(left, top), "image/png");
+    const crop = async (position?: Position) => {
+      const job = await runJob("compressImage", { url, fit: "cover", maxWidth: 300, maxHeight: 300, quality: 100, ...(position ? { position } : {}) });
+      const { result } = completed(job.state);
+      expect([result.width, result.height]).toEqual([300, 300]);
+      return job.output(result.url);
+    };
+    // The 600×300 picture is cropped to 300 columns. The centre keeps columns 150–449: flat grey.
+    expect(await detail(crop())).toBeLessThan(1);
+    // The crop that keeps the square keeps columns 0–299 (top-left) or 300–599 (bottom-right).
+    const x = left < 300 ? left : left - 300;
+    for (const position of ["attention", "entropy", side] as const) {
+      const bytes = await crop(position);
+      // The square is there, where it was: noise, and flat grey across the middle beside it.
+      expect(await detail(bytes, { left: x, top, width: 60, height: 60 }), position).toBeGreaterThan(40);
+      expect(await detail(bytes, { left: 100, top: 80, width: 100, height: 140 }), position).toBeLessThan(1);
+    }
+  });
+
+  it("refuses a box larger than the service produces with invalid_input, before decoding", async () => {
+    const url = media.serve("/for-huge.jpg", await (await photo(40, 20)).jpeg().toBuffer());
+    const job = await runJob("compressImage", { url, fit: "fill", maxWidth: 16384, maxHeight: 16384 });
+    expect(job.state).toMatchObject({ state: "failed", error: { code: "invalid_input", message: expect.stringContaining("16384×16384") } });
   });
 });

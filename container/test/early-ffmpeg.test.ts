@@ -122,7 +122,7 @@ describe("a frame grabbed by ffmpeg started beside the probe", () => {
     const input = file(name);
     const probe = await probeMedia(input, limits.signal);
     const time = frameTimeAt(requested, probe);
-    const box = frameBox(probe.video!, (size as { width?: number }).width, (size as { height?: number }).height);
+    const box = frameBox(probe.video!, size as { width?: number; height?: number });
     const reference = join(dir, `grab-${name}-${requested}-ref.png`);
     await runFfmpeg(grabArgs(input, probe, time, box, reference), limits);
     const early = join(dir, `grab-${name}-${requested}-early.png`);

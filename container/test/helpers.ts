@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import sharp from "sharp";
 import type { ProcessorJobState } from "../../src/contract/processor-protocol.ts";
 import { jobTypes, type JobParamsInput, type JobType } from "../../src/contract/registry.ts";
 import { loadConfig, type Config } from "../src/config.ts";
@@ -107,6 +108,16 @@ export async function until<T>(check: () => T | undefined, what: string, deadlin
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * How much a picture (or the `region` of it) varies: the largest standard deviation among
+ * its colour channels, alpha aside. Flat grey is about 0, a square of noise tens.
+ */
+export async function detail(image: Buffer | Promise<Buffer>, region?: { left: number; top: number; width: number; height: number }): Promise<number> {
+  const picture = region ? await sharp(await image).extract(region).toBuffer() : await image;
+  const { channels } = await sharp(picture).removeAlpha().stats();
+  return Math.max(...channels.map((c) => c.stdev));
 }
 
 export { writeFile };

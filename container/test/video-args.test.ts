@@ -12,7 +12,7 @@ import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processor
 import { describeDuration, ffmpegTimeoutMs, progressParser } from "../src/tools/ffmpeg.ts";
 import { checkMedia, classifyUnreadable, containerName, INPUT_FORMATS, parseProbe, type MediaProbe } from "../src/tools/ffprobe.ts";
 import { chooseRepresentative, frameStats, isBlack, isTransition, sampleArgs, type FrameStats } from "../src/tools/frame-choice.ts";
-import { decodingSeek, frameBox, frameTimeAt, seekPoint } from "../src/tools/frames.ts";
+import { boxFilter, decodingSeek, frameBox, frameTimeAt, seekPoint } from "../src/tools/frames.ts";
 
 const url = "https://example.com/v.mp4";
 const paths = { input: "/w/input", output: "/w/out/video.mp4" };
@@ -166,8 +166,26 @@ describe("videoThumbnail arguments and times", () => {
   });
 
   it("frame boxes: one side keeps the aspect, both cover and crop", () => {
-    expect(frameBox({ width: 1080, height: 1920 }, 300, 300)).toEqual({ scaleWidth: 300, scaleHeight: 533, width: 300, height: 300 });
-    expect(frameBox({ width: 1920, height: 1080 }, undefined, undefined)).toEqual({ scaleWidth: 1920, scaleHeight: 1080, width: 1920, height: 1080 });
+    expect(frameBox({ width: 1080, height: 1920 }, { width: 300, height: 300 })).toEqual({ scaleWidth: 300, scaleHeight: 533, width: 300, height: 300 });
+    expect(frameBox({ width: 1920, height: 1080 }, {})).toEqual({ scaleWidth: 1920, scaleHeight: 1080, width: 1920, height: 1080 });
+  });
+
+  it("frame boxes by fit: fill stretches, inside fits, contain fits and pads, cover elsewhere than the centre is cropped by sharp", () => {
+    const hd = { width: 1920, height: 1080 };
+    const box = (shape: Parameters<typeof frameBox>[1]) => frameBox(hd, { width: 300, height: 300, ...shape });
+    expect(box({ fit: "fill" })).toEqual({ scaleWidth: 300, scaleHeight: 300, width: 300, height: 300 });
+    expect(box({ fit: "inside" })).toEqual({ scaleWidth: 300, scaleHeight: 169, width: 300, height: 169 });
+    expect(box({ fit: "contain", position: "top", background: "#102030" })).toEqual({
+      scaleWidth: 300, scaleHeight: 169, width: 300, height: 300, finish: { fit: "contain", position: "top", background: "#102030" },
+    });
+    expect(box({ fit: "cover", position: "attention" })).toEqual({ scaleWidth: 533, scaleHeight: 300, width: 300, height: 300, finish: { fit: "cover", position: "attention" } });
+    // The default, cover at the centre, is ffmpeg's crop as it always was.
+    expect(box({})).toEqual({ scaleWidth: 533, scaleHeight: 300, width: 300, height: 300 });
+    expect(boxFilter(box({}))).toBe("scale=533:300,setsar=1,crop=300:300");
+    expect(boxFilter(box({ position: "entropy" }))).toBe("scale=533:300,setsar=1");
+    // Nothing to crop or pad: the box has the video's shape.
+    expect(frameBox(hd, { width: 640, height: 360, fit: "contain" })).toEqual({ scaleWidth: 640, scaleHeight: 360, width: 640, height: 360 });
+    expect(frameBox(hd, { width: 640, height: 360, position: "attention" })).toEqual({ scaleWidth: 640, scaleHeight: 360, width: 640, height: 360 });
   });
 });
 

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
-import { runJob } from "./helpers.ts";
+import { detail, runJob } from "./helpers.ts";
 import { completed, failed, ffprobe, isMonotonic, meanLuma, useVideoMedia } from "./video-fixtures.ts";
 
 const BLACK_LUMA = 40;
@@ -68,6 +68,25 @@ describe("videoExtraction", () => {
       [2.48, 200, 200],
     ]);
     expect(result.source).toMatchObject({ width: 1920, height: 1080, hasAudio: true });
+  });
+
+  it("crops every frame by position (entropy keeps the detailed corner) and pads with contain", async () => {
+    // cornerDetail: 640×360 flat grey, a detailed 80×80 square at (16, 16); see videoThumbnail's test.
+    const url = await serve("cornerDetail");
+    const entropy = await runJob("videoExtraction", { url, audio: false, frames: { mode: "count", count: 2, width: 180, height: 180, position: "entropy", format: "png" } });
+    const { result } = completed(entropy.state);
+    for (const frame of result.frames) {
+      expect([frame.width, frame.height]).toEqual([180, 180]);
+      const bytes = await entropy.output(frame.url);
+      expect(await sharp(bytes).metadata()).toMatchObject({ width: 180, height: 180 });
+      expect(await detail(bytes, { left: 12, top: 12, width: 30, height: 30 })).toBeGreaterThan(20);
+    }
+    const contain = await runJob("videoExtraction", { url, audio: false, frames: { mode: "count", count: 1, width: 100, height: 100, fit: "contain", background: "#0000ff" } });
+    const [frame] = completed(contain.state).result.frames;
+    expect([frame.width, frame.height, frame.format]).toEqual([100, 100, "jpg"]);
+    // 640×360 in 100×100: 100×56 centred, 22 rows of blue above and below.
+    const { channels } = await sharp(await sharp(await contain.output(frame.url)).extract({ left: 0, top: 0, width: 100, height: 18 }).toBuffer()).stats();
+    expect(channels.map((c) => Math.round(c.mean / 16))).toEqual([0, 0, 16]);
   });
 
   it("returns audio: null and hasAudio: false for a silent video, which is not a failure", async () => {

@@ -23,6 +23,11 @@ const recipes = {
   small: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=6", ...FAST_H264, "-c:a", "aac", "-b:a", "96k", "-shortest"],
   /** 320×180, 4 s, 30 fps, no audio; black for the first second, black again from 3 s. */
   silentBlackEnds: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=4", "-vf", "drawbox=t=fill:c=black:enable='lt(t,1)+gte(t,3)'", ...FAST_H264],
+  /** 640×360, 2 s, no audio: flat grey but for an 80×80 square of moving colour and noise at (16, 16), for smart crops. */
+  cornerDetail: [
+    "-f", "lavfi", "-i", "color=c=gray:s=640x360:r=25:d=2", "-f", "lavfi", "-i", "testsrc2=s=80x80:r=25:d=2",
+    "-filter_complex", "[1:v]noise=alls=60:allf=t+u[square];[0:v][square]overlay=16:16:shortest=1", ...FAST_H264,
+  ],
   /** 320×180, 4 s, VP9 + Opus in WebM. */
   webm: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=4", "-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000:d=4", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-c:a", "libopus", "-shortest", "-f", "webm"],
 } as const;

@@ -1,7 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import type { Position } from "../../src/contract/common.ts";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
-import { runJob } from "./helpers.ts";
+import { detail, runJob } from "./helpers.ts";
 import { completed, failed, meanLuma, useVideoMedia } from "./video-fixtures.ts";
 
 /** A frame whose mean luma is below this is black (a testsrc2 frame is about 100). */
@@ -83,5 +84,55 @@ describe("videoThumbnail", () => {
   it("fails a text file named .mp4 with unsupported_media", async () => {
     const job = await runJob("videoThumbnail", { url: await serve("text") });
     expect(failed(job.state).error.code).toBe("unsupported_media");
+  });
+});
+
+const region = (bytes: Buffer, left: number, top: number, width: number, height: number) => sharp(bytes).extract({ left, top, width, height }).toBuffer();
+
+describe("videoThumbnail fit and position", () => {
+  it("attention and entropy crops keep the detailed corner that a centre crop cuts away", async () => {
+    // 640×360 flat grey with a detailed 80×80 square at (16, 16). For 180×180 the frame is
+    // scaled to 320×180 (the square at 8–47) and 180 columns kept; the centre keeps 70–249.
+    const url = await serve("cornerDetail");
+    const crop = async (position?: Position) => {
+      const job = await runJob("videoThumbnail", { url, timestamp: 1, width: 180, height: 180, format: "png", ...(position ? { position } : {}) });
+      const { result } = completed(job.state);
+      expect([result.width, result.height]).toEqual([180, 180]);
+      const bytes = await job.output(result.url);
+      expect(await sharp(bytes).metadata()).toMatchObject({ width: 180, height: 180 });
+      return bytes;
+    };
+    expect(await detail(crop())).toBeLessThan(2);
+    for (const position of ["attention", "entropy", "top-left"] as const) {
+      const bytes = await crop(position);
+      expect(await detail(bytes, { left: 12, top: 12, width: 30, height: 30 }), position).toBeGreaterThan(20);
+      expect(await detail(bytes, { left: 80, top: 70, width: 90, height: 100 }), position).toBeLessThan(2);
+    }
+  });
+
+  it("contain pads the frame to the box (transparent in PNG, white in JPEG) where position puts it; fill and inside", async () => {
+    const url = await serve("small"); // 320×180
+    const run = async (params: Record<string, unknown>) => {
+      const job = await runJob("videoThumbnail", { url, timestamp: 1, width: 200, height: 200, ...params });
+      const { result } = completed(job.state);
+      const bytes = await job.output(result.url);
+      const meta = await sharp(bytes).metadata();
+      expect([meta.width, meta.height]).toEqual([result.width, result.height]);
+      return { bytes, meta, result };
+    };
+    // 320×180 in 200×200: a 200×113 picture and 87 rows of padding, all below it at "top".
+    const png = await run({ fit: "contain", position: "top", format: "png" });
+    expect([png.meta.width, png.meta.height, png.meta.hasAlpha]).toEqual([200, 200, true]);
+    const alpha = async (y: number) => (await sharp(await region(png.bytes, 0, y, 200, 1)).stats()).channels[3]!.mean;
+    expect(await alpha(5)).toBe(255);
+    expect(await alpha(150)).toBe(0);
+    const jpeg = await run({ fit: "contain" });
+    const bottom = await sharp(await region(jpeg.bytes, 0, 190, 200, 10)).stats();
+    for (const c of bottom.channels) expect(c.mean).toBeGreaterThan(250);
+    expect(await detail(jpeg.bytes, { left: 0, top: 60, width: 200, height: 80 })).toBeGreaterThan(20);
+
+    expect((await run({ fit: "fill" })).result).toMatchObject({ width: 200, height: 200 });
+    const inside = (await run({ fit: "inside" })).result;
+    expect([inside.width, inside.height]).toEqual([200, 113]);
   });
 });

@@ -30,3 +30,74 @@ export const signedFile = {
   expiresAt: z.string(),
   size: z.int(),
 };
+
+/** How a picture meets a box of both width and height (sharp's `fit`, Cloudinary's crop modes). */
+export const fit = z.enum(["cover", "contain", "inside", "fill"]);
+export type Fit = z.infer<typeof fit>;
+
+/**
+ * Which part of the picture a `cover` crop keeps (or where `contain` places it in the box):
+ * a side or corner, or `attention` (the most salient region: skin, saturation, edges) or
+ * `entropy` (the most detailed), sharp's smart-crop strategies; those two crop, so only `cover`.
+ */
+export const position = z.enum([
+  "center", "top", "right", "bottom", "left", "top-left", "top-right", "bottom-left", "bottom-right", "attention", "entropy",
+]);
+
+export type Position = z.infer<typeof position>;
+
+/** A padding colour, `#rrggbb`. */
+export const background = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour as #rrggbb");
+
+/** A frame's (videoThumbnail, videoExtraction) `fit`, `position` and `background`. */
+export const frameFit = fit
+  .optional()
+  .describe("How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.");
+export const framePosition = position
+  .optional()
+  .describe("What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.");
+export const frameBackground = background
+  .optional()
+  .describe("Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG.");
+
+interface Shape {
+  width?: number;
+  height?: number;
+  fit?: Fit;
+  position?: Position;
+  background?: string;
+}
+
+/**
+ * The rules between size, `fit`, `position` and `background`, as issues at `path` + field:
+ * absent, `fit` is `defaultFit` and `position` is `center` (optional rather than defaulted, so a
+ * job that does not use them is stored and sent to processors exactly as before they existed);
+ * a fit other than `defaultFit` and a position other than `center` need both sides; a
+ * position places only with cover or contain, and attention/entropy only with cover;
+ * `background` pads, so only with contain. `names` are the size fields' names.
+ */
+export function checkShape(
+  shape: Shape,
+  ctx: z.RefinementCtx,
+  options: { defaultFit: Shape["fit"]; names: [string, string]; path?: (string | number)[] },
+): void {
+  const path = options.path ?? [];
+  const { fit = options.defaultFit, position = "center" } = shape;
+  const both = shape.width !== undefined && shape.height !== undefined;
+  const sides = `both ${options.names[0]} and ${options.names[1]}`;
+  if (fit !== options.defaultFit && !both) {
+    ctx.addIssue({ code: "custom", path: [...path, "fit"], message: `fit "${fit}" needs ${sides}` });
+  }
+  if (position !== "center") {
+    if (!both) {
+      ctx.addIssue({ code: "custom", path: [...path, "position"], message: `position "${position}" needs ${sides}` });
+    } else if ((position === "attention" || position === "entropy") && fit !== "cover") {
+      ctx.addIssue({ code: "custom", path: [...path, "position"], message: `position "${position}" chooses a crop, so it needs fit "cover"` });
+    } else if (fit !== "cover" && fit !== "contain") {
+      ctx.addIssue({ code: "custom", path: [...path, "position"], message: `position places the picture only with fit "cover" or "contain"; fit "${fit}" has nothing to place` });
+    }
+  }
+  if (shape.background !== undefined && fit !== "contain") {
+    ctx.addIssue({ code: "custom", path: [...path, "background"], message: `background fills the padding of fit "contain" only` });
+  }
+}

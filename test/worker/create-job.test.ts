@@ -16,6 +16,18 @@ describe("POST /v1/jobs", () => {
     expect(JSON.parse(row!.params!)).toEqual({ url: media("/image"), quality: 70, format: "webp", maxWidth: 800, stripMetadata: false });
   });
 
+  it("stores fit and position only when given, in both dialects", async () => {
+    const { key } = await newKey();
+    const shaped = { fit: "cover", position: "attention", maxWidth: 300, maxHeight: 200 };
+    const http = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image"), options: shaped } });
+    const sdk = await call("POST", "/v1/jobs", { key, body: { type: "compressImage", params: { url: media("/image"), ...shaped } } });
+    for (const res of [http, sdk]) {
+      expect(res.status).toBe(201);
+      const row = await testEnv.DB.prepare("SELECT params FROM jobs WHERE id = ?").bind(res.json.id).first<{ params: string }>();
+      expect(JSON.parse(row!.params)).toEqual({ url: media("/image"), quality: 80, stripMetadata: false, ...shaped });
+    }
+  });
+
   it("creates the same job from the SDK dialect with either spelling of the type", async () => {
     const { key } = await newKey();
     for (const type of ["compressImage", "compress-image"]) {
@@ -43,6 +55,13 @@ describe("POST /v1/jobs", () => {
     ["an unknown frames mode", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "every" } } }, "options.frames.mode", /one of "count", "percentage", "interval", "timestamps"/],
     ["frames of the wrong type", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", frames: "all" } }, "params.frames", /must be false or an object/],
     ["an unknown audio quality", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", audio: { quality: "best" } } }, "params.audio.quality", /"low"\|"medium"\|"high"/],
+    ["a cover crop with one side", { type: "compress-image", input: "https://example.com/a.jpg", options: { fit: "cover", maxWidth: 300 } }, "options.fit", /needs both maxWidth and maxHeight/],
+    ["attention without cover", { type: "compressImage", params: { url: "https://example.com/a.jpg", fit: "contain", position: "attention", maxWidth: 300, maxHeight: 300 } }, "params.position", /needs fit "cover"/],
+    ["an unknown position", { type: "video-thumbnail", input: "https://example.com/a.mp4", options: { width: 300, height: 300, position: "middle" } }, "options.position", /"attention"\|"entropy"/],
+    ["a position with one side", { type: "videoThumbnail", params: { url: "https://example.com/a.mp4", width: 300, position: "entropy" } }, "params.position", /needs both width and height/],
+    ["a position with fill", { type: "video-thumbnail", input: "https://example.com/a.mp4", options: { width: 300, height: 300, fit: "fill", position: "top" } }, "options.position", /only with fit "cover" or "contain"/],
+    ["a background without contain", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", frames: { mode: "count", count: 2, width: 300, height: 300, background: "#ffffff" } } }, "params.frames.background", /contain/],
+    ["a background that is no colour", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "count", count: 2, width: 300, height: 300, fit: "contain", background: "white" } } }, "options.frames.background", /#rrggbb/],
     ["a negative percentage", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "percentage", values: [10, -1] } } }, "options.frames.values.1", />=0/],
   ])("refuses %s with 400 invalid_input naming the field", async (_, body, path, rule?: RegExp) => {
     const { key } = await newKey();

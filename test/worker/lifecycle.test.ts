@@ -53,6 +53,19 @@ describe("a compress-image job end to end", () => {
     expect(object?.size).toBe(job.result.size);
   });
 
+  it("crops to the exact box asked for with fit cover and a smart position, in either dialect", async () => {
+    const { key } = await newKey();
+    const shape = { maxWidth: 300, maxHeight: 200, fit: "cover", position: "entropy" };
+    const http = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image?w=1600&h=1200"), options: shape } });
+    const sdk = await call("POST", "/v1/jobs", { key, body: { type: "compressImage", params: { url: media("/image?w=1200&h=1600"), ...shape } } });
+    for (const created of [http, sdk]) {
+      expect(created.status).toBe(201);
+      const { job } = await waitForJob(key, created.json.id);
+      expect(job).toMatchObject({ status: "completed", result: { width: 300, height: 200, format: "jpg" } });
+      expect(await inspect(await (await workerFetch(job.result.url)).arrayBuffer())).toMatchObject({ format: "jpeg", width: 300, height: 200 });
+    }
+  });
+
   it("serves byte ranges and refuses tampered and expired links with 403", async () => {
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compressImage", params: { url: media("/image"), quality: 70 } } });

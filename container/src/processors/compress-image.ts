@@ -1,12 +1,13 @@
-// compressImage with sharp: auto-orient by EXIF, scale down inside maxWidth × maxHeight
-// (never up), re-encode, and keep metadata unless asked to strip it. Never returns a
-// larger file than the input when the input itself is an acceptable answer.
+// compressImage with sharp: auto-orient by EXIF, scale down inside maxWidth × maxHeight (never
+// up) or shape to that box by `fit` and `position`, re-encode, and keep metadata unless asked
+// to strip it. Never returns a larger file than the input when the input itself is an acceptable answer.
 import { copyFile } from "node:fs/promises";
 import sharp, { type OutputInfo } from "sharp";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { decodeHeic } from "../tools/heic.ts";
+import { padColour, sharpPosition } from "../tools/crop.ts";
 import { identifyImage, imageFailure, type OutputImageFormat } from "../tools/image.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
@@ -59,6 +60,11 @@ export function encoderOptions(format: OutputImageFormat, quality: number) {
 export async function compressImage(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressImage">> {
   const { input, signal, config } = ctx;
   const source = await identifyImage(input.path, config.MAX_INPUT_PIXELS);
+  const fit = params.fit ?? "inside";
+  // cover, contain and fill give exactly the box (the contract let them through only with both sides), so it is bounded as a decoded image is.
+  if (fit !== "inside" && params.maxWidth! * params.maxHeight! > config.MAX_INPUT_PIXELS) {
+    throw new JobFailure("invalid_input", `a ${params.maxWidth}×${params.maxHeight} output is larger than this service produces (${config.MAX_INPUT_PIXELS} pixels); ask for a smaller box`);
+  }
   ctx.setProgress(10);
   throwIfAborted(signal);
 
@@ -71,7 +77,16 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
   throwIfAborted(signal);
   let pipeline = sharp(decoded ?? input.path, { limitInputPixels: config.MAX_INPUT_PIXELS, failOn: "truncated" });
   if (!decoded) pipeline = pipeline.autoOrient();
-  if (params.maxWidth || params.maxHeight) {
+  if (fit !== "inside") {
+    // The box asked for, scaled up or down.
+    pipeline = pipeline.resize({
+      width: params.maxWidth,
+      height: params.maxHeight,
+      fit,
+      position: sharpPosition(params.position ?? "center"),
+      background: padColour(params.background, format !== "jpg"),
+    });
+  } else if (params.maxWidth || params.maxHeight) {
     pipeline = pipeline.resize({ width: params.maxWidth, height: params.maxHeight, fit: "inside", withoutEnlargement: true });
   }
   // The decoded HEIC's EXIF still says how the camera was held; the pixels are upright now.

@@ -60,7 +60,7 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths): { au
   const audio =
     params.audio !== false && probe.audio && paths.audio ? buildAudioArgs(params.audio, probe, { input: paths.input, output: paths.audio }) : null;
   if (params.frames === false) return { audio, frames: [] };
-  const box = frameBox(probe.video!, params.frames.width, params.frames.height);
+  const box = frameBox(probe.video!, params.frames);
   return { audio, frames: paths.frames.map((f) => grabArgs(paths.input, probe, f.time, box, f.output)) };
 }
 
@@ -77,7 +77,8 @@ export async function videoExtraction(params: Params, ctx: ProcessorContext): Pr
 async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | null): Promise<StoredResult<"videoExtraction">> {
   const probe = await probeInput(ctx, { video: true });
   const frames = params.frames;
-  if (frames !== false) checkBox(frameBox(probe.video!, frames.width, frames.height), ctx.config);
+  const box = frames === false ? null : frameBox(probe.video!, frames);
+  if (box) checkBox(box, ctx.config);
   const times = frames === false ? [] : frameTimes(frames, probe);
   ctx.setProgress(8);
 
@@ -90,7 +91,7 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
   await early?.ffmpeg.discard();
 
   const results = [];
-  if (frames !== false) {
+  if (frames !== false && box) {
     for (const [i, requested] of times.entries()) {
       throwIfAborted(ctx.signal);
       const time = frames.skipBlackFrames ? await nextNonBlackTime(ctx, probe, requested) : requested;
@@ -98,7 +99,7 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
       const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[frames.format]);
       const png = join(ctx.workDir, `frame-${i + 1}.png`);
       const [args] = buildArgs({ ...params, audio: false }, probe, { input: ctx.input.path, frames: [{ time, output: png }] }).frames;
-      const image = await grabFrame(ctx, probe, args!, { time, png, format: frames.format, quality: frames.quality, output });
+      const image = await grabFrame(ctx, probe, args!, { time, png, format: frames.format, quality: frames.quality, output, box });
       results.push({ url: name, size: image.size, width: image.width, height: image.height, format: frames.format, timestamp: round3(time) });
       ctx.setProgress(10 + 85 * (audioShare + ((1 - audioShare) * (i + 1)) / times.length));
     }

@@ -16,7 +16,7 @@ type Params = JobParams<"videoThumbnail">;
 
 /** `output` is an intermediate PNG; the processor encodes it to the format asked for. */
 export function buildArgs(params: Params, probe: MediaProbe, paths: { input: string; output: string; time: number }): string[] {
-  return grabArgs(paths.input, probe, paths.time, frameBox(probe.video!, params.width, params.height), paths.output);
+  return grabArgs(paths.input, probe, paths.time, frameBox(probe.video!, params), paths.output);
 }
 
 /** The frame time for a numeric timestamp; past the end is the user's mistake, said plainly. */
@@ -47,7 +47,7 @@ export async function videoThumbnail(params: Params, ctx: ProcessorContext): Pro
 
 async function thumbnail(params: Params, ctx: ProcessorContext, png: string, early: EarlyFfmpeg | null): Promise<StoredResult<"videoThumbnail">> {
   const probe = await probeInput(ctx, { video: true });
-  const box = frameBox(probe.video!, params.width, params.height);
+  const box = frameBox(probe.video!, params);
   checkBox(box, ctx.config);
   ctx.setProgress(10);
   const time = params.timestamp === "auto" ? await representativeFrameTime(ctx, probe) : requestedFrameTime(params.timestamp, probe);
@@ -59,7 +59,7 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, ear
   const args = buildArgs(params, probe, { input: ctx.input.path, output: png, time });
   const graph = early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
   if (!graph) await early?.discard();
-  const image = await grabFrame(ctx, probe, args, { time, png, format: params.format, quality: params.quality, output }, early && graph ? { ffmpeg: early, graph } : undefined);
+  const image = await grabFrame(ctx, probe, args, { time, png, format: params.format, quality: params.quality, output, box }, early && graph ? { ffmpeg: early, graph } : undefined);
   return {
     url: name,
     size: image.size,

@@ -1,5 +1,6 @@
 // Still frames from video: where a time falls on the frame grid, what size a frame comes
-// out, and grabbing one (ffmpeg decodes and scales; sharp encodes JPEG, PNG or WebP).
+// out, and grabbing one (ffmpeg decodes and scales; sharp crops or pads when asked, and
+// encodes JPEG, PNG or WebP).
 // Which frame to grab, when the caller asks for "auto" or for no black frame, is
 // frame-choice.ts.
 import { access, rm } from "node:fs/promises";
@@ -10,6 +11,8 @@ import { step } from "../steps.ts";
 import { imageFailure } from "./image.ts";
 import { ffmpegTimeoutMs, runFfmpeg, seconds, type EarlyFfmpeg } from "./ffmpeg.ts";
 import { inputOptions, type MediaProbe } from "./ffprobe.ts";
+import { padColour, sharpPosition } from "./crop.ts";
+import type { Fit, Position } from "../../../src/contract/common.ts";
 
 export type FrameFormat = "jpg" | "png" | "webp";
 
@@ -22,18 +25,57 @@ export interface FrameBox {
   /** Size the decoded picture is scaled to (square pixels). */
   scaleWidth: number;
   scaleHeight: number;
-  /** Final size: the scaled picture, centre-cropped when both sides were asked for. */
+  /** Final size: the scaled picture, cropped or padded when both sides were asked for. */
   width: number;
   height: number;
+  /**
+   * What sharp does to the scaled picture to reach the final size, when ffmpeg does not: a
+   * `cover` crop at a position other than the centre (a side, or attention/entropy, which
+   * need sharp's analysis), or `contain`'s padding. Absent when ffmpeg's scale (and centre
+   * crop) already gives the final picture.
+   */
+  finish?: { fit: "cover" | "contain"; position: Position; background?: string };
 }
 
-/** Frame size (docs/job-types.md, videoExtraction): no size keeps the source's; one side keeps the aspect; both cover the box, cropped. */
-export function frameBox(source: { width: number; height: number }, width?: number, height?: number): FrameBox {
+export interface FrameShape {
+  width?: number;
+  height?: number;
+  fit?: Fit;
+  position?: Position;
+  background?: string;
+}
+
+/**
+ * Frame size (docs/job-types.md, videoThumbnail): no size keeps the source's; one side keeps the
+ * aspect; both give the box by `fit`: cover (the default) scales to cover it and crops, fill
+ * stretches to it, inside scales to fit in it, contain scales to fit and pads to it.
+ */
+export function frameBox(source: { width: number; height: number }, shape: FrameShape = {}): FrameBox {
+  const { width, height, fit = "cover", position = "center", background } = shape;
   const sw = source.width;
   const sh = source.height;
   if (width && height) {
-    const factor = Math.max(width / sw, height / sh);
-    return { scaleWidth: Math.max(width, Math.round(sw * factor)), scaleHeight: Math.max(height, Math.round(sh * factor)), width, height };
+    switch (fit) {
+      case "fill":
+        return { scaleWidth: width, scaleHeight: height, width, height };
+      case "inside":
+      case "contain": {
+        const factor = Math.min(width / sw, height / sh);
+        const scaleWidth = Math.max(1, Math.min(width, Math.round(sw * factor)));
+        const scaleHeight = Math.max(1, Math.min(height, Math.round(sh * factor)));
+        if (fit === "inside") return { scaleWidth, scaleHeight, width: scaleWidth, height: scaleHeight };
+        const padded = scaleWidth !== width || scaleHeight !== height;
+        return { scaleWidth, scaleHeight, width, height, ...(padded ? { finish: { fit, position, background } } : {}) };
+      }
+      case "cover": {
+        const factor = Math.max(width / sw, height / sh);
+        const scaleWidth = Math.max(width, Math.round(sw * factor));
+        const scaleHeight = Math.max(height, Math.round(sh * factor));
+        const cropped = scaleWidth !== width || scaleHeight !== height;
+        // The centre crop stays ffmpeg's (as before `position` existed); any other is sharp's.
+        return { scaleWidth, scaleHeight, width, height, ...(cropped && position !== "center" ? { finish: { fit, position } } : {}) };
+      }
+    }
   }
   if (width) {
     const h = Math.max(1, Math.round((sh * width) / sw));
@@ -46,9 +88,10 @@ export function frameBox(source: { width: number; height: number }, width?: numb
   return { scaleWidth: sw, scaleHeight: sh, width: sw, height: sh };
 }
 
+/** ffmpeg's part of the box: the scale, and the centre crop unless sharp finishes the picture. */
 export function boxFilter(box: FrameBox): string {
-  const crop = box.width !== box.scaleWidth || box.height !== box.scaleHeight ? `,crop=${box.width}:${box.height}` : "";
-  return `scale=${box.scaleWidth}:${box.scaleHeight},setsar=1${crop}`;
+  const cropped = !box.finish && (box.width !== box.scaleWidth || box.height !== box.scaleHeight);
+  return `scale=${box.scaleWidth}:${box.scaleHeight},setsar=1${cropped ? `,crop=${box.width}:${box.height}` : ""}`;
 }
 
 /** Frames per second: the container's rate, or FALLBACK_FPS when it states none. */
@@ -148,20 +191,21 @@ export interface GrabbedFrame {
 
 /** Checks a frame size against the processor's pixel limit before anything is decoded. */
 export function checkBox(box: FrameBox, config: Pick<Config, "MAX_INPUT_PIXELS">): void {
-  if (box.scaleWidth * box.scaleHeight > config.MAX_INPUT_PIXELS) {
+  if (Math.max(box.scaleWidth * box.scaleHeight, box.width * box.height) > config.MAX_INPUT_PIXELS) {
     throw new JobFailure("invalid_input", `a ${box.width}×${box.height} frame is larger than this service produces`);
   }
 }
 
 /**
- * Runs `args` (grabArgs writing the frame to `frame.png`), then encodes that PNG to
- * `frame.output` in the format asked for. Always: the intermediate PNG is removed.
+ * Runs `args` (grabArgs writing the frame to `frame.png`), then crops or pads that PNG when
+ * `frame.box` says so (FrameBox.finish) and encodes it to `frame.output` in the format asked
+ * for. Always: the intermediate PNG is removed.
  */
 export async function grabFrame(
   ctx: FrameContext,
   probe: MediaProbe,
   args: string[],
-  frame: { time: number; png: string; format: FrameFormat; quality: number; output: string },
+  frame: { time: number; png: string; format: FrameFormat; quality: number; output: string; box?: FrameBox },
   early?: { ffmpeg: EarlyFfmpeg; graph: string },
 ): Promise<GrabbedFrame> {
   const at = `${Math.round(frame.time * 1000) / 1000} s`;
@@ -177,6 +221,17 @@ export async function grabFrame(
     if (!seeked) await run(decodingSeek(args));
     throwIfAborted(ctx.signal);
     let image = sharp(frame.png, { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
+    // The PNG is already at the scale the box needs, so this crops or pads without resampling.
+    const box = frame.box;
+    if (box?.finish) {
+      image = image.resize({
+        width: box.width,
+        height: box.height,
+        fit: box.finish.fit,
+        position: sharpPosition(box.finish.position),
+        background: padColour(box.finish.background, frame.format !== "jpg"),
+      });
+    }
     switch (frame.format) {
       case "jpg":
         image = image.jpeg({ quality: frame.quality, mozjpeg: true });

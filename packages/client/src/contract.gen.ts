@@ -306,6 +306,18 @@ export interface components {
             quality?: number;
             maxWidth?: number;
             maxHeight?: number;
+            /**
+             * @description How the image meets the box of both `maxWidth` and `maxHeight`: `inside` (the default) scales down to fit in it, never up; `cover` fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it: those three give exactly that box, scaling up when needed.
+             * @enum {string}
+             */
+            fit?: "cover" | "contain" | "inside" | "fill";
+            /**
+             * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the image. Default: `center`.
+             * @enum {string}
+             */
+            position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+            /** @description Colour of `contain`'s padding. Default: transparent where the format has alpha, white in JPEG. */
+            background?: string;
             /** @enum {string} */
             format?: "jpg" | "png" | "webp" | "avif";
             /** @description Default: `false`. */
@@ -327,6 +339,18 @@ export interface components {
             timestamp?: number | "auto";
             width?: number;
             height?: number;
+            /**
+             * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+             * @enum {string}
+             */
+            fit?: "cover" | "contain" | "inside" | "fill";
+            /**
+             * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+             * @enum {string}
+             */
+            position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+            /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+            background?: string;
             /**
              * @description Default: `"jpg"`.
              * @enum {string}
@@ -367,6 +391,18 @@ export interface components {
                 quality?: number;
                 width?: number;
                 height?: number;
+                /**
+                 * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+                 * @enum {string}
+                 */
+                fit?: "cover" | "contain" | "inside" | "fill";
+                /**
+                 * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+                 * @enum {string}
+                 */
+                position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+                /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+                background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
             } | {
@@ -382,6 +418,18 @@ export interface components {
                 quality?: number;
                 width?: number;
                 height?: number;
+                /**
+                 * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+                 * @enum {string}
+                 */
+                fit?: "cover" | "contain" | "inside" | "fill";
+                /**
+                 * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+                 * @enum {string}
+                 */
+                position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+                /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+                background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
             } | {
@@ -397,6 +445,18 @@ export interface components {
                 quality?: number;
                 width?: number;
                 height?: number;
+                /**
+                 * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+                 * @enum {string}
+                 */
+                fit?: "cover" | "contain" | "inside" | "fill";
+                /**
+                 * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+                 * @enum {string}
+                 */
+                position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+                /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+                background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
             } | {
@@ -412,6 +472,18 @@ export interface components {
                 quality?: number;
                 width?: number;
                 height?: number;
+                /**
+                 * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+                 * @enum {string}
+                 */
+                fit?: "cover" | "contain" | "inside" | "fill";
+                /**
+                 * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+                 * @enum {string}
+                 */
+                position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+                /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+                background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
             });
@@ -499,6 +571,18 @@ export interface components {
             quality?: number;
             maxWidth?: number;
             maxHeight?: number;
+            /**
+             * @description How the image meets the box of both `maxWidth` and `maxHeight`: `inside` (the default) scales down to fit in it, never up; `cover` fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it: those three give exactly that box, scaling up when needed.
+             * @enum {string}
+             */
+            fit?: "cover" | "contain" | "inside" | "fill";
+            /**
+             * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the image. Default: `center`.
+             * @enum {string}
+             */
+            position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+            /** @description Colour of `contain`'s padding. Default: transparent where the format has alpha, white in JPEG. */
+            background?: string;
             /** @enum {string} */
             format?: "jpg" | "png" | "webp" | "avif";
             /** @description Default: `false`. */
@@ -612,6 +696,18 @@ export interface components {
             timestamp?: number | "auto";
             width?: number;
             height?: number;
+            /**
+             * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+             * @enum {string}
+             */
+            fit?: "cover" | "contain" | "inside" | "fill";
+            /**
+             * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+             * @enum {string}
+             */
+            position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+            /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+            background?: string;
             /**
              * @description Default: `"jpg"`.
              * @enum {string}
@@ -744,6 +840,18 @@ export interface components {
                 quality?: number;
                 width?: number;
                 height?: number;
+                /**
+                 * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+                 * @enum {string}
+                 */
+                fit?: "cover" | "contain" | "inside" | "fill";
+                /**
+                 * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+                 * @enum {string}
+                 */
+                position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+                /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+                background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
             } | {
@@ -759,6 +867,18 @@ export interface components {
                 quality?: number;
                 width?: number;
                 height?: number;
+                /**
+                 * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+                 * @enum {string}
+                 */
+                fit?: "cover" | "contain" | "inside" | "fill";
+                /**
+                 * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+                 * @enum {string}
+                 */
+                position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+                /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+                background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
             } | {
@@ -774,6 +894,18 @@ export interface components {
                 quality?: number;
                 width?: number;
                 height?: number;
+                /**
+                 * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+                 * @enum {string}
+                 */
+                fit?: "cover" | "contain" | "inside" | "fill";
+                /**
+                 * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+                 * @enum {string}
+                 */
+                position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+                /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+                background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
             } | {
@@ -789,6 +921,18 @@ export interface components {
                 quality?: number;
                 width?: number;
                 height?: number;
+                /**
+                 * @description How the frame meets the box of both `width` and `height`: `cover` (the default) fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it, `inside` fits in it (the frame may come out smaller than the box). Frames scale up as well as down.
+                 * @enum {string}
+                 */
+                fit?: "cover" | "contain" | "inside" | "fill";
+                /**
+                 * @description What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the frame. Default: `center`.
+                 * @enum {string}
+                 */
+                position?: "center" | "top" | "right" | "bottom" | "left" | "top-left" | "top-right" | "bottom-left" | "bottom-right" | "attention" | "entropy";
+                /** @description Colour of `contain`'s padding. Default: transparent in PNG and WebP, white in JPEG. */
+                background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
             });

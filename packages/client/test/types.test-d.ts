@@ -93,6 +93,13 @@ export async function enqueueTyping(client: MediaJobsClient): Promise<void> {
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", quality: 80, format: "avif" } });
   await client.enqueueJob({ type: "videoThumbnail", params: { url: "https://e.com/a.mp4", timestamp: "auto" } });
   await client.enqueueJob({ type: "videoExtraction", params: { url: "https://e.com/a.mp4", audio: false, frames: { mode: "count", count: 5 } } });
+  await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "attention" } });
+  await client.enqueueJob({ type: "videoThumbnail", params: { url: "https://e.com/a.mp4", width: 400, height: 400, fit: "contain", background: "#000000" } });
+  await client.enqueueJob({ type: "videoExtraction", params: { url: "https://e.com/a.mp4", frames: { mode: "count", count: 5, width: 64, height: 64, position: "entropy" } } });
+  // @ts-expect-error position is a side, a corner, center, attention or entropy
+  await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "face" } });
+  // @ts-expect-error fit is cover, contain, inside or fill (sharp's names), not Cloudinary's crop modes
+  await client.enqueueJob({ type: "videoThumbnail", params: { url: "https://e.com/a.mp4", width: 400, height: 400, fit: "pad" } });
 
   // @ts-expect-error compressImage's quality is 1–100, not a preset
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", quality: "high" } });

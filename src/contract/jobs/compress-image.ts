@@ -1,15 +1,26 @@
 import { z } from "zod";
-import { dimension, imageQuality, mediaUrl, signedFile } from "../common.ts";
+import { background, checkShape, dimension, fit, imageQuality, mediaUrl, position, signedFile } from "../common.ts";
 
 export const compressImageParams = z.strictObject({
   url: mediaUrl,
   quality: imageQuality.default(80),
   maxWidth: dimension.optional(),
   maxHeight: dimension.optional(),
+  fit: fit
+    .optional()
+    .describe("How the image meets the box of both `maxWidth` and `maxHeight`: `inside` (the default) scales down to fit in it, never up; `cover` fills it and crops the overflow, `contain` fits in it and pads, `fill` stretches to it: those three give exactly that box, scaling up when needed."),
+  position: position
+    .optional()
+    .describe("What a `cover` crop keeps (a side, a corner, or `attention`/`entropy`: the most salient or most detailed region), or where `contain` places the image. Default: `center`."),
+  background: background
+    .optional()
+    .describe("Colour of `contain`'s padding. Default: transparent where the format has alpha, white in JPEG."),
   /** Output format; when absent, the input's format where the encoder supports it. */
   format: z.enum(["jpg", "png", "webp", "avif"]).optional(),
   stripMetadata: z.boolean().default(false),
-});
+}).superRefine((p, ctx) =>
+  checkShape({ ...p, width: p.maxWidth, height: p.maxHeight }, ctx, { defaultFit: "inside", names: ["maxWidth", "maxHeight"] }),
+);
 
 export const compressImageResult = z.object({
   ...signedFile,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dimension, imageFormat, imageQuality, mediaUrl, qualityPreset, signedFile } from "../common.ts";
+import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, mediaUrl, qualityPreset, signedFile } from "../common.ts";
 
 /** Most frames one job returns, whatever the mode (spec §8). */
 export const MAX_FRAMES = 30;
@@ -9,6 +9,9 @@ const frameOutput = {
   quality: imageQuality.default(85),
   width: dimension.optional(),
   height: dimension.optional(),
+  fit: frameFit,
+  position: framePosition,
+  background: frameBackground,
   skipBlackFrames: z.boolean().default(false),
 };
 
@@ -33,6 +36,9 @@ export const videoExtractionParams = z
   .refine((p) => p.audio !== false || p.frames !== false, {
     path: ["frames"],
     message: "enable audio or frames: at least one is required",
+  })
+  .superRefine((p, ctx) => {
+    if (p.frames !== false) checkShape(p.frames, ctx, { defaultFit: "cover", names: ["width", "height"], path: ["frames"] });
   });
 
 export const videoExtractionResult = z.object({

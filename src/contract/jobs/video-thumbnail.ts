@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dimension, imageFormat, imageQuality, mediaUrl, signedFile } from "../common.ts";
+import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, mediaUrl, signedFile } from "../common.ts";
 import { videoSource } from "./compress-video.ts";
 
 export const videoThumbnailParams = z.strictObject({
@@ -8,9 +8,12 @@ export const videoThumbnailParams = z.strictObject({
   timestamp: z.union([z.number().min(0), z.literal("auto")]).default("auto"),
   width: dimension.optional(),
   height: dimension.optional(),
+  fit: frameFit,
+  position: framePosition,
+  background: frameBackground,
   format: imageFormat.default("jpg"),
   quality: imageQuality.default(85),
-});
+}).superRefine((p, ctx) => checkShape(p, ctx, { defaultFit: "cover", names: ["width", "height"] }));
 
 export const videoThumbnailResult = z.object({
   ...signedFile,

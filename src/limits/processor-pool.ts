@@ -33,6 +33,7 @@ export class ProcessorPool extends DurableObject<Env> {
       CREATE TABLE IF NOT EXISTS seats (job_id TEXT PRIMARY KEY, org_id TEXT NOT NULL, instance INTEGER NOT NULL, checked_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS instances (instance INTEGER PRIMARY KEY, last_used_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS away (instance INTEGER PRIMARY KEY, reason TEXT NOT NULL, until INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS stops (instance INTEGER PRIMARY KEY, at INTEGER NOT NULL);
     `);
   }
 
@@ -61,11 +62,14 @@ export class ProcessorPool extends DurableObject<Env> {
    * next job. `draining`: its processor is going away (it refused the start with 503 draining,
    * or handed the attempt back), so its instance gets no seat until it stops.
    */
-  async release(jobId: string, { draining = false, now = Date.now() }: { draining?: boolean; now?: number } = {}): Promise<void> {
+  async release(jobId: string, { draining = false, heardAt, now = Date.now() }: { draining?: boolean; heardAt?: number; now?: number } = {}): Promise<void> {
     const freed = this.#sql.exec<{ instance: number }>("DELETE FROM seats WHERE job_id = ? RETURNING instance", jobId).toArray()[0];
     this.#sql.exec("DELETE FROM waiting WHERE job_id = ?", jobId);
     if (freed) this.#touch(freed.instance, now);
-    if (freed && draining) this.#markAway(freed.instance, "draining", now);
+    // `heardAt`: when the runner learnt the instance is going away. A stop reported since
+    // then means its next start is a new container: no mark, which would outlast it.
+    const stoppedAt = freed ? this.#sql.exec<{ at: number }>("SELECT at FROM stops WHERE instance = ?", freed.instance).toArray()[0]?.at : undefined;
+    if (freed && draining && !(stoppedAt !== undefined && stoppedAt >= (heardAt ?? now))) this.#markAway(freed.instance, "draining", now);
     await this.dispatch(now);
   }
 
@@ -88,6 +92,7 @@ export class ProcessorPool extends DurableObject<Env> {
   async stopped(instance: string, now = Date.now()): Promise<void> {
     const n = instanceNumber(instance);
     if (n === undefined) return;
+    this.#sql.exec("INSERT INTO stops (instance, at) VALUES (?, ?) ON CONFLICT (instance) DO UPDATE SET at = excluded.at", n, now);
     if (this.#sql.exec("DELETE FROM away WHERE instance = ? RETURNING instance", n).toArray().length) await this.dispatch(now);
   }
 

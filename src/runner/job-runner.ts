@@ -285,6 +285,7 @@ export class JobRunner extends DurableObject<Env> {
    * (processor-pool.ts `release` with `draining`); the same attempt waits for another seat.
    */
   async #startRefused(state: Extract<RunnerState, { phase: "starting" }>, why: "draining" | "another protocol version"): Promise<void> {
+    const heardAt = Date.now();
     // Bounded: an image that never speaks this Worker's protocol must not keep a job waiting forever.
     const attempt = afterRefusedStart(state.attempt, Date.now(), this.#tunables().runner);
     if (attempt === "lost") {
@@ -296,7 +297,7 @@ export class JobRunner extends DurableObject<Env> {
     const request: SeatRequest | undefined = job && { ...seatRequest(job, attempt.attempt - 1, attempt.handBacks ?? 0), refused: true, refusedSince: attempt.refusedSince };
     if (!request || !stillWaiting(request, job)) return this.#letGo(state, "delete");
     await this.#save({ phase: "waiting", request, since: Date.now() });
-    await processorPool(this.env).release(attempt.jobId, { draining: true });
+    await processorPool(this.env).release(attempt.jobId, { draining: true, heardAt });
     await this.#seat(request);
   }
 
@@ -384,12 +385,12 @@ export class JobRunner extends DurableObject<Env> {
       // A processor that hands an attempt back is draining: the pool seats nothing more on it.
       const draining = end.cause === "handed back";
       if ("fail" in decision) {
-        if (draining) await processorPool(this.env).release(attempt.jobId, { draining });
+        if (draining) await processorPool(this.env).release(attempt.jobId, { draining, heardAt: state.since });
         await this.#end(state, { status: "failed", attempt: attempt.attempt, error: decision.fail, timings });
         return;
       }
       log("warn", "attempt ended; the job gets another", { job: attempt.jobId, attempt: attempt.attempt, charged: decision.charged, handBacks, ...end });
-      await this.#release(attempt, "delete", draining);
+      await this.#release(attempt, "delete", draining, state.since);
       const job = await findJob(this.#db(), attempt.jobId);
       // Ended elsewhere meanwhile: whoever ended it stops this runner too, and nothing is left to release.
       if (!job || job.status !== "processing" || job.attempt !== attempt.attempt) return this.#save(undefined);
@@ -427,9 +428,9 @@ export class JobRunner extends DurableObject<Env> {
     await this.#save(undefined);
   }
 
-  /** Releases the attempt on its processor (best effort), then its seat (`draining`: on an instance going away). */
-  async #release(attempt: Attempt, how: "cancel" | "delete", draining = false): Promise<void> {
+  /** Releases the attempt on its processor (best effort), then its seat (`draining`: on an instance going away, as heard at `heardAt`). */
+  async #release(attempt: Attempt, how: "cancel" | "delete", draining = false, heardAt?: number): Promise<void> {
     await releaseOnProcessor(this.env, attempt, how);
-    await processorPool(this.env).release(attempt.jobId, { draining });
+    await processorPool(this.env).release(attempt.jobId, { draining, heardAt });
   }
 }

@@ -142,6 +142,23 @@ describe("a start refused by a draining processor (503 draining)", () => {
   });
 });
 
+describe("a stop reported before the news of a drain", () => {
+  it("leaves no away mark on an instance whose container stopped after the runner heard it drain, and marks one that did not", async () => {
+    await twoInstances();
+    const seat = async (jobId: string) => pool().acquire({ jobId, orgId: "org_drain", priority: 5, createdAt: Date.now() });
+    expect(await seat("job_early")).toBe("processor-0");
+    const heardAt = Date.now();
+    // The container exited (onStop) before the runner's release reached the pool.
+    await pool().stopped("processor-0", heardAt + 1);
+    await pool().release("job_early", { draining: true, heardAt });
+    expect(await pool().away()).toEqual({});
+    // A drain heard after the last stop: the instance is going away.
+    expect(await seat("job_late")).toBe("processor-0");
+    await pool().release("job_late", { draining: true, heardAt: Date.now() + 2 });
+    expect(await pool().away()).toEqual({ "processor-0": "draining" });
+  });
+});
+
 describe("the idle stop and a new seat", () => {
   it("mayStop marks an idle instance so no seat goes there, even as the warmest; refuses an instance holding a seat; the mark clears at the stop", async () => {
     await twoInstances();

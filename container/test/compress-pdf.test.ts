@@ -205,13 +205,25 @@ describe("compressPdf", () => {
     expect(result.compressionRatio).toBeCloseTo(bytes.length / manualPdf.length, 3);
     expect(result.keptOriginal).toBe(true);
     // qpdf, not Ghostscript's PDFINFO, which takes seconds over 5,220 links.
-    expect(await qpdfDocument(bytes)).toEqual({ pages: 261, info: false, xmp: false });
+    expect(await qpdfDocument(bytes)).toMatchObject({ pages: 261, info: false, xmp: false });
     // Uncompressed by qpdf: no metadata anywhere; with the lossless path every link is still there.
     const plain = await qpdfRewrite(bytes, ["--qdf", "--object-streams=disable"]);
     expectNoMetadata(plain);
     expect(plain.toString("latin1").match(/\/Subtype \/Link/g)).toHaveLength(261 * 20);
     expect(await pdfWords(bytes, { first: 1, last: 1 })).toEqual(expect.arrayContaining(["1.1", "--flag-0", "1.40", "parameter"]));
     expect(await pdfWords(bytes, { first: 261, last: 261 })).toEqual(expect.arrayContaining(["261.1", "261.40", "parameter"]));
+  });
+
+  it.each(["high", "low"] as const)("replaces the document ID the input was written with (quality %s)", async (quality) => {
+    // qpdf's --static-id writes a fixed, recognizable ID.
+    const withId = await qpdfRewrite(pagesPdf, ["--static-id"]);
+    const before = await qpdfDocument(withId);
+    expect(before).toMatchObject({ info: true, xmp: true, id: [expect.any(String), expect.any(String)] });
+    const job = await runJob("compressPdf", { url: media.serve(`/with-id-${quality}.pdf`, withId), quality, removeMetadata: true });
+    const bytes = await job.output(completed(job.state).result.url);
+    const after = await qpdfDocument(bytes);
+    expect(after).toMatchObject({ pages: 12, info: false, xmp: false });
+    expect(JSON.stringify(after.id)).not.toContain((before.id as string[])[0]!.slice(2, 18));
   });
 
   it("returns a PDF without metadata unchanged when nothing beats it", async () => {
@@ -296,8 +308,8 @@ async function qpdfRewrite(pdf: Buffer, args: string[]): Promise<Buffer> {
   });
 }
 
-/** The page count, and whether the trailer names an Info dictionary and the catalog an XMP stream, as qpdf reads them. */
-async function qpdfDocument(pdf: Buffer): Promise<{ pages: number; info: boolean; xmp: boolean }> {
+/** The page count, whether the trailer names an Info dictionary and the catalog an XMP stream, and the document ID, as qpdf reads them. */
+async function qpdfDocument(pdf: Buffer): Promise<{ pages: number; info: boolean; xmp: boolean; id: unknown }> {
   return withTempDir(async (dir) => {
     await writeFile(join(dir, "doc.pdf"), pdf);
     const { stdout } = await exec("qpdf", ["--json=2", "--json-key=qpdf", join(dir, "doc.pdf")], { maxBuffer: 64 << 20 });
@@ -305,7 +317,7 @@ async function qpdfDocument(pdf: Buffer): Promise<{ pages: number; info: boolean
     const trailer = objects.trailer!.value!;
     const catalog = objects[`obj:${trailer["/Root"] as string}`]!.value!;
     const { stdout: pages } = await exec("qpdf", ["--show-npages", join(dir, "doc.pdf")]);
-    return { pages: Number(pages), info: "/Info" in trailer, xmp: "/Metadata" in catalog };
+    return { pages: Number(pages), info: "/Info" in trailer, xmp: "/Metadata" in catalog, id: trailer["/ID"] };
   });
 }
 

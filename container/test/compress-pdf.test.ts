@@ -214,6 +214,25 @@ describe("compressPdf", () => {
     expect(await pdfWords(bytes, { first: 261, last: 261 })).toEqual(expect.arrayContaining(["261.1", "261.40", "parameter"]));
   });
 
+  it("never refuses: a file packed tighter than qpdf writes, whose metadata weighs less than that, comes back without it and a little larger", async () => {
+    // The manual's form with a PNG-predicted cross-reference stream and a one-entry Info:
+    // qpdf's dictionaries (spaced, in its own words) cost more than the Title saves.
+    const tight = buildPdf(
+      Array.from({ length: 150 }, (_, p) => ({ links: 20, lines: Array.from({ length: 40 }, (_, i) => `${p + 1}.${i + 1} option --flag-${(p * 31 + i) % 97} sets parameter ${i * 7 + p}`) })),
+      { packed: true, xrefPredictor: true, info: { Title: "Secret Title" } },
+    );
+    const job = await runJob("compressPdf", { url: media.serve("/tight.pdf", tight), quality: "high", removeMetadata: true });
+    const { result } = completed(job.state);
+    const bytes = await job.output(result.url);
+    expect(bytes.length).toBeGreaterThan(tight.length);
+    expect(result).toMatchObject({ keptOriginal: true, size: bytes.length, pages: 150, compressionRatio: Number((bytes.length / tight.length).toFixed(4)) });
+    expect(result.compressionRatio).toBeLessThan(1.01);
+    expect(await qpdfDocument(bytes)).toMatchObject({ pages: 150, info: false, xmp: false });
+    const plain = await qpdfRewrite(bytes, ["--qdf", "--object-streams=disable"]);
+    expectNoMetadata(plain);
+    expect(plain.toString("latin1").match(/\/Subtype \/Link/g)).toHaveLength(150 * 20);
+  });
+
   it.each(["high", "low"] as const)("replaces the document ID the input was written with (quality %s)", async (quality) => {
     // qpdf's --static-id writes a fixed, recognizable ID.
     const withId = await qpdfRewrite(pagesPdf, ["--static-id"]);

@@ -91,8 +91,9 @@ export async function compressPdf(params: Params, ctx: ProcessorContext): Promis
   // Smallest first; on a tie the input's own bytes.
   const best = candidates.sort((a, b) => a.size! - b.size! || Number(b.path === input.path) - Number(a.path === input.path))[0]!;
   // Without removeMetadata the input itself is a candidate, so this never exceeds the input.
-  // With it, a metadata-free file larger than the input wins only when none is smaller:
-  // the document packed tighter than qpdf's zlib can, by more than its metadata weighed.
+  // With it, a metadata-free file larger than the input wins only when none is smaller: a
+  // file packed tighter than qpdf writes, by more than its metadata weighed. Removing the
+  // metadata was asked for; refusing would not do it.
   ctx.setProgress(95);
   throwIfAborted(signal);
 

@@ -16,6 +16,12 @@ let photoPdf: Buffer;
 let textPdf: Buffer;
 /** Many small text pages: Ghostscript's rewrite is larger than this hand-written file. */
 let pagesPdf: Buffer;
+/**
+ * A reference manual: 261 pages of text with 20 cross-reference links each, packed at zlib's
+ * highest level with all its dictionaries in one object stream. Ghostscript's rewrite at
+ * `high` and qpdf's regrouping (100 objects to a stream) are both larger than it.
+ */
+let manualPdf: Buffer;
 const INFO = { Title: "Secret Title", Author: "Jane Author", Producer: "HandMade Writer", Creator: "Fixture Maker", CreationDate: "D:20200101000000Z" };
 const WORDS = ["Quarterly", "report", "alpha", "bravo", "charlie", "Second", "echo", "foxtrot"];
 
@@ -30,6 +36,13 @@ beforeAll(async () => {
   pagesPdf = buildPdf(
     Array.from({ length: 12 }, (_, i) => ({ lines: [`page ${i + 1} words`] })),
     { info: INFO, xmp: xmpPacket("Secret Title", "Jane Author") },
+  );
+  manualPdf = buildPdf(
+    Array.from({ length: 261 }, (_, p) => ({
+      links: 20,
+      lines: Array.from({ length: 40 }, (_, i) => `${p + 1}.${i + 1} option --flag-${(p * 31 + i) % 97} sets parameter ${i * 7 + p}; see page ${(p * 13 + i) % 261}`),
+    })),
+    { packed: true, info: INFO, xmp: xmpPacket("Secret Title", "Jane Author") },
   );
 });
 afterAll(() => media.close());
@@ -52,11 +65,12 @@ async function pdfInfo(pdf: Buffer): Promise<{ pages: number; info: Record<strin
   });
 }
 
-async function pdfWords(pdf: Buffer): Promise<string[]> {
+async function pdfWords(pdf: Buffer, pages?: { first: number; last: number }): Promise<string[]> {
   return withTempDir(async (dir) => {
     const path = join(dir, "text.pdf");
     await writeFile(path, pdf);
-    const { stdout } = await exec("gs", ["-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", "-sOutputFile=-", path]);
+    const range = pages ? [`-dFirstPage=${pages.first}`, `-dLastPage=${pages.last}`] : [];
+    const { stdout } = await exec("gs", ["-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", ...range, "-sDEVICE=txtwrite", "-sOutputFile=-", path]);
     return stdout.split(/\s+/).filter(Boolean);
   });
 }
@@ -154,7 +168,7 @@ describe("compressPdf", () => {
     const job = await runJob("compressPdf", { url: media.serve("/pages-strip.pdf", pagesPdf), removeMetadata: true });
     const { result } = completed(job.state);
     const bytes = await job.output(result.url);
-    expect(result).toMatchObject({ keptOriginal: false, size: bytes.length, pages: 12 });
+    expect(result).toMatchObject({ keptOriginal: true, size: bytes.length, compressionRatio: Number((bytes.length / pagesPdf.length).toFixed(4)), pages: 12 });
     expect(bytes.length).toBeLessThanOrEqual(pagesPdf.length);
     expectNoMetadata(bytes);
     expect(await pdfInfo(bytes)).toEqual({ pages: 12, info: {} });
@@ -175,6 +189,60 @@ describe("compressPdf", () => {
     expect(result).toMatchObject({ size: bytes.length, pages: 12, source: { size: packed.length, pages: 12 } });
     expect(await pdfInfo(bytes)).toEqual({ pages: 12, info: {} });
     expectNoMetadata(bytes);
+  });
+
+  it("removes the metadata of a tightly packed manual that Ghostscript and qpdf's regrouping both make larger (issue 26: it failed processing_failed)", async () => {
+    // Why it failed: neither rewrite that removed the metadata came out smaller than the input.
+    const regrouped = await qpdfRewrite(manualPdf, ["--object-streams=generate"]);
+    expect(regrouped.length).toBeGreaterThan(manualPdf.length);
+    const url = media.serve("/manual.pdf", manualPdf, "application/pdf");
+    // At `high` (Ghostscript keeps the links, taking some 10 s over them): the quality that failed.
+    const job = await runJob("compressPdf", { url, quality: "high", removeMetadata: true });
+    const { result } = completed(job.state);
+    const bytes = await job.output(result.url);
+    expect(bytes.length).toBeLessThanOrEqual(manualPdf.length);
+    expect(result).toMatchObject({ size: bytes.length, pages: 261, source: { size: manualPdf.length, pages: 261 } });
+    expect(result.compressionRatio).toBeCloseTo(bytes.length / manualPdf.length, 3);
+    expect(result.keptOriginal).toBe(true);
+    // qpdf, not Ghostscript's PDFINFO, which takes seconds over 5,220 links.
+    expect(await qpdfDocument(bytes)).toMatchObject({ pages: 261, info: false, xmp: false });
+    // Uncompressed by qpdf: no metadata anywhere; with the lossless path every link is still there.
+    const plain = await qpdfRewrite(bytes, ["--qdf", "--object-streams=disable"]);
+    expectNoMetadata(plain);
+    expect(plain.toString("latin1").match(/\/Subtype \/Link/g)).toHaveLength(261 * 20);
+    expect(await pdfWords(bytes, { first: 1, last: 1 })).toEqual(expect.arrayContaining(["1.1", "--flag-0", "1.40", "parameter"]));
+    expect(await pdfWords(bytes, { first: 261, last: 261 })).toEqual(expect.arrayContaining(["261.1", "261.40", "parameter"]));
+  });
+
+  it("never refuses: a file packed tighter than qpdf writes, whose metadata weighs less than that, comes back without it and a little larger", async () => {
+    // The manual's form with a PNG-predicted cross-reference stream and a one-entry Info:
+    // qpdf's dictionaries (spaced, in its own words) cost more than the Title saves.
+    const tight = buildPdf(
+      Array.from({ length: 150 }, (_, p) => ({ links: 20, lines: Array.from({ length: 40 }, (_, i) => `${p + 1}.${i + 1} option --flag-${(p * 31 + i) % 97} sets parameter ${i * 7 + p}`) })),
+      { packed: true, xrefPredictor: true, info: { Title: "Secret Title" } },
+    );
+    const job = await runJob("compressPdf", { url: media.serve("/tight.pdf", tight), quality: "high", removeMetadata: true });
+    const { result } = completed(job.state);
+    const bytes = await job.output(result.url);
+    expect(bytes.length).toBeGreaterThan(tight.length);
+    expect(result).toMatchObject({ keptOriginal: true, size: bytes.length, pages: 150, compressionRatio: Number((bytes.length / tight.length).toFixed(4)) });
+    expect(result.compressionRatio).toBeLessThan(1.01);
+    expect(await qpdfDocument(bytes)).toMatchObject({ pages: 150, info: false, xmp: false });
+    const plain = await qpdfRewrite(bytes, ["--qdf", "--object-streams=disable"]);
+    expectNoMetadata(plain);
+    expect(plain.toString("latin1").match(/\/Subtype \/Link/g)).toHaveLength(150 * 20);
+  });
+
+  it.each(["high", "low"] as const)("replaces the document ID the input was written with (quality %s)", async (quality) => {
+    // qpdf's --static-id writes a fixed, recognizable ID.
+    const withId = await qpdfRewrite(pagesPdf, ["--static-id"]);
+    const before = await qpdfDocument(withId);
+    expect(before).toMatchObject({ info: true, xmp: true, id: [expect.any(String), expect.any(String)] });
+    const job = await runJob("compressPdf", { url: media.serve(`/with-id-${quality}.pdf`, withId), quality, removeMetadata: true });
+    const bytes = await job.output(completed(job.state).result.url);
+    const after = await qpdfDocument(bytes);
+    expect(after).toMatchObject({ pages: 12, info: false, xmp: false });
+    expect(JSON.stringify(after.id)).not.toContain((before.id as string[])[0]!.slice(2, 18));
   });
 
   it("returns a PDF without metadata unchanged when nothing beats it", async () => {
@@ -249,6 +317,28 @@ describe("Ghostscript runs", () => {
     await expect(run).rejects.toSatisfy((e: unknown) => e instanceof JobFailure && e.code === "processing_timeout");
   });
 });
+
+/** `pdf` rewritten by qpdf with `args`. */
+async function qpdfRewrite(pdf: Buffer, args: string[]): Promise<Buffer> {
+  return withTempDir(async (dir) => {
+    await writeFile(join(dir, "in.pdf"), pdf);
+    await exec("qpdf", [...args, join(dir, "in.pdf"), join(dir, "out.pdf")]);
+    return readFile(join(dir, "out.pdf"));
+  });
+}
+
+/** The page count, whether the trailer names an Info dictionary and the catalog an XMP stream, and the document ID, as qpdf reads them. */
+async function qpdfDocument(pdf: Buffer): Promise<{ pages: number; info: boolean; xmp: boolean; id: unknown }> {
+  return withTempDir(async (dir) => {
+    await writeFile(join(dir, "doc.pdf"), pdf);
+    const { stdout } = await exec("qpdf", ["--json=2", "--json-key=qpdf", join(dir, "doc.pdf")], { maxBuffer: 64 << 20 });
+    const objects = (JSON.parse(stdout) as { qpdf: [unknown, Record<string, { value?: Record<string, unknown> }>] }).qpdf[1];
+    const trailer = objects.trailer!.value!;
+    const catalog = objects[`obj:${trailer["/Root"] as string}`]!.value!;
+    const { stdout: pages } = await exec("qpdf", ["--show-npages", join(dir, "doc.pdf")]);
+    return { pages: Number(pages), info: "/Info" in trailer, xmp: "/Metadata" in catalog, id: trailer["/ID"] };
+  });
+}
 
 /** None of the fixtures' Info values, no XMP packet, no Info or Metadata key. */
 function expectNoMetadata(bytes: Buffer) {

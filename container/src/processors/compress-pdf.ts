@@ -1,14 +1,13 @@
 // compressPdf with Ghostscript's pdfwrite: images downsampled and recompressed per
 // quality preset, fonts subset and compressed, objects rewritten compactly; document
-// metadata removed on request (qpdf). Never returns a file larger than the input: the
-// smallest acceptable file wins, the input itself (rewritten without metadata if asked)
-// among them.
+// metadata removed on request (qpdf). The smallest acceptable file wins, the input itself
+// (rewritten losslessly without metadata if asked) among them.
 import { copyFile, open, rename, stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { GS_BASE_ARGS, ghostscriptFailure, runGhostscript } from "../tools/ghostscript.ts";
-import { writeWithoutMetadata } from "../tools/qpdf.ts";
+import { writeMetadataPatch, writeWithPatch, type ObjectStreams } from "../tools/qpdf.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import { ratio } from "./compress-image.ts";
@@ -70,40 +69,42 @@ export async function compressPdf(params: Params, ctx: ProcessorContext): Promis
   ctx.setProgress(80);
   throwIfAborted(signal);
 
-  // Every acceptable answer, and the smallest wins: the output is never larger than the input.
+  // Every acceptable answer, and the smallest wins.
   const candidates: Candidate[] = [];
   if (!params.removeMetadata) {
     candidates.push({ path: compressed, pages, original: false }, { path: input.path, pages: sourcePages, original: true });
   } else {
-    const stripped = join(ctx.workDir, "compressed-stripped.pdf");
-    if (await writeWithoutMetadata(compressed, stripped, join(ctx.workDir, "compressed-patch.json"), gs)) candidates.push({ path: stripped, pages, original: false });
-    else candidates.push({ path: compressed, pages, original: false });
-    // The input itself without its metadata: lossless, and the answer when Ghostscript cannot beat it.
-    const scrubbed = join(ctx.workDir, "input-stripped.pdf");
-    const inputCandidate = await writeWithoutMetadata(input.path, scrubbed, join(ctx.workDir, "input-patch.json"), gs).then(
-      (changed) => (changed ? { path: scrubbed, pages: sourcePages, original: false } : { path: input.path, pages: sourcePages, original: true }),
+    const [stripped = compressed] = await withoutMetadata(compressed, "compressed", ["generate"], ctx);
+    candidates.push({ path: stripped, pages, original: false });
+    // The input itself without its metadata, losslessly: the answer when Ghostscript cannot
+    // beat it. Its own grouping of objects into streams is kept as one candidate (qpdf's
+    // regrouping, 100 objects to a stream, can cost more than the metadata weighed) and
+    // regrouped as another (for a file that has no object streams).
+    const inputPaths = await withoutMetadata(input.path, "input", ["preserve", "generate"], ctx).catch(
       // qpdf cannot read a file Ghostscript repaired: the compressed candidate stands alone.
       (error: unknown) => (error instanceof JobFailure && error.code === "corrupt_media" ? undefined : Promise.reject(error)),
     );
-    if (inputCandidate) candidates.push(inputCandidate);
+    if (inputPaths?.length === 0) candidates.push({ path: input.path, pages: sourcePages, original: true });
+    for (const path of inputPaths ?? []) candidates.push({ path, pages: sourcePages, original: true });
   }
   for (const candidate of candidates) candidate.size = (await stat(candidate.path)).size;
   // Smallest first; on a tie the input's own bytes.
-  const best = candidates.sort((a, b) => a.size! - b.size! || Number(b.original) - Number(a.original))[0]!;
-  if (best.size! > input.size) {
-    throw new JobFailure("processing_failed", "removing the metadata would make this PDF larger than it is, and the output is never larger than the input; send it with removeMetadata false");
-  }
+  const best = candidates.sort((a, b) => a.size! - b.size! || Number(b.path === input.path) - Number(a.path === input.path))[0]!;
+  // Without removeMetadata the input itself is a candidate, so this never exceeds the input.
+  // With it, a metadata-free file larger than the input wins only when none is smaller: a
+  // file packed tighter than qpdf writes, by more than its metadata weighed. Removing the
+  // metadata was asked for; refusing would not do it.
   ctx.setProgress(95);
   throwIfAborted(signal);
 
   const name = "document.pdf";
   const output = ctx.addOutput(name, "application/pdf");
-  await (best.original ? copyFile(input.path, output) : rename(best.path, output));
+  await (best.path === input.path ? copyFile(input.path, output) : rename(best.path, output));
   return {
     url: name,
     size: best.size!,
     format: "pdf",
-    compressionRatio: best.original ? 1 : ratio(best.size!, input.size),
+    compressionRatio: best.path === input.path ? 1 : ratio(best.size!, input.size),
     pages: best.pages,
     keptOriginal: best.original,
     source: { size: input.size, pages: sourcePages },
@@ -113,9 +114,23 @@ export async function compressPdf(params: Params, ctx: ProcessorContext): Promis
 interface Candidate {
   path: string;
   pages: number;
-  /** The input's own bytes. */
+  /** The input's own content: its bytes, or its objects rewritten losslessly without metadata. */
   original: boolean;
   size?: number;
+}
+
+/** `pdf` rewritten without its metadata, once per way of storing its objects; none when it has no metadata. */
+async function withoutMetadata(pdf: string, name: string, ways: ObjectStreams[], ctx: ProcessorContext): Promise<string[]> {
+  const options = { signal: ctx.signal, timeoutMs: ctx.config.JOB_TIMEOUT_MS };
+  const patch = await writeMetadataPatch(pdf, join(ctx.workDir, `${name}-patch.json`), options);
+  if (!patch) return [];
+  const paths: string[] = [];
+  for (const way of ways) {
+    const path = join(ctx.workDir, `${name}-${way}.pdf`);
+    await writeWithPatch(pdf, path, patch, way, options);
+    paths.push(path);
+  }
+  return paths;
 }
 
 /** A PDF by its bytes: `%PDF-` within the first 1024 bytes (as readers accept), never by name or Content-Type. */

@@ -1,8 +1,8 @@
 // Removing a PDF's document metadata with qpdf (https://qpdf.readthedocs.io): it reads
 // any PDF (object streams, broken cross-references it can repair, owner-password
 // encryption), and rewrites it whole, so nothing removed lingers in an old revision.
-// The Info dictionary (trailer /Info) and the XMP stream (catalog /Metadata) are dropped
-// through qpdf's JSON update; objects no longer referenced are not written.
+// The Info dictionary (trailer /Info), the XMP stream (catalog /Metadata) and the document
+// ID are dropped through qpdf's JSON update; objects no longer referenced are not written.
 import { writeFile } from "node:fs/promises";
 import { JobCancelled, JobFailure } from "../errors.ts";
 import { runTool } from "./spawn.ts";
@@ -42,20 +42,52 @@ async function readObject(path: string, object: string, options: QpdfOptions): P
   return value as Record<string, unknown>;
 }
 
+/** How a rewrite stores the file's dictionaries: as the input grouped them into object streams, or regrouped by qpdf (100 to a stream). */
+export type ObjectStreams = "preserve" | "generate";
+
 /**
- * Writes `input` to `output` without its document metadata, in compact object streams.
- * Returns false, writing nothing, when the input has none to remove.
+ * Writes qpdf's JSON update that drops the document metadata: the Info dictionary, the XMP
+ * stream in the catalog and the trailer's document ID (which writers derive from the file's
+ * name, path and time; the rewrite gets one computed from its content instead). An
+ * encrypted file keeps its ID, from which its keys are derived. Returns undefined, writing
+ * nothing, when the file has neither Info nor XMP.
  */
-export async function writeWithoutMetadata(input: string, output: string, patchPath: string, options: QpdfOptions): Promise<boolean> {
+export async function writeMetadataPatch(input: string, patchPath: string, options: QpdfOptions): Promise<MetadataPatch | undefined> {
   const trailer = await readObject(input, "trailer", options);
   const rootRef = trailer["/Root"];
   if (typeof rootRef !== "string") throw new JobFailure("corrupt_media", "the PDF has no document catalog");
   const catalog = await readObject(input, rootRef, options);
-  if (!("/Info" in trailer) && !("/Metadata" in catalog)) return false;
-  const { "/Info": _info, ...keptTrailer } = trailer;
+  if (!("/Info" in trailer) && !("/Metadata" in catalog)) return undefined;
+  const encrypted = "/Encrypt" in trailer;
+  const { "/Info": _info, "/ID": id, ...keptTrailer } = trailer;
   const { "/Metadata": _xmp, ...keptCatalog } = catalog;
-  const patch = { qpdf: [{ jsonversion: 2 }, { trailer: { value: keptTrailer }, [`obj:${rootRef}`]: { value: keptCatalog } }] };
+  const patchedTrailer = encrypted && id !== undefined ? { ...keptTrailer, "/ID": id } : keptTrailer;
+  const patch = { qpdf: [{ jsonversion: 2 }, { trailer: { value: patchedTrailer }, [`obj:${rootRef}`]: { value: keptCatalog } }] };
   await writeFile(patchPath, JSON.stringify(patch));
-  await qpdf([input, `--update-from-json=${patchPath}`, "--object-streams=generate", "--compress-streams=y", output], options);
-  return true;
+  return { path: patchPath, encrypted };
+}
+
+export interface MetadataPatch {
+  path: string;
+  encrypted: boolean;
+}
+
+/**
+ * Rewrites `input` to `output` with the patch applied, losslessly: streams already deflated
+ * (and images in their own formats) keep their bytes, others are deflated; dictionaries go
+ * into object streams at zlib's highest level.
+ */
+export async function writeWithPatch(input: string, output: string, patch: MetadataPatch, objectStreams: ObjectStreams, options: QpdfOptions): Promise<void> {
+  await qpdf(
+    [
+      input,
+      `--update-from-json=${patch.path}`,
+      `--object-streams=${objectStreams}`,
+      "--compress-streams=y",
+      "--compression-level=9",
+      ...(patch.encrypted ? [] : ["--deterministic-id"]),
+      output,
+    ],
+    options,
+  );
 }

@@ -11,8 +11,6 @@ export const UPLOAD_LIMITS = {
   unusedLifetimeMs: 24 * 3600_000,
   /** How long the upload target (URL) stays valid. */
   targetLifetimeS: 3600,
-  /** How long the link the runner gives the processor stays valid. */
-  inputLinkLifetimeS: 900,
 } as const;
 
 const IMAGE = ["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif", "image/tiff"] as const;

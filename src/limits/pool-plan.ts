@@ -47,6 +47,12 @@ export function idleStop(env: PoolVars): string {
   return value && IDLE_STOP_DURATION.test(value) ? value : POOL.idleStop;
 }
 
+/** The containers' idle time in milliseconds (idleStop's "<n>s", "<n>m" or "<n>h"). */
+export function idleStopMs(env: PoolVars): number {
+  const idle = idleStop(env);
+  return Number(idle.slice(0, -1)) * { s: 1_000, m: 60_000, h: 3_600_000 }[idle.slice(-1) as "s" | "m" | "h"];
+}
+
 /** The name of instance `n`: a ProcessorContainer (production) or a label in logs (local). */
 export function instanceName(n: number): string {
   return `processor-${n}`;

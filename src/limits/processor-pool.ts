@@ -7,7 +7,7 @@
 // and idle ones stop. The org limiter still applies each plan's concurrency first.
 import { DurableObject } from "cloudflare:workers";
 import { configureLogging, log } from "../lib/log.ts";
-import { awayForMs, idleStop, instanceName, instanceNumber, planSeats, POOL, poolConfig, type AwayReason, type HeldSeat, type PoolWaiter } from "./pool-plan.ts";
+import { awayForMs, idleStopMs, instanceName, instanceNumber, planSeats, POOL, poolConfig, type AwayReason, type HeldSeat, type PoolWaiter } from "./pool-plan.ts";
 
 export function processorPool(env: Env) {
   return env.PROCESSOR_POOL.getByName("pool");
@@ -247,9 +247,7 @@ export class ProcessorPool extends DurableObject<Env> {
     const { instances } = poolConfig(this.env);
     const away = new Set(this.#away(now).map((r) => r.instance));
     const usable = (n: number) => n < instances && !away.has(n);
-    // idleStop is "<n>s", "<n>m" or "<n>h" (IDLE_STOP_DURATION).
-    const idle = idleStop(this.env);
-    const idleMs = Number(idle.slice(0, -1)) * { s: 1_000, m: 60_000, h: 3_600_000 }[idle.slice(-1) as "s" | "m" | "h"];
+    const idleMs = idleStopMs(this.env);
     const seated = this.#sql.exec<{ instance: number }>("SELECT DISTINCT instance FROM seats ORDER BY instance").toArray().find((r) => usable(r.instance));
     if (seated) return instanceName(seated.instance);
     const recent = this.#sql

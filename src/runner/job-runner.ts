@@ -99,7 +99,7 @@ export class JobRunner extends DurableObject<Env> {
     const request = state?.request ?? (await this.#queuedRequest(jobId));
     if (request && (await this.#begin(request, instance))) return true;
     // The pool takes its seat back itself; forgotten only if nothing moved the runner on meanwhile.
-    if (state && (await this.#stillWaiting(state))) await this.#save(undefined);
+    if (state && (await this.#unmoved(state))) await this.#save(undefined);
     return false;
   }
 
@@ -202,12 +202,12 @@ export class JobRunner extends DurableObject<Env> {
     if (state?.phase !== "waiting") return !!state;
     if (instance === null) return true;
     if (await this.#begin(request, instance)) return true;
-    if (await this.#stillWaiting(state)) await this.#letGo(state, "delete");
+    if (await this.#unmoved(state)) await this.#letGo(state, "delete");
     return false;
   }
 
-  /** Whether the runner is still in the `waiting` state it was in (not begun, cancelled or re-seated meanwhile). */
-  async #stillWaiting(state: Extract<RunnerState, { phase: "waiting" }>): Promise<boolean> {
+  /** Whether the runner is still in the `waiting` state it was in (not begun, cancelled or re-seated meanwhile); seat.ts `stillWaiting` asks D1 whether the job still waits. */
+  async #unmoved(state: Extract<RunnerState, { phase: "waiting" }>): Promise<boolean> {
     const current = await this.#load();
     return current?.phase === "waiting" && current.since === state.since;
   }

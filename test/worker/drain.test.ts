@@ -111,6 +111,8 @@ describe("a start refused by a draining processor (503 draining)", () => {
     // One attempt, no failed call: D1 never moved past attempt 1.
     expect(await row(job.id)).toEqual({ status: "completed", attempt: 1, errorCode: null });
     expect(await pool().away()).toEqual({ "processor-0": "draining" });
+    // The row ends first; the seat goes back as finishJob's follow-up.
+    await waitFor(async () => ((await pool().usage()).held === 0 ? true : undefined), "the job's seat to be given back");
     expect(await pool().usage()).toMatchObject({ held: 0, waiting: 0 });
   });
 

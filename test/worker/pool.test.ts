@@ -96,6 +96,8 @@ describe("the processor pool", () => {
       const overlapping = starts.filter((t) => t !== s && t.org === s.org && t.at <= s.at && t.end > s.at);
       expect(overlapping, `${s.org}:${s.priority}:${s.i} started while its organization already ran one`).toEqual([]);
     }
+    // A row ends first; its seat goes back as finishJob's follow-up.
+    await waitFor(async () => ((await pool().usage()).held === 0 ? true : undefined), "every seat to be given back");
     expect(await pool().usage()).toMatchObject({ held: 0, waiting: 0 });
   }, 120_000);
 

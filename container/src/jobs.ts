@@ -1,8 +1,9 @@
 // The processor's job table: one entry per attempt, run in the background, its outputs
 // uploaded and its events pushed to the runner's callback (events.ts).
 import { timingSafeEqual } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { mkdir, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   isOutputName,
   MAX_OUTPUT_BYTES,
@@ -228,7 +229,9 @@ export class JobTable {
         addOutput: (name: string, contentType: string) => {
           // Checked here, where a new job type would first break the rule, not at its upload.
           if (!isOutputName(name) || !OUTPUT_CONTENT_TYPES.includes(contentType)) throw new Error(`output ${name} (${contentType}) is not an output name and type the Worker stores`);
-          const path = join(entry.dir, "out", safeName(name));
+          // A name in a folder (`stream/master.m3u8`) is written in that folder, as a muxer writing relative URIs expects.
+          const path = join(entry.dir, "out", ...name.split("/").map(safeName));
+          mkdirSync(dirname(path), { recursive: true });
           entry.outputs.set(name, { path, contentType, size: 0 });
           return path;
         },

@@ -166,10 +166,13 @@ export type ProcessorJobRequest = z.output<typeof processorJobRequest>;
 /**
  * An output's name as the processors make them (`image.webp`, `frame-03.png`): a plain
  * file name with one extension, so it can be neither a path nor a hidden file in R2 keys
- * (`outputs/<jobId>/<name>`) or download links.
+ * (`outputs/<jobId>/<name>`) or download links. A name may sit in one folder
+ * (`stream/master.m3u8`): the files of a folder refer to each other by relative URIs (an
+ * HLS playlist to its segments, a WebVTT file to its sprite), and a link to one of them is
+ * signed for the whole folder so those URIs resolve (files/signing.ts).
  */
 export function isOutputName(name: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.[A-Za-z0-9]{1,10}$/.test(name);
+  return /^(?:[A-Za-z0-9][A-Za-z0-9_-]{0,49}\/)?[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.[A-Za-z0-9]{1,10}$/.test(name);
 }
 
 /** The types an output may be stored with: what the job types produce. */
@@ -178,10 +181,15 @@ export const OUTPUT_CONTENT_TYPES: readonly string[] = [
   "image/png",
   "image/webp",
   "image/avif",
+  "image/gif",
   "video/mp4",
   "video/webm",
+  "audio/mp4",
   "audio/mpeg",
   "application/pdf",
+  "application/vnd.apple.mpegurl",
+  "application/dash+xml",
+  "text/vtt",
 ];
 
 /** The largest output stored: R2's limit for one PUT (5 GiB less 5 MiB, developers.cloudflare.com/r2/platform/limits). */
@@ -189,7 +197,7 @@ export const MAX_OUTPUT_BYTES = 5 * 1024 ** 3 - 5 * 1024 ** 2;
 
 export const processorOutput = z.object({
   /** File name, unique within the job; result fields named `url` hold these names. */
-  name: z.string().refine(isOutputName, "must be a plain file name with one extension"),
+  name: z.string().refine(isOutputName, "must be a plain file name with one extension, in at most one folder"),
   contentType: z.string().refine((t) => OUTPUT_CONTENT_TYPES.includes(t), "must be a type a job produces"),
   size: z.int().min(0).max(MAX_OUTPUT_BYTES),
 });

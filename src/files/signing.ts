@@ -1,8 +1,12 @@
 // Signed download links (docs/api.md, "Downloads"): /v1/files/<token>/<file name>, where the token is
 // base64url(JSON {k: R2 key, e: expiry in unix seconds, n: nonce}) + "." +
 // base64url(HMAC-SHA256). Links live TUNABLES.links.downloadLifetimeS; each read of a job signs fresh ones.
+// A link to an output in a folder (`stream/master.m3u8`) signs the folder: its key ends in
+// "/" and the file name in the link's path picks the file, so the relative URIs inside a
+// playlist or a WebVTT file resolve under the same token, until it expires.
 import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";
 import { TUNABLES } from "../lib/tunables.ts";
+import { isOutputName } from "../contract/processor-protocol.ts";
 import { outputKey } from "./r2-keys.ts";
 
 const { downloadLifetimeS } = TUNABLES.links;
@@ -21,10 +25,16 @@ async function signClaims(secret: string, claims: LinkClaims): Promise<string> {
   return `${payload}.${base64url(await hmacSha256(secret, payload))}`;
 }
 
-export async function signLink(secret: string, origin: string, key: string, expiresAt: number): Promise<string> {
+/** A link to one object; or, with `folder`, to every file under the key's folder (the key ends in "/"). */
+export async function signLink(secret: string, origin: string, key: string, expiresAt: number, name?: string): Promise<string> {
   const token = await signClaims(secret, { k: key, e: expiresAt, n: randomToken(8) });
-  const name = key.slice(key.lastIndexOf("/") + 1);
-  return `${origin}/v1/files/${token}/${encodeURIComponent(name)}`;
+  return `${origin}/v1/files/${token}/${encodeURIComponent(name ?? key.slice(key.lastIndexOf("/") + 1))}`;
+}
+
+/** The R2 key a download link reads: its own, or for a folder link the file named in the link's path. */
+export function linkedKey(key: string, name: string | undefined): string | undefined {
+  if (!key.endsWith("/")) return key;
+  return name !== undefined && isOutputName(name) && !name.includes("/") ? `${key}${name}` : undefined;
 }
 
 /** The Worker's own upload target for an object (local development: no R2 S3 credentials). */
@@ -62,7 +72,8 @@ async function verifyClaims(secret: string, token: string, now: number, purpose:
 
 /**
  * Replaces every `url` in a stored result (an output name) with a signed link and adds its
- * `expiresAt`, at any depth: `result.url`, `result.audio.url`, `result.frames[i].url`.
+ * `expiresAt`, at any depth: `result.url`, `result.audio.url`, `result.frames[i].url`. A name
+ * in a folder gets a folder link.
  */
 export async function signResult(
   result: unknown,
@@ -78,7 +89,12 @@ export async function signResult(
     );
     const out: Record<string, unknown> = Object.fromEntries(entries);
     if (typeof out.url === "string") {
-      out.url = await signLink(options.secret, options.origin, outputKey(options.jobId, out.url), expires);
+      const name = out.url;
+      const slash = name.indexOf("/");
+      out.url =
+        slash < 0
+          ? await signLink(options.secret, options.origin, outputKey(options.jobId, name), expires)
+          : await signLink(options.secret, options.origin, outputKey(options.jobId, name.slice(0, slash + 1)), expires, name.slice(slash + 1));
       out.expiresAt = expiresAt;
     }
     return out;

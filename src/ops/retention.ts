@@ -80,6 +80,7 @@ export async function applyRetention(db: Db, bucket: R2Bucket, config: Record<Pl
     const due = await db.all<{ id: string; result: string | null }>(dueOutputsQuery(config, now, batchSize));
     if (!due.length) break;
     await deleteKeys(bucket, due.flatMap((job) => storedOutputKeys(job.id, job.result)));
+    for (const job of due) if (hasFolders(job.result)) await deleteOutputs(bucket, job.id);
     await db.run(sql`UPDATE jobs SET outputs_deleted_at = ${now} WHERE id IN (${inList(due.map((j) => j.id))}) AND outputs_deleted_at IS NULL`);
     report.outputsDeleted += due.length;
     if (due.length < batchSize) break;
@@ -90,9 +91,10 @@ export async function applyRetention(db: Db, bucket: R2Bucket, config: Record<Pl
     if (!due.length) break;
     const kept = due.filter((job) => job.outputs_deleted_at === null);
     // A completed job's outputs are the names its result gives; a failed or cancelled one
-    // may have left some behind (a copy cut short), found by listing its prefix.
+    // may have left some behind (a copy cut short), found by listing its prefix; so are the
+    // files of a folder that the result names only one of.
     await deleteKeys(bucket, kept.flatMap((job) => storedOutputKeys(job.id, job.result)));
-    for (const job of kept) if (job.status !== "completed") await deleteOutputs(bucket, job.id);
+    for (const job of kept) if (job.status !== "completed" || hasFolders(job.result)) await deleteOutputs(bucket, job.id);
     // Webhook deliveries, their attempts and metadata pairs go with the job (ON DELETE CASCADE).
     await db.run(sql`DELETE FROM jobs WHERE id IN (${inList(due.map((j) => j.id))})`);
     report.jobsDeleted += due.length;
@@ -107,6 +109,11 @@ export async function applyRetention(db: Db, bucket: R2Bucket, config: Record<Pl
 function storedOutputKeys(jobId: string, result: string | null): string[] {
   if (!result) return [];
   return outputNames(JSON.parse(result)).map((name) => outputKey(jobId, name));
+}
+
+/** A result naming a file in a folder (a stream's playlist) has files it does not name: its segments, listed by prefix. */
+function hasFolders(result: string | null): boolean {
+  return result !== null && outputNames(JSON.parse(result)).some((name) => name.includes("/"));
 }
 
 /** R2 takes up to 1000 keys per delete. */

@@ -1,40 +1,55 @@
 // GET /v1/files/<token>/<name>: signed downloads of outputs, streamed from R2, with
-// Range support (RFC 9110 §14). A tampered, malformed or expired link is 403.
+// Range support (RFC 9110 §14). A tampered, malformed or expired link is 403. A folder
+// link (files/signing.ts) reads the file its path names inside the signed folder. Any
+// origin may read with a valid link (CORS), so a player on the user's own site can play a
+// stream: the link is the credential, as with a presigned R2 URL.
 import { Hono } from "hono";
-import { verifyLink } from "../files/signing.ts";
+import { linkedKey, verifyLink } from "../files/signing.ts";
 import { AppError } from "../lib/errors.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 
-export const filesRoutes = new Hono<{ Bindings: Env }>().get("/:token/:name?", async (c) => {
-  const check = await verifyLink(c.env.FILES_SIGNING_SECRET, c.req.param("token"), Math.floor(Date.now() / 1000));
-  if (!check.ok) {
-    const message = check.reason === "expired" ? "this download link has expired; fetch the job again for a fresh link" : "this download link is not valid";
-    throw new AppError("forbidden", message);
-  }
-  const range = c.req.header("range");
-  let object: R2ObjectBody | R2Object | null;
-  try {
-    object = await c.env.OUTPUTS.get(check.key, range ? { range: c.req.raw.headers } : {});
-  } catch {
-    const head = await c.env.OUTPUTS.head(check.key);
-    return c.body(null, 416, head ? { "content-range": `bytes */${head.size}` } : {});
-  }
-  if (!object || !("body" in object)) throw new AppError("not_found", "this output no longer exists (outputs are kept for a limited time)");
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "content-length, content-range, accept-ranges, etag",
+};
 
-  const headers = new Headers();
-  object.writeHttpMetadata(headers);
-  headers.set("etag", object.httpEtag);
-  headers.set("accept-ranges", "bytes");
-  headers.set("cache-control", `private, max-age=${TUNABLES.links.downloadLifetimeS}`);
-  headers.set("x-content-type-options", "nosniff");
-  const slice = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
-  if (range && slice) {
-    const start = slice.suffix !== undefined ? object.size - slice.suffix : (slice.offset ?? 0);
-    const length = slice.suffix ?? slice.length ?? object.size - start;
-    headers.set("content-range", `bytes ${start}-${start + length - 1}/${object.size}`);
-    headers.set("content-length", String(length));
-    return new Response(object.body, { status: 206, headers });
-  }
-  headers.set("content-length", String(object.size));
-  return new Response(object.body, { status: 200, headers });
-});
+export const filesRoutes = new Hono<{ Bindings: Env }>()
+  .options("/:token/:name?", (c) =>
+    c.body(null, 204, { ...CORS, "access-control-allow-methods": "GET, HEAD", "access-control-allow-headers": "range", "access-control-max-age": "86400" }),
+  )
+  .get("/:token/:name?", async (c) => {
+    const check = await verifyLink(c.env.FILES_SIGNING_SECRET, c.req.param("token"), Math.floor(Date.now() / 1000));
+    if (!check.ok) {
+      const message = check.reason === "expired" ? "this download link has expired; fetch the job again for a fresh link" : "this download link is not valid";
+      throw new AppError("forbidden", message);
+    }
+    const key = linkedKey(check.key, c.req.param("name"));
+    if (!key) throw new AppError("not_found", "this link is for a folder of files; name one of them after it, as the playlist does");
+    const range = c.req.header("range");
+    let object: R2ObjectBody | R2Object | null;
+    try {
+      object = await c.env.OUTPUTS.get(key, range ? { range: c.req.raw.headers } : {});
+    } catch {
+      const head = await c.env.OUTPUTS.head(key);
+      return c.body(null, 416, head ? { ...CORS, "content-range": `bytes */${head.size}` } : CORS);
+    }
+    if (!object || !("body" in object)) throw new AppError("not_found", "this output no longer exists (outputs are kept for a limited time)");
+
+    const headers = new Headers();
+    object.writeHttpMetadata(headers);
+    headers.set("etag", object.httpEtag);
+    headers.set("accept-ranges", "bytes");
+    headers.set("cache-control", `private, max-age=${TUNABLES.links.downloadLifetimeS}`);
+    headers.set("x-content-type-options", "nosniff");
+    for (const [name, value] of Object.entries(CORS)) headers.set(name, value);
+    const slice = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
+    if (range && slice) {
+      const start = slice.suffix !== undefined ? object.size - slice.suffix : (slice.offset ?? 0);
+      const length = slice.suffix ?? slice.length ?? object.size - start;
+      headers.set("content-range", `bytes ${start}-${start + length - 1}/${object.size}`);
+      headers.set("content-length", String(length));
+      return new Response(object.body, { status: 206, headers });
+    }
+    headers.set("content-length", String(object.size));
+    return new Response(object.body, { status: 200, headers });
+  });

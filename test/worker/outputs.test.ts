@@ -48,7 +48,7 @@ describe("outputs uploaded by the processor", () => {
     // Attempt 2's, with its own token, but the runner holds attempt 1 (no token of attempt 2 exists).
     const later = await put(`${id}.2`, "image.webp", { token: newAttemptToken() });
     expect(later).toMatchObject({ status: 409, text: `the runner no longer holds attempt ${id}.2` });
-    for (const name of ["..%2Fimage.webp", ".hidden.webp", "image", "a%20b.webp", "sub%2Fimage.webp", "image.webp%00.png"]) {
+    for (const name of ["..%2Fimage.webp", ".hidden.webp", "image", "a%20b.webp", "a%2Fb%2Fimage.webp", ".sub%2Fimage.webp", "sub%2F..%2Fimage.webp", "image.webp%00.png"]) {
       const refused = await put(pid, name, { token });
       expect(refused.status, name).toBe(400);
       expect(refused.text).toContain("not a plain file name");

@@ -57,6 +57,22 @@ describe("retention", () => {
     for (const { jobsDays } of Object.values(DEFAULT_RETENTION)) expect(scheduleMs).toBeLessThan(jobsDays * DAY);
   });
 
+  it("removes every file of a folder output, though the result names only its playlist", async () => {
+    const { orgId } = await newKey({ plan: "free" });
+    const now = 1_900_000_000_000;
+    const id = "job_retention_stream_000000";
+    await testEnv.DB.prepare(
+      "INSERT INTO jobs (id, org_id, mode, type, status, priority, params, created_at, completed_at, attempt, result) VALUES (?, ?, 'live', 'compressImage', 'completed', 5, '{}', ?, ?, 1, ?)",
+    )
+      .bind(id, orgId, now - 8 * DAY, now - 8 * DAY, '{"url":"stream/master.m3u8","mp4":{"url":"video.mp4"}}')
+      .run();
+    const keys = ["stream/master.m3u8", "stream/360p.m3u8", "stream/360p.mp4", "video.mp4"].map((name) => `outputs/${id}/${name}`);
+    for (const key of keys) await testEnv.OUTPUTS.put(key, "bytes");
+    await applyRetention(database(testEnv.DB), testEnv.OUTPUTS, DEFAULT_RETENTION, now);
+    expect(await row(id)).toMatchObject({ status: "completed", outputs_deleted_at: now });
+    expect((await testEnv.OUTPUTS.list({ prefix: `outputs/${id}/` })).objects).toEqual([]);
+  });
+
   it("keeps outputs longer for a plan configured so", async () => {
     const { orgId } = await newKey({ plan: "enterprise" });
     const now = 1_900_000_000_000;

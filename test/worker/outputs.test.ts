@@ -90,6 +90,10 @@ describe("outputs uploaded by the processor", () => {
     expect(new Uint8Array(await object!.arrayBuffer())).toEqual(WEBP);
     expect(object!.httpMetadata?.contentType).toBe("image/webp");
     expect(object!.customMetadata).toEqual({ jobId: id, attempt: pid, storedBy: "processor" });
+    // A name in one folder (a stream's playlist) is stored under it.
+    const playlist = await put(pid, "stream%2Fmaster.m3u8", { token, body: "#EXTM3U\n", headers: { "content-type": "application/vnd.apple.mpegurl" } });
+    expect(playlist.status).toBe(201);
+    expect(await (await testEnv.OUTPUTS.get(outputKey(id, "stream/master.m3u8")))!.text()).toBe("#EXTM3U\n");
     // The job ends without completing: what its attempt uploaded goes with it.
     expect((await call("POST", `/v1/jobs/${id}/cancel`, { key })).status).toBe(200);
     expect((await testEnv.OUTPUTS.list({ prefix: `outputs/${id}/` })).objects).toEqual([]);

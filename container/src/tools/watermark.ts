@@ -285,7 +285,7 @@ export function ffmpegOverlay(
     return {
       inputs: ["-i", w.path],
       filter: (inLabel, outLabel) =>
-        `[${inputIndex}:v]format=rgba,scale=${box.width}:${box.height}:flags=lanczos,colorchannelmixer=aa=${w.opacity}[${label}];` +
+        `[${inputIndex}:v]format=rgba,scale=${box.width}:${box.height}:flags=lanczos,colorchannelmixer=aa=${round3(w.opacity)}[${label}];` +
         `[${inLabel}][${label}]overlay=x=${box.left}:y=${box.top}:format=auto[${outLabel}]`,
     };
   }
@@ -297,7 +297,7 @@ export function ffmpegOverlay(
     // No %{…} expansion: the text is drawn as given.
     "expansion=none",
     `fontsize=${box.fontSize}`,
-    `fontcolor=white@${w.opacity}`,
+    `fontcolor=white@${round3(w.opacity)}`,
     `shadowcolor=black@${round3(w.opacity * SHADOW_ALPHA)}`,
     `shadowx=${s}`,
     `shadowy=${s}`,

@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { watermark as watermarkSchema, type WatermarkPosition } from "../../src/contract/common.ts";
 import { JobFailure } from "../src/errors.ts";
-import { escapeGraph, overlayBox, prepareWatermark, quoteOption, type Box, type PreparedWatermark } from "../src/tools/watermark.ts";
+import { escapeGraph, overlayBox, prepareWatermark, quoteOption, sharpOverlay, type Box, type PreparedWatermark } from "../src/tools/watermark.ts";
 import { runJob, startMediaServer, testConfig, type MediaServer } from "./helpers.ts";
 import { completed, failed, ffprobe } from "./video-fixtures.ts";
 
@@ -81,6 +81,26 @@ describe("overlayBox", () => {
     // Full width of a tall picture fits; of a wide strip, the height decides.
     expect(overlayBox(logo({ size: 1, margin: 0 }), { width: 100, height: 400 })).toMatchObject({ width: 100, height: 50 });
     expect(overlayBox(logo({ size: 1, margin: 0.1 }), { width: 400, height: 50 })).toMatchObject({ width: 80, height: 40, margin: 5 });
+  });
+});
+
+describe("sharpOverlay", () => {
+  it("fits text of any size on any picture inside its margins (drawn text can come out wider than measured)", async () => {
+    const config = await testConfig();
+    const signal = new AbortController().signal;
+    for (const text of ["© acme", "a much longer line of copyright text, 2026"]) {
+      for (const size of [0.05, 0.3, 1]) {
+        const prepared = await prepareWatermark(watermarkSchema.parse({ text, size }), { workDir: config.workDir, signal, config });
+        for (const [width, height] of [[400, 300], [64, 48], [33, 500], [1000, 20]] as const) {
+          const layer = await sharpOverlay(prepared, { width, height });
+          const base = sharp({ create: { width, height, channels: 3, background: "#808080" } });
+          const out = await base.composite([layer]).png().toBuffer();
+          expect((await sharp(out).metadata()).width, `${text} ${size} ${width}×${height}`).toBe(width);
+          expect(layer.raw!.width).toBeLessThanOrEqual(width);
+          expect(layer.raw!.height).toBeLessThanOrEqual(height);
+        }
+      }
+    }
   });
 });
 

@@ -228,29 +228,46 @@ function sides(position: WatermarkPosition): ["top" | "middle" | "bottom", "left
  */
 export async function sharpOverlay(w: PreparedWatermark, frame: { width: number; height: number }): Promise<OverlayOptions> {
   const box = overlayBox(w, frame);
-  let layer: Buffer;
-  if (w.kind === "image") {
-    layer = await sharp(w.path).resize(box.width, box.height, { fit: "fill" }).raw().toBuffer();
-  } else {
-    const text = await renderText(w, box.fontSize!, "white");
-    const shade = await renderText(w, box.fontSize!, "black");
-    const s = box.shadow!;
-    layer = await sharp({ create: { width: box.width, height: box.height, channels: 4, background: TRANSPARENT } })
-      .composite([
-        { input: await sharp(shade.data).linear([1, 1, 1, SHADOW_ALPHA], [0, 0, 0, 0]).png().toBuffer(), left: s, top: s },
-        { input: text.data, left: 0, top: 0 },
-      ])
-      .raw()
-      .toBuffer();
-  }
   const m = box.margin;
+  let layer: { data: Buffer; width: number; height: number };
+  if (w.kind === "image") {
+    layer = { data: await sharp(w.path).resize(box.width, box.height, { fit: "fill" }).raw().toBuffer(), width: box.width, height: box.height };
+  } else {
+    layer = await textLayer(w, box.fontSize!, box.shadow!);
+    // Drawn at a given size, text may come out a few pixels wider than measured (hinting):
+    // then it is scaled into the room inside the margins.
+    const room = { width: frame.width - 2 * m, height: frame.height - 2 * m };
+    if (layer.width > room.width || layer.height > room.height) {
+      const { data, info } = await sharp(layer.data, { raw: { width: layer.width, height: layer.height, channels: 4 } })
+        .resize({ ...room, fit: "inside" })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      layer = { data, width: info.width, height: info.height };
+    }
+  }
   // Opacity: the alpha channel scaled, the colours kept; then the margin around it.
-  const input = await sharp(layer, { raw: { width: box.width, height: box.height, channels: 4 } })
+  const input = await sharp(layer.data, { raw: { width: layer.width, height: layer.height, channels: 4 } })
     .linear([1, 1, 1, w.opacity], [0, 0, 0, 0])
     .extend({ top: m, bottom: m, left: m, right: m, background: TRANSPARENT })
     .raw()
     .toBuffer();
-  return { input, raw: { width: box.width + 2 * m, height: box.height + 2 * m, channels: 4 }, gravity: GRAVITY[w.position] };
+  return { input, raw: { width: layer.width + 2 * m, height: layer.height + 2 * m, channels: 4 }, gravity: GRAVITY[w.position] };
+}
+
+/** The text in white over its shadow (black, offset by `shadow` px), as raw RGBA of the size they take. */
+async function textLayer(w: Extract<PreparedWatermark, { kind: "text" }>, fontSize: number, shadow: number) {
+  const text = await renderText(w, fontSize, "white");
+  const shade = await renderText(w, fontSize, "black");
+  const width = text.info.width + shadow;
+  const height = text.info.height + shadow;
+  const data = await sharp({ create: { width, height, channels: 4, background: TRANSPARENT } })
+    .composite([
+      { input: await sharp(shade.data).linear([1, 1, 1, SHADOW_ALPHA], [0, 0, 0, 0]).png().toBuffer(), left: shadow, top: shadow },
+      { input: text.data, left: 0, top: 0 },
+    ])
+    .raw()
+    .toBuffer();
+  return { data, width, height };
 }
 
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };

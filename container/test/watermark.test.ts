@@ -29,7 +29,10 @@ beforeAll(async () => {
   // A 2:1 white logo, opaque: where it lands the output is white, elsewhere black.
   logoUrl = media.serve("/logo.png", await sharp({ create: { width: 200, height: 100, channels: 4, background: "#fff" } }).png().toBuffer(), "image/png");
   const video = join(dir, "black.mp4");
-  await exec("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video]);
+  await exec("ffmpeg", [
+    "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=2", "-f", "lavfi", "-i", "sine=frequency=440:d=2",
+    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", video,
+  ]);
   blackVideo = media.serve("/black.mp4", await readFile(video));
 });
 afterAll(async () => {
@@ -153,16 +156,22 @@ describe("watermark on video", () => {
     const bytes = await job.output(result.url);
     const probe = await ffprobe(bytes);
     expect(probe.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", width: 320, height: 240 });
+    // The graph takes the video; the audio is mapped beside it as without a watermark.
+    expect(probe.streams.find((s) => s.codec_type === "audio")).toMatchObject({ codec_name: "aac" });
+    expect(result).toMatchObject({ width: 320, height: 240, codec: "h264" });
     const frame = await firstFrame(bytes);
     const box = overlayBox(logo({ position: "top-left", size: 0.25 }), { width: 320, height: 240 });
     expect(await brightness(frame, inner(box))).toBeGreaterThan(235);
     expect(await brightness(frame, opposite(box, 320, 240))).toBeLessThan(20);
   });
 
-  it("compressVideo at opacity 0.5 gives about half the brightness", async () => {
-    const job = await runJob("compressVideo", { url: blackVideo, watermark: { url: logoUrl, size: 0.25, opacity: 0.5 } });
-    const frame = await firstFrame(await job.output(completed(job.state).result.url));
-    const box = overlayBox(logo({ size: 0.25 }), { width: 320, height: 240 });
+  it("compressVideo at opacity 0.5 gives about half the brightness, laid out on the scaled-down output", async () => {
+    const job = await runJob("compressVideo", { url: blackVideo, maxWidth: 160, watermark: { url: logoUrl, size: 0.25, opacity: 0.5 } });
+    const { result } = completed(job.state);
+    expect([result.width, result.height]).toEqual([160, 120]);
+    const frame = await firstFrame(await job.output(result.url));
+    const box = overlayBox(logo({ size: 0.25 }), { width: 160, height: 120 });
+    expect(box).toMatchObject({ width: 40, height: 20 });
     const level = await brightness(frame, inner(box));
     // Video levels: black is 16 and white 235, so half is about 125.
     expect(level).toBeGreaterThan(110);

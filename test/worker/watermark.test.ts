@@ -3,11 +3,6 @@
 import { describe, expect, it } from "vitest";
 import { call, media, newKey, waitForJob, workerFetch } from "./helpers.ts";
 
-async function inspect(bytes: ArrayBuffer) {
-  const res = await fetch(media("/inspect"), { method: "POST", body: bytes });
-  return (await res.json()) as { format: string; width: number; height: number };
-}
-
 describe("a watermark end to end", () => {
   it("a compress-image job with a logo and one with text complete, in either dialect, at the size asked", async () => {
     const { key } = await newKey();
@@ -18,8 +13,9 @@ describe("a watermark end to end", () => {
       expect(created.status).toBe(201);
       const { job } = await waitForJob(key, created.json.id);
       expect(job).toMatchObject({ status: "completed", result: { width: 400, height: 300, format: "webp", keptOriginal: false } });
+      // Where the overlay lands is container/test/watermark.test.ts's; here, the signed output is there.
       const res = await workerFetch(job.result.url);
-      expect(await inspect(await res.arrayBuffer())).toMatchObject({ format: "webp", width: 400, height: 300 });
+      expect([res.status, res.headers.get("content-type"), (await res.arrayBuffer()).byteLength]).toEqual([200, "image/webp", job.result.size]);
     }
   });
 

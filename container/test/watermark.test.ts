@@ -120,6 +120,15 @@ describe("watermark on compressImage", () => {
     expect(await brightness(out, { left: 400 - box.margin, top: 300 - box.margin, width: box.margin, height: box.margin })).toBeLessThan(3);
   });
 
+  it.each(["jpeg", "webp", "avif"] as const)("takes a %s logo as well as a PNG", async (format) => {
+    const bytes = await sharp({ create: { width: 200, height: 100, channels: 3, background: "#fff" } }).toFormat(format, { quality: 90 }).toBuffer();
+    const job = await runJob("compressImage", { url: blackPng, format: "png", watermark: { url: media.serve(`/logo.${format}`, bytes), size: 0.25 } });
+    const out = await job.output(completed(job.state).result.url);
+    const box = overlayBox(logo({ size: 0.25 }), { width: 400, height: 300 });
+    expect(await brightness(out, inner(box))).toBeGreaterThan(245);
+    expect(await brightness(out, opposite(box, 400, 300))).toBeLessThan(3);
+  });
+
   it("at opacity 0.5 the logo is about half as bright", async () => {
     const job = await runJob("compressImage", { url: blackPng, format: "png", quality: 100, watermark: { url: logoUrl, size: 0.25, opacity: 0.5, position: "top-left" } });
     const out = await job.output(completed(job.state).result.url);

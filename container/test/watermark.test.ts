@@ -9,7 +9,9 @@ import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { watermark as watermarkSchema, type WatermarkPosition } from "../../src/contract/common.ts";
+import { compressVideoParams } from "../../src/contract/jobs/compress-video.ts";
 import { JobFailure } from "../src/errors.ts";
+import { buildArgs as buildVideoArgs } from "../src/processors/compress-video.ts";
 import { escapeGraph, overlayBox, prepareWatermark, quoteOption, sharpOverlay, type Box, type PreparedWatermark } from "../src/tools/watermark.ts";
 import { runJob, startMediaServer, testConfig, type MediaServer } from "./helpers.ts";
 import { completed, failed, ffprobe } from "./video-fixtures.ts";
@@ -84,6 +86,35 @@ describe("overlayBox", () => {
     // Full width of a tall picture fits; of a wide strip, the height decides.
     expect(overlayBox(logo({ size: 1, margin: 0 }), { width: 100, height: 400 })).toMatchObject({ width: 100, height: 50 });
     expect(overlayBox(logo({ size: 1, margin: 0.1 }), { width: 400, height: 50 })).toMatchObject({ width: 80, height: 40, margin: 5 });
+  });
+});
+
+describe("compressVideo's command line with a watermark", () => {
+  const probe = {
+    format: "mp4", duration: 10, size: 1_000_000, bitRate: 800_000,
+    video: { index: 1, codec: "h264", width: 1920, height: 1080, frameRate: 25 },
+    audio: { index: 0, codec: "aac", bitRate: 128_000, channels: 2, startTime: 0 },
+  };
+  const params = (watermark: unknown) => compressVideoParams.parse({ url: "https://e.com/a.mp4", maxWidth: 640, watermark });
+
+  it("scales the input's video stream, overlays the logo (input 1) on the scaled picture, and maps the audio beside it", () => {
+    const prepared = { ...logo({ size: 0.25 }), path: "/w/watermark.png" };
+    const args = buildVideoArgs(params({ url: logoUrl, size: 0.25 }), probe, { input: "/w/input", output: "/w/out.mp4" }, prepared);
+    expect(args.filter((a, i) => args[i - 1] === "-i")).toEqual(["/w/input", "/w/watermark.png"]);
+    const box = overlayBox(prepared, { width: 640, height: 360 });
+    expect(args[args.indexOf("-filter_complex") + 1]).toBe(
+      `[0:1]scale=640:360,setsar=1[scaled];[1:v]format=rgba,scale=${box.width}:${box.height}:flags=lanczos,colorchannelmixer=aa=1[wm1];[scaled][wm1]overlay=x=${box.left}:y=${box.top}:format=auto[video]`,
+    );
+    expect(args.filter((a, i) => args[i - 1] === "-map")).toEqual(["[video]", "0:0"]);
+    expect(args).not.toContain("-vf");
+  });
+
+  it("draws text with drawtext on the scaled picture, no extra input", () => {
+    const prepared: PreparedWatermark = { kind: "text", text: "a:b", fontFile: FONT, fontFamily: "DejaVu Sans", widthPerPx: 2, heightPerPx: 1.2, position: "top-left", margin: 0.02, opacity: 0.6, size: 0.05 };
+    const args = buildVideoArgs(params({ text: "a:b" }), probe, { input: "/w/input", output: "/w/out.mp4" }, prepared);
+    expect(args.filter((a, i) => args[i - 1] === "-i")).toEqual(["/w/input"]);
+    const graph = args[args.indexOf("-filter_complex") + 1]!;
+    expect(graph).toMatch(/^\[0:1\]scale=640:360,setsar=1\[scaled\];\[scaled\]drawtext=fontfile=\\'.*\\':text=\\'a:b\\':expansion=none:fontsize=18:fontcolor=white@0.6:.*\[video\]$/);
   });
 });
 

@@ -118,6 +118,18 @@ describe("compressVideo's command line with a watermark", () => {
   });
 });
 
+describe("text for sharp (Pango markup)", () => {
+  it("draws markup characters as written: a <b> tag is text, a lone < or & does not break the markup", async () => {
+    const config = await testConfig();
+    const prepare = (text: string) => prepareWatermark(watermarkSchema.parse({ text }), { workDir: config.workDir, signal: new AbortController().signal, config });
+    const x = await prepare("x");
+    const tagged = await prepare("<b>x</b>");
+    // Eight glyphs drawn, not one bold x.
+    expect(tagged.kind === "text" && x.kind === "text" && tagged.widthPerPx / x.widthPerPx).toBeGreaterThan(6);
+    await expect(prepare(`a < b & c "d" 'e' &amp;`)).resolves.toMatchObject({ kind: "text" });
+  });
+});
+
 describe("sharpOverlay", () => {
   it("fits text of any size on any picture inside its margins (drawn text can come out wider than measured)", async () => {
     const config = await testConfig();

@@ -70,7 +70,7 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, water
   const args = [...inputOptions(), "-i", paths.input];
   if (watermark) {
     // The watermark goes on the scaled picture, laid out for its size (tools/watermark.ts).
-    const overlay = ffmpegOverlay(watermark, size, 1);
+    const overlay = ffmpegOverlay(watermark, size);
     args.push(...overlay.inputs, "-filter_complex", `[0:${video.index}]${scale}[scaled];${overlay.filter("scaled", "video")}`, "-map", "[video]");
   } else {
     args.push("-map", `0:${video.index}`, "-vf", scale);

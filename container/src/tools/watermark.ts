@@ -287,14 +287,15 @@ const GRAVITY: Record<WatermarkPosition, string> = {
 /**
  * The watermark as a piece of ffmpeg filter graph for video of `frame`'s size: `inputs` go
  * on the command line after the inputs already there (the first of them is input number
- * `inputIndex`), and `filter(in, out)` takes the labelled stream `[in]` to `[out]`. An image
+ * `inputIndex`: 1 after the one media input), and `filter(in, out)` takes the labelled
+ * stream `[in]` (the picture at `frame`'s size, after any scaling) to `[out]`. An image
  * is scaled and its alpha multiplied by the opacity (colorchannelmixer), then overlaid
  * (a still input repeats its one frame, overlay's default); text is drawtext.
  */
 export function ffmpegOverlay(
   w: PreparedWatermark,
   frame: { width: number; height: number },
-  inputIndex: number,
+  inputIndex = 1,
 ): { inputs: string[]; filter: (inLabel: string, outLabel: string) => string } {
   const box = overlayBox(w, frame);
   if (w.kind === "image") {

@@ -32,7 +32,7 @@ function watermarkUrl(params: CreateJobRequest["params"]): { path: string; url: 
 /**
  * Validates a create: a body declared JSON (415 otherwise: a form or text/plain body is
  * refused, not guessed at) that parses, either dialect by the contract's `parseCreateJob`,
- * public input, watermark and webhook URLs, and an `upload:` input that this organization may take
+ * public input and webhook URLs, and an `upload:` input that this organization may take
  * for this job type (taking it). Every refusal is 400 invalid_input with field paths.
  * Hono's own JSON validator is not used: it reads `+json` types more narrowly and answers
  * malformed JSON without a field path.

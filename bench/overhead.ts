@@ -10,7 +10,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { httpJobType, jobTypes, type JobParams, type JobType } from "../src/contract/registry.ts";
 import { loadConfig } from "../container/src/config.ts";
-import { encoderOptions } from "../container/src/processors/compress-image.ts";
+import { encoderOptions, outputFloor } from "../container/src/processors/compress-image.ts";
 import { buildArgs as pdfArgs } from "../container/src/processors/compress-pdf.ts";
 import { buildArgs as videoArgs } from "../container/src/processors/compress-video.ts";
 import { buildArgs as audioArgs } from "../container/src/processors/extract-audio.ts";
@@ -21,6 +21,7 @@ import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
 import { grabFrame } from "../container/src/tools/frames.ts";
 import { ghostscriptFailure, runGhostscript } from "../container/src/tools/ghostscript.ts";
 import { identifyImage } from "../container/src/tools/image.ts";
+import { prepareWatermark, sharpOverlay } from "../container/src/tools/watermark.ts";
 import { MEDIA_DIR, type Inputs, type MediaServer } from "./media.ts";
 import { log, median, Org, pollInterval, since } from "./support.ts";
 
@@ -67,16 +68,41 @@ const probeInputAndOutput = (output: string) => async (paths: { input: string; o
 const config = loadConfig({ ALLOW_PRIVATE_NETWORK_INPUTS: "true" }, "/tmp");
 const limits = { signal: AbortSignal.timeout(3_600_000), timeoutMs: 3_600_000 };
 
-// compress-image.ts's pipeline: auto-orient, resize inside (none asked), keep metadata, encoder options.
+// compress-image.ts's pipeline: auto-orient, resize inside (none asked), the watermark when asked, keep metadata, encoder options.
 async function compressImageDirect(params: JobParams<"compressImage">, paths: { input: string; out: string }) {
   const format = params.format ?? "jpg";
   const encoder = encoderOptions(format, params.quality);
-  await sharp(paths.input, { limitInputPixels: config.MAX_INPUT_PIXELS, failOn: "truncated" })
-    .autoOrient()
-    .keepMetadata()
-    .toFormat(encoder.id, encoder.options)
-    .toFile(join(paths.out, `image.${format}`));
+  let pipeline = sharp(paths.input, { limitInputPixels: config.MAX_INPUT_PIXELS, failOn: "truncated" }).autoOrient();
+  if (params.watermark) {
+    const { autoOrient } = await sharp(paths.input).metadata();
+    const watermark = await prepareWatermark(params.watermark, { workDir: paths.out, signal: limits.signal, config });
+    pipeline = pipeline.composite([await sharpOverlay(watermark, outputFloor(autoOrient, params))]);
+  }
+  await pipeline.keepMetadata().toFormat(encoder.id, encoder.options).toFile(join(paths.out, `image.${format}`));
 }
+
+/** A watermark's cost: a text one (measured, then drawn by sharp or drawtext) on the short image and clip. */
+const WATERMARK = { text: "© media-jobs bench", position: "bottom-right", opacity: 0.8 } as const;
+
+const watermarkCases: Case[] = [
+  {
+    type: "compressImage",
+    input: "image",
+    options: { quality: 80, format: "webp", watermark: WATERMARK },
+    direct: compressImageDirect,
+    extras: (paths) => identifyImage(paths.input, config.MAX_INPUT_PIXELS),
+  },
+  {
+    type: "compressVideo",
+    input: "clip",
+    options: { quality: "medium", watermark: WATERMARK },
+    direct: async (params: JobParams<"compressVideo">, paths, probe) => {
+      const watermark = await prepareWatermark(params.watermark!, { workDir: paths.out, signal: limits.signal, config });
+      await runFfmpeg(videoArgs(params, probe!, { input: paths.input, output: join(paths.out, "video.mp4") }, watermark), { ...limits, task: "bench" });
+    },
+    extras: probeInputAndOutput("video.mp4"),
+  },
+];
 
 const longCases: Case[] = [
   {
@@ -160,6 +186,7 @@ const shortInput = { video: "clip", photo: "image", pdf: "pdf2" } as const;
 export const CASES: Case[] = [
   ...longCases,
   ...longCases.map((c) => ({ ...c, input: shortInput[c.input as keyof typeof shortInput], options: shortOptions[c.type] ?? c.options })),
+  ...watermarkCases,
 ];
 
 /** Issue 16's short jobs, whose goal is the time added over the tool. */

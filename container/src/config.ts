@@ -30,6 +30,16 @@ const schema = z.object({
     .pipe(z.array(z.int().min(1).max(65535))),
   /** Largest image, in pixels, that sharp will decode (width × height). */
   MAX_INPUT_PIXELS: int(268_402_689),
+  /** Largest watermark image download (tools/watermark.ts): a logo, not a photo. */
+  WATERMARK_MAX_BYTES: int(10 * 1024 ** 2),
+  /** Largest watermark image, in pixels (width × height), that sharp will decode. */
+  WATERMARK_MAX_PIXELS: int(4096 * 4096),
+  /** A watermark image's whole download, beside the input's connect and idle limits. */
+  WATERMARK_TOTAL_TIMEOUT_MS: int(30_000),
+  /** The TrueType font text watermarks are drawn in, by sharp and by ffmpeg's drawtext (the Dockerfile installs fonts-dejavu-core). */
+  WATERMARK_FONT_FILE: z.string().min(1).default("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+  /** The family name in WATERMARK_FONT_FILE: sharp (Pango) chooses the font by it. */
+  WATERMARK_FONT_FAMILY: z.string().min(1).default("DejaVu Sans"),
   /** Longest input video, in seconds. */
   MAX_VIDEO_DURATION_S: int(3600),
   /**

@@ -1,5 +1,6 @@
 // Starts the processor: configuration first (refused as a whole if invalid), then the
 // HTTP server. SIGTERM drains it (drain.ts): no new work, running jobs end and are reported, then it exits.
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { serve } from "@hono/node-server";
 import { PROCESSOR_PROTOCOL_VERSION } from "../../src/contract/processor-protocol.ts";
@@ -25,6 +26,8 @@ export interface Processor {
 
 export function startProcessor(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(env, tmpdir());
+  // Said at start, not only when a job asks (tools/watermark.ts fails those jobs plainly): everything else still works.
+  if (!existsSync(config.WATERMARK_FONT_FILE)) log("warn", "text watermarks are unavailable: WATERMARK_FONT_FILE does not exist", { path: config.WATERMARK_FONT_FILE });
   const jobs = new JobTable(config);
   const app = createApp(config, jobs);
   const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();

@@ -101,3 +101,54 @@ export function checkShape(
     ctx.addIssue({ code: "custom", path: [...path, "background"], message: `background fills the padding of fit "contain" only` });
   }
 }
+
+/** Where a watermark sits: a side, a corner or the centre of the output. */
+export const watermarkPosition = z.enum([
+  "top-left", "top", "top-right", "left", "center", "right", "bottom-left", "bottom", "bottom-right",
+]);
+export type WatermarkPosition = z.infer<typeof watermarkPosition>;
+
+/** Longest watermark text, in characters (a line: a name, a copyright, a URL). */
+export const WATERMARK_TEXT_MAX = 200;
+
+/**
+ * An overlay on the output: an image by URL (fetched with the input's address rules, its own
+ * size limit) or a line of text, placed at `position`, `margin` from the edges it is near.
+ * One object with `text` xor `url` (not a union), so every problem is reported at its field.
+ */
+export const watermark = z
+  .strictObject({
+    text: z
+      .string()
+      .min(1)
+      .max(WATERMARK_TEXT_MAX)
+      // C0, DEL and C1 controls and the Unicode line breaks: one line of visible text.
+      .regex(/^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/, "must be one line of text without control characters")
+      .regex(/\S/, "must have a visible character")
+      .optional()
+      .describe(`A line of text (at most ${WATERMARK_TEXT_MAX} characters), drawn in white with a dark shadow. Give \`text\` or \`url\`.`),
+    url: httpUrl
+      .optional()
+      .describe("A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`."),
+    position: watermarkPosition.default("bottom-right").describe("Where the overlay sits. Default: `bottom-right`."),
+    margin: z
+      .number()
+      .min(0)
+      .max(0.25)
+      .default(0.02)
+      .describe("Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02."),
+    opacity: z.number().min(0).max(1).default(1).describe("0 (invisible) to 1 (opaque). Default: 1."),
+    size: z
+      .number()
+      .gt(0)
+      .max(1)
+      .optional()
+      .describe("An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins."),
+  })
+  .superRefine((w, ctx) => {
+    if ((w.text === undefined) === (w.url === undefined)) {
+      ctx.addIssue({ code: "custom", path: w.text === undefined ? [] : ["url"], message: w.text === undefined ? "give text or url" : "give text or url, not both" });
+    }
+  })
+  .describe("An image or a line of text laid over the output (docs/job-types.md, Watermarks).");
+export type Watermark = z.output<typeof watermark>;

@@ -21,6 +21,8 @@ export const JOB_ERRORS = {
   no_video_stream: { retryable: false, when: "the job needs a video stream the input lacks" },
   duration_limit_exceeded: { retryable: false, when: "the input is longer than the job type allows" },
   invalid_input: { retryable: false, when: "the options do not fit the input (a frame larger than the service produces)" },
+  watermark_unavailable: { retryable: false, when: "the watermark image URL could not be downloaded (a refused address, an HTTP error, a time limit)" },
+  watermark_invalid: { retryable: false, when: "the watermark image is not a PNG, JPEG, WebP or AVIF image the processor decodes, or is over its size or pixel limit" },
   processing_timeout: { retryable: false, when: "the processing ran past the processor's time limit" },
   processing_interrupted: {
     retryable: true,

@@ -23,6 +23,13 @@ function summarize(issues: { path: string; message: string }[]): string {
   return `${first.path}: ${first.message}${rest.length ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : ""}`;
 }
 
+/** A watermark image's URL (compressImage, compressVideo, videoThumbnail; videoExtraction's frames) and its path under the params. */
+function watermarkUrl(params: CreateJobRequest["params"]): { path: string; url: string } | undefined {
+  if ("watermark" in params && params.watermark?.url) return { path: "watermark.url", url: params.watermark.url };
+  if ("frames" in params && params.frames && params.frames.watermark?.url) return { path: "frames.watermark.url", url: params.frames.watermark.url };
+  return undefined;
+}
+
 /**
  * Validates a create: a body declared JSON (415 otherwise: a form or text/plain body is
  * refused, not guessed at) that parses, either dialect by the contract's `parseCreateJob`,
@@ -51,8 +58,10 @@ export function createJobValidation() {
     const inputPath = "params" in (body as object) ? "params.url" : "input";
     const upload = uploadRefId(request.params.url);
     const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
+    const watermark = watermarkUrl(request.params);
     const urlIssues = [
       ...(upload ? [] : [{ path: inputPath, url: request.params.url }]),
+      ...(watermark ? [{ path: `${"params" in (body as object) ? "params" : "options"}.${watermark.path}`, url: watermark.url }] : []),
       ...(request.webhookUrl ? [{ path: "webhookUrl", url: request.webhookUrl }] : []),
     ].flatMap(({ path, url }) => {
       const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });

@@ -28,6 +28,18 @@ describe("POST /v1/jobs", () => {
     }
   });
 
+  it("stores a watermark with its defaults, in both dialects", async () => {
+    const { key } = await newKey();
+    const text = { text: "© acme", position: "bottom-right", opacity: 0.6 };
+    const logo = { url: "https://example.com/logo.png", position: "top-left", size: 0.15 };
+    const http = await call("POST", "/v1/jobs", { key, body: { type: "compress-video", input: media("/video"), options: { watermark: text } } });
+    const sdk = await call("POST", "/v1/jobs", { key, body: { type: "videoThumbnail", params: { url: media("/video"), watermark: logo } } });
+    expect([http.status, sdk.status]).toEqual([201, 201]);
+    const params = async (id: unknown) => JSON.parse((await testEnv.DB.prepare("SELECT params FROM jobs WHERE id = ?").bind(id).first<{ params: string }>())!.params);
+    expect((await params(http.json.id)).watermark).toEqual({ ...text, margin: 0.02 });
+    expect((await params(sdk.json.id)).watermark).toEqual({ ...logo, margin: 0.02, opacity: 1 });
+  });
+
   it("creates the same job from the SDK dialect with either spelling of the type", async () => {
     const { key } = await newKey();
     for (const type of ["compressImage", "compress-image"]) {
@@ -63,6 +75,15 @@ describe("POST /v1/jobs", () => {
     ["a background without contain", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", frames: { mode: "count", count: 2, width: 300, height: 300, background: "#ffffff" } } }, "params.frames.background", /contain/],
     ["a background that is no colour", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "count", count: 2, width: 300, height: 300, fit: "contain", background: "white" } } }, "options.frames.background", /#rrggbb/],
     ["a negative percentage", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "percentage", values: [10, -1] } } }, "options.frames.values.1", />=0/],
+    ["a watermark position that is none", { type: "compress-image", input: "https://example.com/a.jpg", options: { watermark: { text: "© acme", position: "middle" } } }, "options.watermark.position", /"bottom-right"/],
+    ["a watermark with text and url", { type: "compressVideo", params: { url: "https://example.com/a.mp4", watermark: { text: "© acme", url: "https://example.com/logo.png" } } }, "params.watermark.url", /not both/],
+    ["a watermark with neither text nor url", { type: "video-thumbnail", input: "https://example.com/a.mp4", options: { watermark: { opacity: 0.5 } } }, "options.watermark", /give text or url/],
+    ["a watermark opacity over 1", { type: "video-extraction", input: "https://example.com/a.mp4", options: { frames: { mode: "count", count: 2, watermark: { text: "x", opacity: 1.5 } } } }, "options.frames.watermark.opacity", /<=1/],
+    ["a watermark text of two lines", { type: "compressImage", params: { url: "https://example.com/a.jpg", watermark: { text: "a\nb" } } }, "params.watermark.text", /one line/],
+    ["a watermark text of 201 characters", { type: "compress-video", input: "https://example.com/a.mp4", options: { watermark: { text: "x".repeat(201) } } }, "options.watermark.text", /<=200/],
+    ["an unknown watermark field", { type: "compress-image", input: "https://example.com/a.jpg", options: { watermark: { text: "x", colour: "red" } } }, "options.watermark.colour", /unknown field/],
+    ["a watermark URL with a password", { type: "compress-image", input: "https://example.com/a.jpg", options: { watermark: { url: "https://user:pw@example.com/logo.png" } } }, "options.watermark.url", /user name or password/],
+    ["a frames watermark URL with a password", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", frames: { mode: "count", count: 2, watermark: { url: "https://user:pw@example.com/logo.png" } } } }, "params.frames.watermark.url", /user name or password/],
   ])("refuses %s with 400 invalid_input naming the field", async (_, body, path, rule?: RegExp) => {
     const { key } = await newKey();
     const res = await call("POST", "/v1/jobs", { key, body });

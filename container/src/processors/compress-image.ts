@@ -9,6 +9,7 @@ import { step } from "../steps.ts";
 import { decodeHeic } from "../tools/heic.ts";
 import { padColour, sharpPosition } from "../tools/crop.ts";
 import { identifyImage, imageFailure, type OutputImageFormat } from "../tools/image.ts";
+import { prepareWatermark, sharpOverlay } from "../tools/watermark.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
@@ -65,6 +66,7 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
   if (fit !== "inside" && params.maxWidth! * params.maxHeight! > config.MAX_INPUT_PIXELS) {
     throw new JobFailure("invalid_input", `a ${params.maxWidth}×${params.maxHeight} output is larger than this service produces (${config.MAX_INPUT_PIXELS} pixels); ask for a smaller box`);
   }
+  const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(10);
   throwIfAborted(signal);
 
@@ -89,6 +91,7 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
   } else if (params.maxWidth || params.maxHeight) {
     pipeline = pipeline.resize({ width: params.maxWidth, height: params.maxHeight, fit: "inside", withoutEnlargement: true });
   }
+  if (watermark) pipeline = pipeline.composite([await sharpOverlay(watermark, outputFloor(source, params))]);
   // The decoded HEIC's EXIF still says how the camera was held; the pixels are upright now.
   if (!params.stripMetadata) pipeline = decoded ? pipeline.keepMetadata().withMetadata({ orientation: 1 }) : pipeline.keepMetadata();
   const encoder = encoderOptions(format, params.quality);
@@ -108,7 +111,7 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
   const sameGeometry = info.width === source.width && info.height === source.height && source.orientation <= 1;
   const sameFormat = chooseFormat(undefined, source.format, source.hasAlpha) === format && source.format !== "heif";
   const metadataOk = !params.stripMetadata || !source.hasMetadata;
-  if (size >= input.size && sameFormat && sameGeometry && metadataOk) {
+  if (size >= input.size && sameFormat && sameGeometry && metadataOk && !watermark) {
     await copyFile(input.path, outputPath);
     size = input.size;
     keptOriginal = true;
@@ -125,6 +128,18 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
     keptOriginal,
     source: { size: input.size, width: source.width, height: source.height, format: source.format },
   };
+}
+
+/**
+ * The output's size, or a pixel less on a side that `inside` scales: sharp rounds that side its
+ * own way (a 4000×2999 picture inside 800 px comes out 800×599, not 600), and a watermark laid
+ * out for this size fits, placed by gravity, on the picture sharp makes (tools/watermark.ts).
+ */
+export function outputFloor(source: { width: number; height: number }, params: Pick<Params, "fit" | "maxWidth" | "maxHeight">): { width: number; height: number } {
+  if ((params.fit ?? "inside") !== "inside") return { width: params.maxWidth!, height: params.maxHeight! };
+  const shrink = Math.max(1, params.maxWidth ? source.width / params.maxWidth : 1, params.maxHeight ? source.height / params.maxHeight : 1);
+  if (shrink === 1) return { width: source.width, height: source.height };
+  return { width: Math.max(1, Math.round(source.width / shrink) - 1), height: Math.max(1, Math.round(source.height / shrink) - 1) };
 }
 
 export function ratio(output: number, input: number): number {

@@ -7,6 +7,7 @@ import type { JobParams } from "../../../src/contract/registry.ts";
 import { throwIfAborted } from "../errors.ts";
 import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
+import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { ratio } from "./compress-image.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
@@ -59,17 +60,24 @@ export interface Paths {
   output: string;
 }
 
-export function buildArgs(params: Params, probe: MediaProbe, paths: Paths): string[] {
+export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, watermark?: PreparedWatermark): string[] {
   const video = probe.video!;
   const format = outputFormat(params);
   const size = scaledSize(video.width, video.height, params.maxWidth, params.maxHeight);
-  const args = [...inputOptions(), "-i", paths.input, "-map", `0:${video.index}`];
-  const withAudio = probe.audio !== null && !params.stripAudio;
-  if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
-
   // Always scale to the computed size: a pass-through when it is the input's own, and odd
   // sides, non-square pixels and rotated phone video all come out square-pixelled and even.
-  args.push("-vf", `scale=${size.width}:${size.height},setsar=1`, "-pix_fmt", "yuv420p");
+  const scale = `scale=${size.width}:${size.height},setsar=1`;
+  const args = [...inputOptions(), "-i", paths.input];
+  if (watermark) {
+    // The watermark goes on the scaled picture, laid out for its size (tools/watermark.ts).
+    const overlay = ffmpegOverlay(watermark, size);
+    args.push(...overlay.inputs, "-filter_complex", `[0:${video.index}]${scale}[scaled];${overlay.filter("scaled", "video")}`, "-map", "[video]");
+  } else {
+    args.push("-map", `0:${video.index}`, "-vf", scale);
+  }
+  const withAudio = probe.audio !== null && !params.stripAudio;
+  if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
+  args.push("-pix_fmt", "yuv420p");
   args.push(...videoCodecArgs(params));
   if (withAudio) {
     const channels = probe.audio!.channels > 2 ? ["-ac", "2"] : [];
@@ -103,12 +111,13 @@ function videoCodecArgs(params: Params): string[] {
 export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const { signal } = ctx;
   const probe = await probeInput(ctx, { video: true });
+  const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(8);
 
   const format = outputFormat(params);
   const name = `video.${format}`;
   const output = ctx.addOutput(name, CONTENT_TYPES[format]);
-  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.path, output }), {
+  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.path, output }, watermark), {
     signal,
     timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
     durationS: probe.duration,

@@ -11,6 +11,7 @@ import { nextNonBlackTime } from "../tools/frame-choice.ts";
 import { checkBox, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame } from "../tools/frames.ts";
 import { round3 } from "./compress-video.ts";
 import { buildArgs as buildAudioArgs, encodeMp3, startMp3, type EarlyMp3, type Mp3Output } from "./extract-audio.ts";
+import { prepareWatermark, sharpOverlay } from "../tools/watermark.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
@@ -80,6 +81,9 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
   const box = frames === false ? null : frameBox(probe.video!, frames);
   if (box) checkBox(box, ctx.config);
   const times = frames === false ? [] : frameTimes(frames, probe);
+  // One watermark layer for every frame: they share the box.
+  const watermark = frames !== false && frames.watermark && box ? await prepareWatermark(frames.watermark, ctx) : undefined;
+  const overlay = watermark && box ? await sharpOverlay(watermark, box) : undefined;
   ctx.setProgress(8);
 
   // Progress: the audio encode and the frames share 10–95 by their expected cost.
@@ -99,7 +103,7 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
       const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[frames.format]);
       const png = join(ctx.workDir, `frame-${i + 1}.png`);
       const [args] = buildArgs({ ...params, audio: false }, probe, { input: ctx.input.path, frames: [{ time, output: png }] }).frames;
-      const image = await grabFrame(ctx, probe, args!, { time, png, format: frames.format, quality: frames.quality, output, box });
+      const image = await grabFrame(ctx, probe, args!, { time, png, format: frames.format, quality: frames.quality, output, box, overlay });
       results.push({ url: name, size: image.size, width: image.width, height: image.height, format: frames.format, timestamp: round3(time) });
       ctx.setProgress(10 + 85 * (audioShare + ((1 - audioShare) * (i + 1)) / times.length));
     }

@@ -9,6 +9,7 @@ import { probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { representativeFrameTime } from "../tools/frame-choice.ts";
 import { checkBox, earlyGrabArgs, earlyGrabGraph, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame } from "../tools/frames.ts";
 import { round3 } from "./compress-video.ts";
+import { prepareWatermark, sharpOverlay } from "../tools/watermark.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
@@ -49,6 +50,7 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, ear
   const probe = await probeInput(ctx, { video: true });
   const box = frameBox(probe.video!, params);
   checkBox(box, ctx.config);
+  const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(10);
   const time = params.timestamp === "auto" ? await representativeFrameTime(ctx, probe) : requestedFrameTime(params.timestamp, probe);
   ctx.setProgress(60);
@@ -59,7 +61,8 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, ear
   const args = buildArgs(params, probe, { input: ctx.input.path, output: png, time });
   const graph = early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
   if (!graph) await early?.discard();
-  const image = await grabFrame(ctx, probe, args, { time, png, format: params.format, quality: params.quality, output, box }, early && graph ? { ffmpeg: early, graph } : undefined);
+  const overlay = watermark && (await sharpOverlay(watermark, box));
+  const image = await grabFrame(ctx, probe, args, { time, png, format: params.format, quality: params.quality, output, box, overlay }, early && graph ? { ffmpeg: early, graph } : undefined);
   return {
     url: name,
     size: image.size,

@@ -4,7 +4,7 @@
 // Which frame to grab, when the caller asks for "auto" or for no black frame, is
 // frame-choice.ts.
 import { access, rm } from "node:fs/promises";
-import sharp from "sharp";
+import sharp, { type OverlayOptions } from "sharp";
 import type { Config } from "../config.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
@@ -205,7 +205,7 @@ export async function grabFrame(
   ctx: FrameContext,
   probe: MediaProbe,
   args: string[],
-  frame: { time: number; png: string; format: FrameFormat; quality: number; output: string; box?: FrameBox },
+  frame: { time: number; png: string; format: FrameFormat; quality: number; output: string; box?: FrameBox; /** A watermark for the final size (tools/watermark.ts sharpOverlay). */ overlay?: OverlayOptions },
   early?: { ffmpeg: EarlyFfmpeg; graph: string },
 ): Promise<GrabbedFrame> {
   const at = `${Math.round(frame.time * 1000) / 1000} s`;
@@ -232,6 +232,7 @@ export async function grabFrame(
         background: padColour(box.finish.background, frame.format !== "jpg"),
       });
     }
+    if (frame.overlay) image = image.composite([frame.overlay]);
     switch (frame.format) {
       case "jpg":
         image = image.jpeg({ quality: frame.quality, mozjpeg: true });

@@ -299,6 +299,27 @@ export interface components {
             stripAudio?: boolean;
             /** @enum {string} */
             format?: "mp4" | "webm";
+            /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+            watermark?: {
+                /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                text?: string & (unknown & unknown);
+                /**
+                 * Format: uri
+                 * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                 */
+                url?: string;
+                /**
+                 * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                margin?: number;
+                /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                opacity?: number;
+                /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                size?: number;
+            };
         };
         CompressImageParams: {
             url: string;
@@ -322,6 +343,27 @@ export interface components {
             format?: "jpg" | "png" | "webp" | "avif";
             /** @description Default: `false`. */
             stripMetadata?: boolean;
+            /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+            watermark?: {
+                /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                text?: string & (unknown & unknown);
+                /**
+                 * Format: uri
+                 * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                 */
+                url?: string;
+                /**
+                 * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                margin?: number;
+                /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                opacity?: number;
+                /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                size?: number;
+            };
         };
         CompressPdfParams: {
             url: string;
@@ -358,6 +400,27 @@ export interface components {
             format?: "jpg" | "png" | "webp";
             /** @description Default: `85`. */
             quality?: number;
+            /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+            watermark?: {
+                /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                text?: string & (unknown & unknown);
+                /**
+                 * Format: uri
+                 * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                 */
+                url?: string;
+                /**
+                 * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                margin?: number;
+                /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                opacity?: number;
+                /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                size?: number;
+            };
         };
         ExtractAudioParams: {
             url: string;
@@ -405,6 +468,27 @@ export interface components {
                 background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
+                /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+                watermark?: {
+                    /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                    text?: string & (unknown & unknown);
+                    /**
+                     * Format: uri
+                     * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                     */
+                    url?: string;
+                    /**
+                     * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                     * @enum {string}
+                     */
+                    position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                    /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                    margin?: number;
+                    /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                    opacity?: number;
+                    /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                    size?: number;
+                };
             } | {
                 /** @constant */
                 mode: "percentage";
@@ -432,6 +516,27 @@ export interface components {
                 background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
+                /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+                watermark?: {
+                    /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                    text?: string & (unknown & unknown);
+                    /**
+                     * Format: uri
+                     * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                     */
+                    url?: string;
+                    /**
+                     * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                     * @enum {string}
+                     */
+                    position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                    /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                    margin?: number;
+                    /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                    opacity?: number;
+                    /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                    size?: number;
+                };
             } | {
                 /** @constant */
                 mode: "interval";
@@ -459,6 +564,27 @@ export interface components {
                 background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
+                /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+                watermark?: {
+                    /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                    text?: string & (unknown & unknown);
+                    /**
+                     * Format: uri
+                     * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                     */
+                    url?: string;
+                    /**
+                     * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                     * @enum {string}
+                     */
+                    position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                    /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                    margin?: number;
+                    /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                    opacity?: number;
+                    /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                    size?: number;
+                };
             } | {
                 /** @constant */
                 mode: "timestamps";
@@ -486,6 +612,27 @@ export interface components {
                 background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
+                /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+                watermark?: {
+                    /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                    text?: string & (unknown & unknown);
+                    /**
+                     * Format: uri
+                     * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                     */
+                    url?: string;
+                    /**
+                     * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                     * @enum {string}
+                     */
+                    position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                    /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                    margin?: number;
+                    /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                    opacity?: number;
+                    /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                    size?: number;
+                };
             });
         };
         CreateUploadRequest: {
@@ -518,6 +665,27 @@ export interface components {
             stripAudio?: boolean;
             /** @enum {string} */
             format?: "mp4" | "webm";
+            /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+            watermark?: {
+                /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                text?: string & (unknown & unknown);
+                /**
+                 * Format: uri
+                 * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                 */
+                url?: string;
+                /**
+                 * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                margin?: number;
+                /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                opacity?: number;
+                /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                size?: number;
+            };
         };
         /** @description Creates a compress-video job (HTTP dialect): the input URL in `input`, the other params in `options`. */
         CreateCompressVideoRequest: {
@@ -587,6 +755,27 @@ export interface components {
             format?: "jpg" | "png" | "webp" | "avif";
             /** @description Default: `false`. */
             stripMetadata?: boolean;
+            /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+            watermark?: {
+                /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                text?: string & (unknown & unknown);
+                /**
+                 * Format: uri
+                 * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                 */
+                url?: string;
+                /**
+                 * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                margin?: number;
+                /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                opacity?: number;
+                /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                size?: number;
+            };
         };
         /** @description Creates a compress-image job (HTTP dialect): the input URL in `input`, the other params in `options`. */
         CreateCompressImageRequest: {
@@ -715,6 +904,27 @@ export interface components {
             format?: "jpg" | "png" | "webp";
             /** @description Default: `85`. */
             quality?: number;
+            /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+            watermark?: {
+                /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                text?: string & (unknown & unknown);
+                /**
+                 * Format: uri
+                 * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                 */
+                url?: string;
+                /**
+                 * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                margin?: number;
+                /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                opacity?: number;
+                /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                size?: number;
+            };
         };
         /** @description Creates a video-thumbnail job (HTTP dialect): the input URL in `input`, the other params in `options`. */
         CreateVideoThumbnailRequest: {
@@ -854,6 +1064,27 @@ export interface components {
                 background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
+                /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+                watermark?: {
+                    /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                    text?: string & (unknown & unknown);
+                    /**
+                     * Format: uri
+                     * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                     */
+                    url?: string;
+                    /**
+                     * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                     * @enum {string}
+                     */
+                    position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                    /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                    margin?: number;
+                    /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                    opacity?: number;
+                    /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                    size?: number;
+                };
             } | {
                 /** @constant */
                 mode: "percentage";
@@ -881,6 +1112,27 @@ export interface components {
                 background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
+                /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+                watermark?: {
+                    /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                    text?: string & (unknown & unknown);
+                    /**
+                     * Format: uri
+                     * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                     */
+                    url?: string;
+                    /**
+                     * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                     * @enum {string}
+                     */
+                    position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                    /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                    margin?: number;
+                    /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                    opacity?: number;
+                    /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                    size?: number;
+                };
             } | {
                 /** @constant */
                 mode: "interval";
@@ -908,6 +1160,27 @@ export interface components {
                 background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
+                /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+                watermark?: {
+                    /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                    text?: string & (unknown & unknown);
+                    /**
+                     * Format: uri
+                     * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                     */
+                    url?: string;
+                    /**
+                     * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                     * @enum {string}
+                     */
+                    position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                    /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                    margin?: number;
+                    /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                    opacity?: number;
+                    /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                    size?: number;
+                };
             } | {
                 /** @constant */
                 mode: "timestamps";
@@ -935,6 +1208,27 @@ export interface components {
                 background?: string;
                 /** @description Default: `false`. */
                 skipBlackFrames?: boolean;
+                /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+                watermark?: {
+                    /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                    text?: string & (unknown & unknown);
+                    /**
+                     * Format: uri
+                     * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                     */
+                    url?: string;
+                    /**
+                     * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                     * @enum {string}
+                     */
+                    position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                    /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                    margin?: number;
+                    /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                    opacity?: number;
+                    /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                    size?: number;
+                };
             });
         };
         /** @description Creates a video-extraction job (HTTP dialect): the input URL in `input`, the other params in `options`. */
@@ -1354,7 +1648,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressVideo";
             /** @constant */
@@ -1408,7 +1702,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressImage";
             /** @constant */
@@ -1459,7 +1753,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressPdf";
             /** @constant */
@@ -1507,7 +1801,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoThumbnail";
             /** @constant */
@@ -1557,7 +1851,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "extractAudio";
             /** @constant */
@@ -1606,7 +1900,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoExtraction";
             /** @constant */
@@ -1669,7 +1963,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
             type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction";
             /** @enum {string} */
@@ -1681,7 +1975,7 @@ export interface components {
         Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"];
         JobFailure: {
             /** @enum {string} */
-            code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed";
+            code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed";
             message: string;
         };
         CreatedJob: {

@@ -100,6 +100,13 @@ export async function enqueueTyping(client: MediaJobsClient): Promise<void> {
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "face" } });
   // @ts-expect-error fit is cover, contain, inside or fill (sharp's names), not Cloudinary's crop modes
   await client.enqueueJob({ type: "videoThumbnail", params: { url: "https://e.com/a.mp4", width: 400, height: 400, fit: "pad" } });
+  await client.enqueueJob({ type: "compressVideo", params: { url: "https://e.com/a.mp4", watermark: { text: "© acme", position: "bottom-right", opacity: 0.6 } } });
+  await client.enqueueJob({ type: "videoThumbnail", params: { url: "https://e.com/a.mp4", watermark: { url: "https://e.com/logo.png", position: "top-left", size: 0.15 } } });
+  await client.enqueueJob({ type: "videoExtraction", params: { url: "https://e.com/a.mp4", frames: { mode: "count", count: 5, watermark: { text: "© acme", margin: 0 } } } });
+  // @ts-expect-error a watermark's position is a side, a corner or center, not a smart crop
+  await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", watermark: { text: "© acme", position: "attention" } } });
+  // @ts-expect-error extractAudio has no picture to watermark
+  await client.enqueueJob({ type: "extractAudio", params: { url: "https://e.com/a.mp4", watermark: { text: "© acme" } } });
 
   // @ts-expect-error compressImage's quality is 1–100, not a preset
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", quality: "high" } });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { background, checkShape, dimension, fit, imageQuality, mediaUrl, position, signedFile } from "../common.ts";
+import { background, checkShape, dimension, fit, imageQuality, mediaUrl, position, signedFile, watermark } from "../common.ts";
 
 export const compressImageParams = z.strictObject({
   url: mediaUrl,
@@ -18,6 +18,7 @@ export const compressImageParams = z.strictObject({
   /** Output format; when absent, the input's format where the encoder supports it. */
   format: z.enum(["jpg", "png", "webp", "avif"]).optional(),
   stripMetadata: z.boolean().default(false),
+  watermark: watermark.optional(),
 }).superRefine((p, ctx) =>
   checkShape({ ...p, width: p.maxWidth, height: p.maxHeight }, ctx, { defaultFit: "inside", names: ["maxWidth", "maxHeight"] }),
 );

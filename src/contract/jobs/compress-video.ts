@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dimension, mediaUrl, qualityPreset, signedFile } from "../common.ts";
+import { dimension, mediaUrl, qualityPreset, signedFile, watermark } from "../common.ts";
 
 export const compressVideoParams = z
   .strictObject({
@@ -16,6 +16,7 @@ export const compressVideoParams = z
     stripAudio: z.boolean().default(false),
     /** Container; mp4 unless the codec is vp9, which defaults to webm. */
     format: z.enum(["mp4", "webm"]).optional(),
+    watermark: watermark.optional(),
   })
   .refine((p) => !(p.format === "webm" && p.codec !== "vp9"), {
     path: ["format"],

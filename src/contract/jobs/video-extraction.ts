@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, mediaUrl, qualityPreset, signedFile } from "../common.ts";
+import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, mediaUrl, qualityPreset, signedFile, watermark } from "../common.ts";
 
 /** Most frames one job returns, whatever the mode (spec §8). */
 export const MAX_FRAMES = 30;
@@ -13,6 +13,7 @@ const frameOutput = {
   position: framePosition,
   background: frameBackground,
   skipBlackFrames: z.boolean().default(false),
+  watermark: watermark.optional(),
 };
 
 const frameValues = (max: number, unit: string) =>

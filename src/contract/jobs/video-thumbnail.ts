@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, mediaUrl, signedFile } from "../common.ts";
+import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, mediaUrl, signedFile, watermark } from "../common.ts";
 import { videoSource } from "./compress-video.ts";
 
 export const videoThumbnailParams = z.strictObject({
@@ -13,6 +13,7 @@ export const videoThumbnailParams = z.strictObject({
   background: frameBackground,
   format: imageFormat.default("jpg"),
   quality: imageQuality.default(85),
+  watermark: watermark.optional(),
 }).superRefine((p, ctx) => checkShape(p, ctx, { defaultFit: "cover", names: ["width", "height"] }));
 
 export const videoThumbnailResult = z.object({

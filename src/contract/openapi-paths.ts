@@ -191,7 +191,8 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         operationId: "downloadFile",
         tags: ["files"],
         summary: "Download an output (signed link)",
-        description: "The links in job results; no API key. Supports `Range` (RFC 9110 §14).",
+        description:
+          "The links in job results; no API key. Supports `Range` (RFC 9110 §14). A link to a file in a folder (an HLS stream's playlist, a storyboard's WebVTT) is signed for the folder: `name` may be any file of it, so the relative URIs inside resolve under the same token. Any origin may read (`Access-Control-Allow-Origin: *`).",
         security: [],
         parameters: [
           { name: "token", in: "path", required: true, description: "The signed claim of the output and its expiry.", schema: { type: "string" } },
@@ -207,6 +208,28 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
           },
           "416": { description: "The range is outside the file.", headers: { "Content-Range": { description: "`bytes */<size>`.", schema: { type: "string" } } } },
           ...errors("forbidden", "not_found"),
+        },
+      },
+      options: {
+        operationId: "downloadFilePreflight",
+        tags: ["files"],
+        summary: "CORS preflight for a download from another origin",
+        description: "Lets a player on any site send `Range` with its GET.",
+        security: [],
+        parameters: [
+          { name: "token", in: "path", required: true, schema: { type: "string" } },
+          { name: "name", in: "path", required: true, schema: { type: "string" } },
+        ],
+        responses: {
+          "204": {
+            description: "GET and HEAD from any origin, with a `Range` header.",
+            headers: {
+              "Access-Control-Allow-Origin": { schema: { type: "string", const: "*" } },
+              "Access-Control-Allow-Methods": { schema: { type: "string" } },
+              "Access-Control-Allow-Headers": { schema: { type: "string" } },
+            },
+          },
+          ...anyClientError,
         },
       },
     },

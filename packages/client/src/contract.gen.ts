@@ -210,13 +210,17 @@ export interface paths {
         };
         /**
          * Download an output (signed link)
-         * @description The links in job results; no API key. Supports `Range` (RFC 9110 §14).
+         * @description The links in job results; no API key. Supports `Range` (RFC 9110 §14). A link to a file in a folder (an HLS stream's playlist, a storyboard's WebVTT) is signed for the folder: `name` may be any file of it, so the relative URIs inside resolve under the same token. Any origin may read (`Access-Control-Allow-Origin: *`).
          */
         get: operations["downloadFile"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight for a download from another origin
+         * @description Lets a player on any site send `Range` with its GET.
+         */
+        options: operations["downloadFilePreflight"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -2921,6 +2925,40 @@ export interface operations {
                 content?: never;
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    downloadFilePreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET and HEAD from any origin, with a `Range` header. */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Origin"?: "*";
+                    "Access-Control-Allow-Methods"?: string;
+                    "Access-Control-Allow-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not expected: this route takes no key and no input. Any 4xx still has the error body. */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHealth: {

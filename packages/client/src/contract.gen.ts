@@ -496,7 +496,7 @@ export interface components {
             interval?: number;
             /** @description Width of one tile in pixels; its height keeps the video's aspect ratio. Default: `160`. */
             width?: number;
-            /** @description Tiles per row of the sprite; rows follow from the count. Default: `10`. */
+            /** @description Tiles per row of the sprite (fewer when there are fewer tiles); rows follow from the count. columns × width at most 16383 (the sprite's widest side). Default: `10`. */
             columns?: number;
             /**
              * @description Default: `"jpg"`.
@@ -1009,7 +1009,7 @@ export interface components {
             interval?: number;
             /** @description Width of one tile in pixels; its height keeps the video's aspect ratio. Default: `160`. */
             width?: number;
-            /** @description Tiles per row of the sprite; rows follow from the count. Default: `10`. */
+            /** @description Tiles per row of the sprite (fewer when there are fewer tiles); rows follow from the count. columns × width at most 16383 (the sprite's widest side). Default: `10`. */
             columns?: number;
             /**
              * @description Default: `"jpg"`.

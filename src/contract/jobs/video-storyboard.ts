@@ -30,7 +30,7 @@ export const videoStoryboardParams = z
       .optional()
       .describe(`Seconds between tiles; a video longer than \`count\` × \`interval\` gets \`count\` tiles evenly spaced instead. Default: ${DEFAULT_STORYBOARD_INTERVAL_S} when \`count\` is not given.`),
     width: z.int().min(16).max(1280).default(160).describe("Width of one tile in pixels; its height keeps the video's aspect ratio."),
-    columns: z.int().min(1).max(100).default(10).describe("Tiles per row of the sprite; rows follow from the count."),
+    columns: z.int().min(1).max(100).default(10).describe("Tiles per row of the sprite (fewer when there are fewer tiles); rows follow from the count. columns × width at most 16383 (the sprite's widest side)."),
     format: storyboardFormat.default("jpg"),
     quality: imageQuality.default(75),
   })

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { videoStoryboardParams } from "../../src/contract/jobs/video-storyboard.ts";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
-import { planStoryboard, vttTime } from "../src/processors/video-storyboard.ts";
+import { planStoryboard, storyboardVtt, vttTime } from "../src/processors/video-storyboard.ts";
 import type { MediaProbe } from "../src/tools/ffprobe.ts";
 import { runJob, withTempDir } from "./helpers.ts";
 import { completed, failed, useVideoMedia } from "./video-fixtures.ts";
@@ -181,6 +181,12 @@ describe("planStoryboard", () => {
   it("caps the default interval at 100 tiles, spread over a long video", () => {
     expect(plan({}, probe(3600))).toMatchObject({ count: 100, interval: 36, columns: 10, rows: 10, tileWidth: 160, tileHeight: 90 });
     expect(plan({}, probe(9))).toMatchObject({ count: 5, interval: 2 });
+  });
+
+  it("gives a video shorter than the interval one tile, its cue the whole video", () => {
+    const one = plan({ interval: 30 }, probe(9));
+    expect(one).toMatchObject({ count: 1, interval: 30, columns: 1, rows: 1 });
+    expect(storyboardVtt(one, "sprite.jpg")).toBe("WEBVTT\n\n00:00:00.000 --> 00:00:09.000\nsprite.jpg#xywh=0,0,160,90\n");
   });
 
   it("writes WebVTT times", () => {

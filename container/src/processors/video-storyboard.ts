@@ -41,26 +41,29 @@ export interface StoryboardPlan {
 }
 
 /**
- * The tiles for `params` on this video: `count` alone gives that many over the length;
- * `interval` (2 s by default) gives one per interval up to `count` (100 by default), beyond
- * which `count` tiles spread evenly. Never more tiles than the video has frames. A sprite
+ * The tiles for `params` on this video (tileSpacing) and the sprite they make. A sprite
  * over MAX_SPRITE_SIDE a side (or the pixel limit) is refused, saying what to ask for.
  */
 export function planStoryboard(params: Params, probe: MediaProbe, config: Pick<Config, "MAX_INPUT_PIXELS">): StoryboardPlan {
-  const duration = probe.duration;
-  const frames = Math.max(1, Math.floor(duration * fps(probe) + 1e-6));
-  let count: number;
-  if (params.interval === undefined && params.count !== undefined) {
-    count = params.count;
-  } else {
-    const interval = params.interval ?? DEFAULT_STORYBOARD_INTERVAL_S;
-    count = Math.min(params.count ?? DEFAULT_STORYBOARD_TILES, Math.max(1, Math.ceil(duration / interval - 1e-9)));
-    if (count * interval >= duration && count <= frames) {
-      return sized(params, probe, config, { count, interval, duration });
-    }
-  }
-  count = Math.min(count, frames);
-  return sized(params, probe, config, { count, interval: duration / count, duration });
+  const frames = Math.max(1, Math.floor(probe.duration * fps(probe) + 1e-6));
+  return sized(params, probe, config, { ...tileSpacing(params, probe.duration, frames), duration: probe.duration });
+}
+
+/**
+ * How many tiles, how many seconds apart: `count` alone gives that many over the length;
+ * `interval` (2 s by default) one per interval up to `count` (100 by default), beyond which
+ * `count` tiles spread evenly. Never more tiles than the video has frames.
+ */
+export function tileSpacing(params: Pick<Params, "count" | "interval">, duration: number, frames: number): { count: number; interval: number } {
+  const evenly = (count: number) => {
+    const n = Math.min(count, frames);
+    return { count: n, interval: duration / n };
+  };
+  if (params.interval === undefined && params.count !== undefined) return evenly(params.count);
+  const interval = params.interval ?? DEFAULT_STORYBOARD_INTERVAL_S;
+  const needed = Math.max(1, Math.ceil(duration / interval - 1e-9));
+  const most = params.count ?? DEFAULT_STORYBOARD_TILES;
+  return needed <= most && needed <= frames ? { count: needed, interval } : evenly(Math.min(needed, most));
 }
 
 function sized(params: Params, probe: MediaProbe, config: Pick<Config, "MAX_INPUT_PIXELS">, tiles: { count: number; interval: number; duration: number }): StoryboardPlan {

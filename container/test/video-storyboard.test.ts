@@ -8,7 +8,7 @@ import { parseStoredResult } from "../../src/contract/stored-result.ts";
 import { planStoryboard, storyboardVtt, vttTime } from "../src/processors/video-storyboard.ts";
 import type { MediaProbe } from "../src/tools/ffprobe.ts";
 import { runJob, withTempDir } from "./helpers.ts";
-import { completed, failed, useVideoMedia } from "./video-fixtures.ts";
+import { completed, failed, isMonotonic, useVideoMedia } from "./video-fixtures.ts";
 
 const exec = promisify(execFile);
 const { serveBytes } = useVideoMedia();
@@ -126,6 +126,7 @@ describe("videoStoryboard", () => {
     const { result } = await checkStoryboard(job, { count: 4, columns: 4, tileWidth: 160, format: "jpeg" });
     expect(result.tile.interval).toBe(2);
     expect(result.source).toEqual({ size: bytes.length, duration: SECONDS, width: 320, height: 180, format: "mp4", hasAudio: false });
+    expect(isMonotonic(job.progress)).toBe(true);
     expect(job.progress.at(-1)).toBe(100);
   });
 

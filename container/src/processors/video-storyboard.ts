@@ -89,6 +89,8 @@ function sized(params: Params, probe: MediaProbe, config: Pick<Config, "MAX_INPU
  * with `round=up` gives, for slot i, the last frame whose time is at most i × interval: the
  * frame on screen at the cue's start (half a millisecond of slack for rounding). `tpad`
  * repeats the last frame for slots past it (an audio track longer than the picture).
+ * The sprite appears only at the end, so a second output, one 2×2 frame a second to
+ * nowhere, carries the decoded time that `-progress` reports.
  */
 export function buildArgs(plan: StoryboardPlan, probe: MediaProbe, paths: { input: string; output: string }): string[] {
   const filters = [
@@ -101,10 +103,11 @@ export function buildArgs(plan: StoryboardPlan, probe: MediaProbe, paths: { inpu
     "setsar=1",
     `tile=${plan.columns}x${plan.rows}`,
   ];
+  const graph = `[0:${probe.video!.index}]split[tiles][clock];[tiles]${filters.join(",")}[sprite];[clock]fps=1,scale=2:2[progress]`;
   return [
-    ...inputOptions(), "-i", paths.input,
-    "-map", `0:${probe.video!.index}`, "-an", "-sn", "-dn", "-vf", filters.join(","),
-    "-frames:v", "1", "-c:v", "png", "-compression_level", "1", "-f", "image2", "-update", "1", paths.output,
+    ...inputOptions(), "-i", paths.input, "-filter_complex", graph,
+    "-map", "[sprite]", "-frames:v", "1", "-c:v", "png", "-compression_level", "1", "-f", "image2", "-update", "1", paths.output,
+    "-map", "[progress]", "-f", "null", "-",
   ];
 }
 
@@ -139,6 +142,8 @@ export async function videoStoryboard(params: Params, ctx: ProcessorContext): Pr
       signal: ctx.signal,
       timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
       task: `tiling ${plan.count} frames`,
+      durationS: probe.duration,
+      onProgress: (fraction) => ctx.setProgress(5 + 85 * fraction),
     });
     throwIfAborted(ctx.signal);
     ctx.setProgress(90);

@@ -2,6 +2,7 @@
 // cues point into it (`sprite.jpg#xywh=x,y,w,h`), as Mux's storyboard.vtt, for scrubbing previews.
 import { z } from "zod";
 import { imageQuality, mediaUrl, signedFile } from "../common.ts";
+import { probedVideoSource } from "./video-extraction.ts";
 
 /** Most tiles one storyboard holds, on any plan (limits/media-limits.ts bounds it per plan). */
 export const MAX_STORYBOARD_TILES = 1000;
@@ -54,12 +55,5 @@ export const videoStoryboardResult = z.object({
   }),
   /** Seconds the cues cover: the video's length. */
   duration: z.number(),
-  source: z.object({
-    size: z.int(),
-    duration: z.number(),
-    width: z.int(),
-    height: z.int(),
-    format: z.string(),
-    hasAudio: z.boolean(),
-  }),
+  source: probedVideoSource,
 });

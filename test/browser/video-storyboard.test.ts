@@ -126,6 +126,12 @@ describe("a storyboard on the job page", () => {
     expect((await style()).position).toBe("-96px -54px");
     expect(await scrubber.getAttribute("aria-valuenow")).toBe("4");
     await page.screenshot({ path: join(shots, "job-storyboard.png"), fullPage: true });
+
+    // At a phone's width the page still does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    await page.screenshot({ path: join(shots, "job-storyboard-phone.png"), fullPage: true });
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -151,6 +151,25 @@ describe("videoStoryboard", () => {
     expect(result.tile.interval).toBe(1.6);
   });
 
+  it("shows the last frame in the tiles past the picture's end when the audio runs longer", async () => {
+    const { means } = await colourClip();
+    const bytes = await withTempDir(async (dir) => {
+      const file = `${dir}/long-audio.mp4`;
+      await ffmpegOut(["-f", "lavfi", "-i", COLOURS, "-f", "lavfi", "-i", `sine=d=${SECONDS + 2}`, "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", file]);
+      return readFile(file);
+    });
+    const job = await runJob("videoStoryboard", { url: serveBytes("/long-audio.mp4", bytes), interval: 2, width: 64 });
+    const { result } = completed(job.state);
+    const cues = parseVtt((await job.output(result.url)).toString("utf8"));
+    const sprite = await job.output(result.sprite.url);
+    // 10 s of audio: cues at 0, 2, 4, 6 and 8 s; the picture's last frame (199, at 7.96 s) stands for 8 s.
+    expect(result.duration).toBeGreaterThanOrEqual(SECONDS + 2);
+    expect(cues.map((c) => c.start)).toEqual([0, 2, 4, 6, 8]);
+    const shown = [];
+    for (const cue of cues) shown.push(await frameShown(sprite, cue, means));
+    expect(shown).toEqual([0, 50, 100, 150, FPS * SECONDS - 1]);
+  });
+
   it("refuses a sprite over 16383 pixels a side before decoding, saying what to ask for", async () => {
     const { bytes } = await colourClip();
     const job = await runJob("videoStoryboard", { url: serveBytes("/colours-tall.mp4", bytes), count: 100, width: 1280, columns: 1 });

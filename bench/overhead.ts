@@ -5,7 +5,7 @@
 // client's view (create → a poll, every 100 ms then every 2 % of the time waited, that sees `completed`) is reported beside it.
 // Service and direct runs alternate, so that a burst of noise on the machine lands on
 // both; the median of the runs is reported.
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
 import { httpJobType, jobTypes, type JobParams, type JobType } from "../src/contract/registry.ts";
@@ -16,6 +16,7 @@ import { buildArgs as videoArgs } from "../container/src/processors/compress-vid
 import { buildArgs as audioArgs } from "../container/src/processors/extract-audio.ts";
 import { buildArgs as thumbnailArgs } from "../container/src/processors/video-thumbnail.ts";
 import { buildArgs as extractionArgs, frameTimes } from "../container/src/processors/video-extraction.ts";
+import { buildArgs as storyboardArgs, planStoryboard, storyboardVtt } from "../container/src/processors/video-storyboard.ts";
 import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
 import { grabFrame } from "../container/src/tools/frames.ts";
@@ -152,6 +153,20 @@ const longCases: Case[] = [
         const f = params.frames as Exclude<typeof params.frames, false>;
         await grabFrame(ctx, probe!, args.frames[i]!, { time: frame.time, png: frame.output, format: f.format, quality: f.quality, output: join(paths.out, `f${i}.jpg`) });
       }
+    },
+    extras: (paths) => probeMedia(paths.input, limits.signal),
+  },
+  {
+    type: "videoStoryboard",
+    input: "video",
+    options: { interval: 2, width: 160 },
+    direct: async (params: JobParams<"videoStoryboard">, paths, probe) => {
+      // The raw tile command: the processor's one ffmpeg run (fps, scale, tile into a PNG), then sharp's JPEG and the VTT.
+      const plan = planStoryboard(params, probe!, config);
+      const png = join(paths.out, "sprite.png");
+      await runFfmpeg(storyboardArgs(plan, probe!, { input: paths.input, output: png }), { ...limits, task: "bench" });
+      await sharp(png).jpeg({ quality: params.quality, mozjpeg: true }).toFile(join(paths.out, "sprite.jpg"));
+      await writeFile(join(paths.out, "storyboard.vtt"), storyboardVtt(plan, "sprite.jpg"));
     },
     extras: (paths) => probeMedia(paths.input, limits.signal),
   },

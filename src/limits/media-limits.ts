@@ -4,15 +4,21 @@
 // before anything is saved; a refusal is a 400 naming the field, the plan and its limit.
 // Limits that depend on the input itself (its duration, its size) are the processor's and
 // hold for every plan (container/src/config.ts).
+import { DEFAULT_STORYBOARD_TILES } from "../contract/jobs/video-storyboard.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
 import type { Plan } from "../db/schema.ts";
 
-export interface MediaLimits {}
+export interface MediaLimits {
+  /** videoStoryboard: most tiles (`count`, or its default when only `interval` is given). */
+  storyboardTiles: number;
+  /** videoStoryboard: widest tile, in pixels. */
+  storyboardTileWidth: number;
+}
 
 export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
-  free: {},
-  pro: {},
-  enterprise: {},
+  free: { storyboardTiles: 100, storyboardTileWidth: 320 },
+  pro: { storyboardTiles: 400, storyboardTileWidth: 640 },
+  enterprise: { storyboardTiles: 1000, storyboardTileWidth: 1280 },
 };
 
 /** A refusal: `path` inside the job's params, as the API reports field paths. */
@@ -24,7 +30,12 @@ export interface PlanIssue {
 type Check<T extends JobType> = (params: JobParams<T>, limits: MediaLimits, plan: Plan) => PlanIssue[];
 
 /** One check per job type that has plan limits; a type without one has none beyond the contract's. */
-const checks: { [T in JobType]?: Check<T> } = {};
+const checks: { [T in JobType]?: Check<T> } = {
+  videoStoryboard: (params, limits, plan) => [
+    ...((params.count ?? DEFAULT_STORYBOARD_TILES) > limits.storyboardTiles ? [overLimit(["count"], plan, `at most ${limits.storyboardTiles} tiles`)] : []),
+    ...(params.width > limits.storyboardTileWidth ? [overLimit(["width"], plan, `tiles at most ${limits.storyboardTileWidth} pixels wide`)] : []),
+  ],
+};
 
 /** What in these params is over the plan's limits; empty when the job may run. */
 export function planIssues<T extends JobType>(type: T, params: JobParams<T>, plan: Plan): PlanIssue[] {

@@ -82,6 +82,8 @@ describe("the create-request schema and parseCreateJob agree", () => {
     ["missing input", { type: "compress-pdf" }],
     ["wrong enum", { type: "video-thumbnail", input: url, options: { format: "gif" } }],
     ["too many frames", { type: "video-extraction", input: url, options: { frames: { mode: "count", count: 31 } } }],
+    ["video storyboard", { type: "video-storyboard", input: url, options: { interval: 5, width: 160, format: "webp" } }],
+    ["too many storyboard tiles", { type: "videoStoryboard", params: { url, count: 1001 } }],
   ];
 
   it.each(bodies)("%s", (_name, body) => {
@@ -94,5 +96,10 @@ describe("the create-request schema and parseCreateJob agree", () => {
     const refined = { type: "compress-video", input: url, options: { codec: "h264", format: "webm" } };
     expect(parseCreateJob(refined).ok).toBe(false);
     expect(validate(refined)).toBe(true);
+    // So is a storyboard sprite wider than 16383 pixels (columns × width), said in columns' description.
+    const wide = { type: "video-storyboard", input: url, options: { width: 1280, columns: 13 } };
+    expect(parseCreateJob(wide).ok).toBe(false);
+    expect(validate(wide)).toBe(true);
+    expect(JSON.stringify(doc.components.schemas)).toContain("columns × width at most 16383");
   });
 });

@@ -117,6 +117,12 @@ export const CORPUS: CorpusCase[] = [
     make: async () => ffmpegPiped([...clip(), ...tone(), ...h264, "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-f", "matroska"]),
   },
   {
+    name: "recorded-storyboard.mkv", what: "Matroska written to a pipe (no duration), as a storyboard: its length read from its last packet", contentType: "video/x-matroska", type: "videoStoryboard",
+    params: { interval: 1 },
+    expected: completed({ tile: { width: 160, height: 90, interval: 1 }, sprite: { format: "jpg", height: 90 }, source: { width: 320, height: 180, format: "mkv" } }),
+    make: async () => ffmpegPiped([...clip(), ...h264, "-pix_fmt", "yuv420p", "-f", "matroska"]),
+  },
+  {
     name: "recorded.webm", what: "WebM (VP9 + Opus) written to a pipe, as MediaRecorder does", contentType: "video/webm", type: "videoExtraction",
     params: { audio: false, frames: { mode: "count", count: 3, skipBlackFrames: true } },
     expected: completed({ source: { format: "webm", width: 320, height: 180, hasAudio: true } }),

@@ -639,6 +639,24 @@ export interface components {
                 };
             });
         };
+        VideoStoryboardParams: {
+            url: string;
+            /** @description Tiles. Alone: exactly this many, evenly spaced over the video. With `interval`: at most this many. Default: 100 at most. */
+            count?: number;
+            /** @description Seconds between tiles; a video longer than `count` × `interval` gets `count` tiles evenly spaced instead. Default: 2 when `count` is not given. */
+            interval?: number;
+            /** @description Width of one tile in pixels; its height keeps the video's aspect ratio. Default: `160`. */
+            width?: number;
+            /** @description Tiles per row of the sprite (fewer when there are fewer tiles); rows follow from the count. columns × width at most 16383 (the sprite's widest side). Default: `10`. */
+            columns?: number;
+            /**
+             * @description Default: `"jpg"`.
+             * @enum {string}
+             */
+            format?: "jpg" | "webp";
+            /** @description Default: `75`. */
+            quality?: number;
+        };
         CreateUploadRequest: {
             /** @description The file's name, kept for your reference. */
             filename: string;
@@ -1281,8 +1299,72 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The HTTP dialect's `options` of a video-storyboard job: its params other than `url`. */
+        VideoStoryboardOptions: {
+            /** @description Tiles. Alone: exactly this many, evenly spaced over the video. With `interval`: at most this many. Default: 100 at most. */
+            count?: number;
+            /** @description Seconds between tiles; a video longer than `count` × `interval` gets `count` tiles evenly spaced instead. Default: 2 when `count` is not given. */
+            interval?: number;
+            /** @description Width of one tile in pixels; its height keeps the video's aspect ratio. Default: `160`. */
+            width?: number;
+            /** @description Tiles per row of the sprite (fewer when there are fewer tiles); rows follow from the count. columns × width at most 16383 (the sprite's widest side). Default: `10`. */
+            columns?: number;
+            /**
+             * @description Default: `"jpg"`.
+             * @enum {string}
+             */
+            format?: "jpg" | "webp";
+            /** @description Default: `75`. */
+            quality?: number;
+        };
+        /** @description Creates a video-storyboard job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoStoryboardRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-storyboard" | "videoStoryboard";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoStoryboardOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a videoStoryboard job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoStoryboardSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-storyboard" | "videoStoryboard";
+            params: components["schemas"]["VideoStoryboardParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
-        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"];
+        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"];
         CompressVideoResult: {
             url: string;
             expiresAt: string;
@@ -1622,6 +1704,75 @@ export interface components {
                 reportMs: number | null;
             };
         };
+        VideoStoryboardResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            sprite: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                width: number;
+                height: number;
+                /** @enum {string} */
+                format: "jpg" | "webp";
+            };
+            tile: {
+                width: number;
+                height: number;
+                columns: number;
+                rows: number;
+                count: number;
+                interval: number;
+            };
+            duration: number;
+            source: {
+                size: number;
+                duration: number;
+                width: number;
+                height: number;
+                format: string;
+                hasAudio: boolean;
+            };
+        };
+        VideoStoryboardJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-storyboard";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoStoryboardResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's download of the input, in the last attempt. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+        };
         CompressVideoCompletedSdkJob: {
             id: string;
             priority: number;
@@ -1937,6 +2088,71 @@ export interface components {
                 hasAudio: boolean;
             };
         };
+        VideoStoryboardCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's download of the input, in the last attempt. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoStoryboard";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            sprite: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                width: number;
+                height: number;
+                /** @enum {string} */
+                format: "jpg" | "webp";
+            };
+            tile: {
+                width: number;
+                height: number;
+                columns: number;
+                rows: number;
+                count: number;
+                interval: number;
+            };
+            duration: number;
+            source: {
+                size: number;
+                duration: number;
+                width: number;
+                height: number;
+                format: string;
+                hasAudio: boolean;
+            };
+        };
         UnfinishedSdkJob: {
             id: string;
             priority: number;
@@ -1969,14 +2185,14 @@ export interface components {
             /** @description The failure's code when failed, otherwise null. */
             errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
-            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction";
+            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard";
             /** @enum {string} */
             status: "pending" | "processing" | "failed" | "cancelled";
         };
         /** @description A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it. */
-        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
+        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
         /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
-        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"];
+        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"];
         JobFailure: {
             /** @enum {string} */
             code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed";
@@ -1985,7 +2201,7 @@ export interface components {
         CreatedJob: {
             id: string;
             /** @enum {string} */
-            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction";
+            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard";
             priority: number;
             createdAt: string;
             /** @constant */
@@ -2483,7 +2699,7 @@ export interface operations {
                 /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
                 /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
-                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction";
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard";
                 /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
                 created?: {
                     /** @description Created at or after this time, Unix seconds. */

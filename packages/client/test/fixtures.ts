@@ -65,6 +65,14 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
     ],
     source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mov,mp4,m4a,3gp,3g2,mj2", hasAudio: true },
   },
+  videoStoryboard: {
+    ...link("sb/storyboard.vtt"),
+    size: 2_900,
+    sprite: { ...link("sb/sprite.jpg"), size: 160_000, width: 1600, height: 360, format: "jpg" },
+    tile: { width: 160, height: 90, columns: 10, rows: 4, count: 32, interval: 2 },
+    duration: 62.5,
+    source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mp4", hasAudio: true },
+  },
 };
 
 export const HTTP_NAMES: Record<JobType, string> = {
@@ -74,6 +82,7 @@ export const HTTP_NAMES: Record<JobType, string> = {
   videoThumbnail: "video-thumbnail",
   extractAudio: "extract-audio",
   videoExtraction: "video-extraction",
+  videoStoryboard: "video-storyboard",
 };
 
 const base = {

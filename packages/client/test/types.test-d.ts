@@ -75,6 +75,13 @@ export async function narrowing(client: MediaJobsClient): Promise<void> {
     void [bitrate, first, hasAudio];
   }
 
+  if (job.type === "videoStoryboard" && job.status === "completed") {
+    const vtt: string = job.url;
+    const sprite: { url: string; width: number; format: "jpg" | "webp" } = job.sprite;
+    const tile: { columns: number; count: number; interval: number } = job.tile;
+    void [vtt, sprite, tile];
+  }
+
   if (job.type === "compressVideo" && job.status === "completed") {
     const codec: "h264" | "h265" | "vp9" = job.codec;
     const bitrate: string = job.bitrate;
@@ -96,6 +103,9 @@ export async function enqueueTyping(client: MediaJobsClient): Promise<void> {
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "attention" } });
   await client.enqueueJob({ type: "videoThumbnail", params: { url: "https://e.com/a.mp4", width: 400, height: 400, fit: "contain", background: "#000000" } });
   await client.enqueueJob({ type: "videoExtraction", params: { url: "https://e.com/a.mp4", frames: { mode: "count", count: 5, width: 64, height: 64, position: "entropy" } } });
+  await client.enqueueJob({ type: "videoStoryboard", params: { url: "https://e.com/a.mp4", interval: 5, width: 160, format: "webp" } });
+  // @ts-expect-error a storyboard's sprite is JPEG or WebP
+  await client.enqueueJob({ type: "videoStoryboard", params: { url: "https://e.com/a.mp4", format: "png" } });
   // @ts-expect-error position is a side, a corner, center, attention or entropy
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "face" } });
   // @ts-expect-error fit is cover, contain, inside or fill (sharp's names), not Cloudinary's crop modes

@@ -8,6 +8,7 @@ import type { JobRow } from "../../db/schema.ts";
 import type { Attempt, Delivery } from "../../webhooks/store.ts";
 import { formatBytes, formatDuration } from "./format.ts";
 import { CsrfField, EmptyRow, Id, Layout, Notice, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
+import { Storyboard, storyboardOf } from "./storyboard.tsx";
 
 const IMAGE_FORMATS = new Set(["jpg", "jpeg", "png", "webp", "avif"]);
 
@@ -29,7 +30,7 @@ interface Output {
   caption: string;
 }
 
-/** Every signed output link in a result: the main file, the audio, each frame. */
+/** Every signed output link in a result: the main file, the audio, each frame, a storyboard's sprite. */
 export function outputsOf(result: Record<string, unknown> | undefined): Output[] {
   if (!result) return [];
   const out: Output[] = [];
@@ -43,8 +44,9 @@ export function outputsOf(result: Record<string, unknown> | undefined): Output[]
     const at = typeof f.timestamp === "number" ? ` at ${f.timestamp.toFixed(2)} s` : "";
     out.push({ label, url: f.url, kind, caption: [format, size, typeof f.size === "number" ? formatBytes(f.size) : ""].filter(Boolean).join(", ") + at });
   };
-  add("Output", result);
+  add(result.sprite ? "WebVTT" : "Output", result);
   add("Audio", result.audio);
+  add("Sprite", result.sprite);
   if (Array.isArray(result.frames)) result.frames.forEach((frame, i) => add(`Frame ${i + 1}`, frame));
   return out;
 }
@@ -62,6 +64,7 @@ export function JobPage(props: JobProps) {
   const { row, view } = props;
   const running = row.status === "queued" || row.status === "processing";
   const outputs = outputsOf(view.result);
+  const board = storyboardOf(view.result);
   return (
     <Layout
       title={`Job ${row.id}`}
@@ -157,6 +160,7 @@ export function JobPage(props: JobProps) {
           </dl>
           <h2>Outputs</h2>
           <p class="muted">Links are signed and expire one hour after this page was loaded.</p>
+          {board && <Storyboard board={board} />}
           <div class="previews">
             {outputs.map((o) => (
               <figure>

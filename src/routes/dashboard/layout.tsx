@@ -6,6 +6,7 @@ import { raw } from "hono/html";
 import { CSRF_FIELD } from "../../auth/session.ts";
 import { FAVICON_PATH } from "./favicon.ts";
 import { liveScript } from "./live.ts";
+import { storyboardScript } from "./storyboard.tsx";
 
 const css = `
 :root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--panel:#f6f8fa;--line:#d0d7de;--link:#0550ae;--accent:#0550ae;--danger:#a40e26;--ok:#116329;--warn:#7d4e00;--focus:#bf3989}
@@ -174,7 +175,7 @@ export function Layout(props: LayoutProps) {
           </main>
           {/* Outside <main>, which the live refresh may replace: announces a job that ended. */}
           <p id="live-announce" class="sr-only" role="status"></p>
-          <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: copyScript + liveScript }} />
+          <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: copyScript + liveScript + storyboardScript }} />
         </body>
       </html>
     </>

@@ -68,6 +68,52 @@ describe("compressVideo", () => {
     expect(outputs[0]!.contentType).toBe("video/webm");
   });
 
+  it("encodes AV1 (SVT-AV1) + AAC into MP4 by default, scaled inside maxWidth × maxHeight, and states it probed", async () => {
+    const input = await fixtureBytes("twoSeconds");
+    const job = await runJob("compressVideo", { url: serveBytes("/two-seconds.mp4", input), codec: "av1", quality: "low", maxWidth: 320, maxHeight: 320 });
+    const { result, outputs } = completed(job.state);
+    const bytes = await job.output(result.url);
+    const probe = await ffprobe(bytes);
+    expect(probe.format.format_name).toContain("mp4");
+    expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["video:av1", "audio:aac"]);
+    const video = probe.streams.find((s) => s.codec_type === "video")!;
+    expect([video.width, video.height]).toEqual([320, 180]);
+    expect(Math.abs(Number(probe.format.duration) - 2)).toBeLessThan(0.1);
+    expect(bytes.indexOf("moov")).toBeLessThan(bytes.indexOf("mdat"));
+    expect(result).toMatchObject({ url: "video.mp4", size: bytes.length, codec: "av1", format: "mp4", width: 320, height: 180, source: { width: 640, height: 360 } });
+    expect(result.duration).toBeCloseTo(Number(probe.format.duration), 2);
+    const bps = (bytes.length * 8) / Number(probe.format.duration);
+    expect(Number(result.bitrate.slice(0, -1)) * (result.bitrate.endsWith("M") ? 1e6 : 1e3)).toBeCloseTo(bps, -4);
+    expect(outputs).toEqual([{ name: "video.mp4", contentType: "video/mp4", size: bytes.length }]);
+    expect(parseStoredResult("compressVideo", result)).toEqual({ ok: true, value: result });
+  });
+
+  it("encodes AV1 + Opus into WebM when asked", async () => {
+    const job = await runJob("compressVideo", { url: await serve("twoSeconds"), codec: "av1", format: "webm", maxWidth: 640, maxHeight: 640 });
+    const { result, outputs } = completed(job.state);
+    const bytes = await job.output(result.url);
+    const probe = await ffprobe(bytes);
+    expect(probe.format.format_name).toContain("webm");
+    expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["video:av1", "audio:opus"]);
+    const video = probe.streams.find((s) => s.codec_type === "video")!;
+    expect([video.width, video.height]).toEqual([640, 360]);
+    expect(Math.abs(Number(probe.format.duration) - 2)).toBeLessThan(0.1);
+    expect(result).toMatchObject({ url: "video.webm", size: bytes.length, codec: "av1", format: "webm", width: 640, height: 360 });
+    expect(outputs[0]!.contentType).toBe("video/webm");
+  });
+
+  it("holds a target bitrate with AV1 too (SVT-AV1's VBR mode)", async () => {
+    // The 6-s clip: on 2 s, SVT-AV1's first keyframe alone puts the average 45 % over.
+    const job = await runJob("compressVideo", { url: await serve("small"), codec: "av1", targetBitrate: "300K", stripAudio: true, maxWidth: 320, maxHeight: 320 });
+    const { result } = completed(job.state);
+    const bytes = await job.output(result.url);
+    const probe = await ffprobe(bytes);
+    expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["video:av1"]);
+    const bps = (bytes.length * 8) / Number(probe.format.duration);
+    expect(bps).toBeGreaterThan(300_000 * 0.6);
+    expect(bps).toBeLessThan(300_000 * 1.4);
+  });
+
   it("holds a target bitrate: the video stream lands near it", async () => {
     const job = await runJob("compressVideo", { url: await serve("small"), targetBitrate: "300K", stripAudio: true });
     const { result } = completed(job.state);

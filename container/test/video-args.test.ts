@@ -52,6 +52,16 @@ describe("compressVideo arguments", () => {
       expect: { "-c:v": "libvpx-vp9", "-b:v": "0", "-crf": "27", "-c:a": "libopus", "-b:a": "128k", "-f": "webm" },
       absent: ["-movflags"],
     },
+    {
+      name: "av1 defaults to MP4: SVT-AV1 at the medium preset's speed and CRF, AAC audio",
+      params: { codec: "av1" },
+      expect: { "-c:v": "libsvtav1", "-preset": "8", "-crf": "32", "-c:a": "aac", "-b:a": "128k", "-f": "mp4", "-movflags": "+faststart" },
+      absent: ["-b:v"],
+    },
+    { name: "av1 low and high: faster and slower SVT-AV1 presets", params: { codec: "av1", quality: "low" }, expect: { "-preset": "10", "-crf": "42" } },
+    { name: "av1 high", params: { codec: "av1", quality: "high" }, expect: { "-preset": "6", "-crf": "26" } },
+    { name: "av1 in WebM when asked: Opus audio", params: { codec: "av1", format: "webm" }, expect: { "-c:v": "libsvtav1", "-c:a": "libopus", "-f": "webm" }, absent: ["-movflags"] },
+    { name: "targetBitrate with av1: SVT-AV1's VBR at the target, no CRF", params: { codec: "av1", targetBitrate: "1M" }, expect: { "-b:v": "1000000", "-maxrate": "1500000", "-bufsize": "2000000", "-preset": "8" }, absent: ["-crf"] },
     { name: "vp9 in MP4 when asked: AAC audio, faststart", params: { codec: "vp9", format: "mp4" }, expect: { "-c:v": "libvpx-vp9", "-c:a": "aac", "-f": "mp4", "-movflags": "+faststart" } },
     {
       name: "targetBitrate switches to bitrate mode with maxrate 1.5× and bufsize 2×",
@@ -89,6 +99,8 @@ describe("compressVideo arguments", () => {
     expect(outputFormat({ codec: "h264", format: undefined })).toBe("mp4");
     expect(outputFormat({ codec: "vp9", format: undefined })).toBe("webm");
     expect(outputFormat({ codec: "vp9", format: "mp4" })).toBe("mp4");
+    expect(outputFormat({ codec: "av1", format: undefined })).toBe("mp4");
+    expect(outputFormat({ codec: "av1", format: "webm" })).toBe("webm");
   });
 
   it.each([

@@ -1,4 +1,4 @@
-// compressVideo: re-encode to H.264, H.265 or VP9 at a constant quality (or an average
+// compressVideo: re-encode to H.264, H.265, VP9 or AV1 at a constant quality (or an average
 // bitrate), scaled down inside maxWidth × maxHeight with even sides, audio re-encoded
 // to AAC (Opus in WebM) or stripped. The result is measured on the output by ffprobe.
 import { stat } from "node:fs/promises";
@@ -19,7 +19,14 @@ export const CRF: Record<Codec, Record<QualityPreset, number>> = {
   h264: { low: 28, medium: 23, high: 18 },
   h265: { low: 32, medium: 28, high: 24 },
   vp9: { low: 40, medium: 33, high: 27 },
+  av1: { low: 42, medium: 32, high: 26 },
 };
+
+/**
+ * SVT-AV1's speed preset (0 slowest … 13 fastest) per quality preset: chosen for CPU time
+ * on the container's 2 vCPUs against size for quality, measured in docs/job-types.md ("AV1").
+ */
+export const AV1_PRESET: Record<QualityPreset, number> = { low: 10, medium: 8, high: 6 };
 
 /** Audio bitrate per container and preset: AAC in MP4, Opus (more efficient) in WebM. */
 export const AUDIO_BITRATE: Record<"mp4" | "webm", Record<QualityPreset, string>> = {
@@ -97,6 +104,9 @@ function videoCodecArgs(params: Params): string[] {
     case "vp9":
       // -b:v 0 with -crf is libvpx's constant-quality mode; row-mt uses every core.
       return ["-c:v", "libvpx-vp9", ...(target ? rate : ["-b:v", "0", "-crf", crf]), "-deadline", "good", "-cpu-used", "4", "-row-mt", "1"];
+    case "av1":
+      // SVT-AV1 threads by itself. With -b:v (and -maxrate above it) ffmpeg 5.1 sets its VBR mode.
+      return ["-c:v", "libsvtav1", "-preset", String(AV1_PRESET[params.quality]), ...(target ? rate : ["-crf", crf])];
   }
 }
 

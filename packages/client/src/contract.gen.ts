@@ -294,7 +294,7 @@ export interface components {
              * @description Default: `"h264"`.
              * @enum {string}
              */
-            codec?: "h264" | "h265" | "vp9";
+            codec?: "h264" | "h265" | "vp9" | "av1";
             /** @description Default: `false`. */
             stripAudio?: boolean;
             /** @enum {string} */
@@ -513,7 +513,7 @@ export interface components {
              * @description Default: `"h264"`.
              * @enum {string}
              */
-            codec?: "h264" | "h265" | "vp9";
+            codec?: "h264" | "h265" | "vp9" | "av1";
             /** @description Default: `false`. */
             stripAudio?: boolean;
             /** @enum {string} */
@@ -995,7 +995,7 @@ export interface components {
             /** @enum {string} */
             format: "mp4" | "webm";
             /** @enum {string} */
-            codec: "h264" | "h265" | "vp9";
+            codec: "h264" | "h265" | "vp9" | "av1";
             bitrate: string;
             compressionRatio: number;
             source: {
@@ -1368,7 +1368,7 @@ export interface components {
             /** @enum {string} */
             format: "mp4" | "webm";
             /** @enum {string} */
-            codec: "h264" | "h265" | "vp9";
+            codec: "h264" | "h265" | "vp9" | "av1";
             bitrate: string;
             compressionRatio: number;
             source: {

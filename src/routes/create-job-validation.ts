@@ -7,6 +7,7 @@ import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import { takeUpload } from "../files/uploads.ts";
 import { AppError, invalidInput } from "../lib/errors.ts";
+import { planIssues } from "../limits/plans.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 
 /** `application/json` or any `application/…+json`, with or without parameters such as charset. */
@@ -26,7 +27,8 @@ function summarize(issues: { path: string; message: string }[]): string {
  * Validates a create: a body declared JSON (415 otherwise: a form or text/plain body is
  * refused, not guessed at) that parses, either dialect by the contract's `parseCreateJob`,
  * public input and webhook URLs, and an `upload:` input that this organization may take
- * for this job type (taking it). Every refusal is 400 invalid_input with field paths.
+ * for this job type (taking it), and what the organization's plan allows (limits/plans.ts
+ * planIssues). Every refusal is 400 invalid_input with field paths.
  * Hono's own JSON validator is not used: it reads `+json` types more narrowly and answers
  * malformed JSON without a field path.
  */
@@ -45,6 +47,8 @@ export function createJobValidation() {
     const parsed = parseCreateJob(body);
     if (!parsed.ok) throw invalidInput(summarize(parsed.issues), parsed.issues);
     const request = parsed.value;
+    const planned = planIssues(c.get("org").plan, request.type, request.params, "params" in (body as object) ? "params" : "options");
+    if (planned.length) throw invalidInput(summarize(planned), planned);
 
     const inputPath = "params" in (body as object) ? "params.url" : "input";
     const upload = uploadRefId(request.params.url);

@@ -59,7 +59,7 @@ describe("compressVideo arguments", () => {
       absent: ["-b:v"],
     },
     { name: "av1 low and high: faster and slower SVT-AV1 presets", params: { codec: "av1", quality: "low" }, expect: { "-preset": "10", "-crf": "42" } },
-    { name: "av1 high", params: { codec: "av1", quality: "high" }, expect: { "-preset": "6", "-crf": "26" } },
+    { name: "av1 high", params: { codec: "av1", quality: "high" }, expect: { "-preset": "6", "-crf": "22" } },
     { name: "av1 in WebM when asked: Opus audio", params: { codec: "av1", format: "webm" }, expect: { "-c:v": "libsvtav1", "-c:a": "libopus", "-f": "webm" }, absent: ["-movflags"] },
     { name: "targetBitrate with av1: SVT-AV1's VBR at the target, no CRF", params: { codec: "av1", targetBitrate: "1M" }, expect: { "-b:v": "1000000", "-maxrate": "1500000", "-bufsize": "2000000", "-preset": "8" }, absent: ["-crf"] },
     { name: "vp9 in MP4 when asked: AAC audio, faststart", params: { codec: "vp9", format: "mp4" }, expect: { "-c:v": "libvpx-vp9", "-c:a": "aac", "-f": "mp4", "-movflags": "+faststart" } },

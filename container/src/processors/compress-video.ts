@@ -19,7 +19,7 @@ export const CRF: Record<Codec, Record<QualityPreset, number>> = {
   h264: { low: 28, medium: 23, high: 18 },
   h265: { low: 32, medium: 28, high: 24 },
   vp9: { low: 40, medium: 33, high: 27 },
-  av1: { low: 42, medium: 32, high: 26 },
+  av1: { low: 42, medium: 32, high: 22 },
 };
 
 /**

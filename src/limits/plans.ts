@@ -11,7 +11,7 @@ export interface PlanLimits {
   jobsPerHour: number;
   /**
    * The largest side an AV1 encode may write: compressVideo with codec av1 must give
-   * maxWidth and maxHeight at most this. SVT-AV1 costs 1.5 to 5 times x264's CPU a pixel
+   * maxWidth and maxHeight at most this. SVT-AV1 costs up to 5 times x264's CPU a pixel
    * at the presets used (docs/job-types.md, "AV1"), so its output size is bounded by plan;
    * with the one-hour input limit this bounds an AV1 job's CPU time (docs/limits.md).
    */

@@ -114,6 +114,18 @@ describe("compressVideo", () => {
     expect(bps).toBeLessThan(300_000 * 1.4);
   });
 
+  it("refuses an AV1 picture under 64 pixels a side with invalid_input, before encoding", async () => {
+    // 640×360 inside 100 × 100 is 100×56: SVT-AV1 would refuse it ("Source Height must be at least 64").
+    const job = await runJob("compressVideo", { url: await serve("twoSeconds"), codec: "av1", maxWidth: 100, maxHeight: 100 });
+    expect(failed(job.state).error).toMatchObject({
+      code: "invalid_input",
+      message: "AV1 encodes pictures of at least 64×64 pixels, and this video comes out 100×56 inside maxWidth × maxHeight: give a larger maxWidth and maxHeight, or use codec h264, h265 or vp9",
+    });
+    // The same box in H.264 is fine.
+    const h264 = await runJob("compressVideo", { url: await serve("twoSeconds"), maxWidth: 100, maxHeight: 100 });
+    expect(completed(h264.state).result).toMatchObject({ width: 100, height: 56 });
+  });
+
   it("holds a target bitrate: the video stream lands near it", async () => {
     const job = await runJob("compressVideo", { url: await serve("small"), targetBitrate: "300K", stripAudio: true });
     const { result } = completed(job.state);

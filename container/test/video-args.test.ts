@@ -5,7 +5,7 @@ import { compressVideoParams } from "../../src/contract/jobs/compress-video.ts";
 import { extractAudioParams } from "../../src/contract/jobs/extract-audio.ts";
 import { videoExtractionParams } from "../../src/contract/jobs/video-extraction.ts";
 import { videoThumbnailParams } from "../../src/contract/jobs/video-thumbnail.ts";
-import { buildArgs as compressArgs, formatBitrate, outputFormat, parseBitrate, scaledSize } from "../src/processors/compress-video.ts";
+import { av1TooSmall, buildArgs as compressArgs, formatBitrate, outputFormat, parseBitrate, scaledSize } from "../src/processors/compress-video.ts";
 import { buildArgs as audioArgs } from "../src/processors/extract-audio.ts";
 import { buildArgs as extractionArgs, frameName, frameTimes } from "../src/processors/video-extraction.ts";
 import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processors/video-thumbnail.ts";
@@ -93,6 +93,17 @@ describe("compressVideo arguments", () => {
     expect(args.slice(0, 6)).toEqual(["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS, "-i", "/w/input"]);
     expect(INPUT_FORMATS.split(",")).not.toContain("hls");
     expect(args.filter((_, i) => args[i - 1] === "-map")).toEqual(["0:2", "0:1"]);
+  });
+
+  it.each([
+    ["av1", 64, 64, null],
+    ["av1", 100, 56, "comes out 100×56"],
+    ["av1", 62, 200, "comes out 62×200"],
+    ["h264", 2, 2, null],
+  ] as const)("an %s picture of %i×%i: refused when SVT-AV1 cannot encode it", (codec, width, height, refusal) => {
+    const failure = av1TooSmall(compressVideoParams.parse({ url, codec }), { width, height });
+    if (refusal === null) expect(failure).toBeNull();
+    else expect(failure).toMatchObject({ code: "invalid_input", message: expect.stringContaining(refusal) });
   });
 
   it("picks the container from the codec", () => {

@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import type { QualityPreset } from "../../../src/contract/common.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
-import { throwIfAborted } from "../errors.ts";
+import { JobFailure, throwIfAborted } from "../errors.ts";
 import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
 import { ratio } from "./compress-image.ts";
@@ -61,6 +61,19 @@ export function scaledSize(width: number, height: number, maxWidth?: number, max
   return { width: even(width * factor + 1e-9), height: even(height * factor + 1e-9) };
 }
 
+/** SVT-AV1 refuses a picture narrower or shorter than this ("Source Width must be at least 64"). */
+export const AV1_MIN_SIDE = 64;
+
+/** The job's refusal of an AV1 picture SVT-AV1 cannot encode, before any encoding; null when it can. */
+export function av1TooSmall(params: Params, size: { width: number; height: number }): JobFailure | null {
+  if (params.codec !== "av1" || (size.width >= AV1_MIN_SIDE && size.height >= AV1_MIN_SIDE)) return null;
+  const scaled = params.maxWidth !== undefined || params.maxHeight !== undefined ? " inside maxWidth × maxHeight" : "";
+  return new JobFailure(
+    "invalid_input",
+    `AV1 encodes pictures of at least ${AV1_MIN_SIDE}×${AV1_MIN_SIDE} pixels, and this video comes out ${size.width}×${size.height}${scaled}: give a larger maxWidth and maxHeight, or use codec h264, h265 or vp9`,
+  );
+}
+
 export interface Paths {
   input: string;
   output: string;
@@ -113,6 +126,8 @@ function videoCodecArgs(params: Params): string[] {
 export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const { signal } = ctx;
   const probe = await probeInput(ctx, { video: true });
+  const tooSmall = av1TooSmall(params, scaledSize(probe.video!.width, probe.video!.height, params.maxWidth, params.maxHeight));
+  if (tooSmall) throw tooSmall;
   ctx.setProgress(8);
 
   const format = outputFormat(params);

@@ -126,6 +126,17 @@ describe("compressVideo", () => {
     expect(completed(h264.state).result).toMatchObject({ width: 100, height: 56 });
   });
 
+  it("refuses an AV1 encode predicted past AV1_MAX_CPU_S with duration_limit_exceeded, before encoding", async () => {
+    // 2 s of 640×360 at 25 fps at high: about 1.8 CPU-s predicted, over a 1-s budget.
+    const config = await testConfig({ AV1_MAX_CPU_S: "1" });
+    const job = await runJob("compressVideo", { url: await serve("twoSeconds"), codec: "av1", quality: "high", maxWidth: 640, maxHeight: 640 }, { config });
+    expect(failed(job.state).error).toMatchObject({
+      code: "duration_limit_exceeded",
+      message: "AV1 at quality high encodes at most 1.09 s of 640×360 video at 25 fps (about 1 s of CPU time), and this video is 2 s: use a lower quality, a smaller maxWidth and maxHeight, or codec h264, h265 or vp9",
+    });
+    expect(job.progress.at(-1) ?? 0).toBeLessThan(10);
+  });
+
   it("holds a target bitrate: the video stream lands near it", async () => {
     const job = await runJob("compressVideo", { url: await serve("small"), targetBitrate: "300K", stripAudio: true });
     const { result } = completed(job.state);

@@ -5,7 +5,7 @@ import { compressVideoParams } from "../../src/contract/jobs/compress-video.ts";
 import { extractAudioParams } from "../../src/contract/jobs/extract-audio.ts";
 import { videoExtractionParams } from "../../src/contract/jobs/video-extraction.ts";
 import { videoThumbnailParams } from "../../src/contract/jobs/video-thumbnail.ts";
-import { av1TooSmall, buildArgs as compressArgs, formatBitrate, outputFormat, parseBitrate, scaledSize } from "../src/processors/compress-video.ts";
+import { av1OverBudget, av1TooSmall, buildArgs as compressArgs, formatBitrate, outputFormat, parseBitrate, scaledSize } from "../src/processors/compress-video.ts";
 import { buildArgs as audioArgs } from "../src/processors/extract-audio.ts";
 import { buildArgs as extractionArgs, frameName, frameTimes } from "../src/processors/video-extraction.ts";
 import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processors/video-thumbnail.ts";
@@ -104,6 +104,26 @@ describe("compressVideo arguments", () => {
     const failure = av1TooSmall(compressVideoParams.parse({ url, codec }), { width, height });
     if (refusal === null) expect(failure).toBeNull();
     else expect(failure).toMatchObject({ code: "invalid_input", message: expect.stringContaining(refusal) });
+  });
+
+  it.each([
+    // 1080p at 25 fps, the default 3 h of CPU: high (0.16 CPU-s a megapixel-frame) fits 21 min 42 s, medium 53 min, low any hour.
+    ["high", 1920, 1080, 25, 21 * 60, null],
+    ["high", 1920, 1080, 25, 22 * 60, "AV1 at quality high encodes at most 21 min 42 s of 1920×1080 video at 25 fps (about 3 h of CPU time), and this video is 22 min"],
+    ["medium", 1920, 1080, 25, 3600, "at most 53 min 25 s of 1920×1080"],
+    ["medium", 1280, 720, 25, 3600, null],
+    ["low", 1920, 1080, 25, 3600, null],
+    ["high", 1280, 720, 29.97, 45 * 60, "at most 40 min 44 s of 1280×720 video at 29.97 fps"],
+    // An unknown frame rate counts as 30 fps.
+    ["high", 1920, 1080, null, 20 * 60, "at most 18 min 5 s of 1920×1080 video at 30 fps"],
+  ] as const)("AV1 at %s on %i×%i at %s fps for %i s: refused past the CPU budget", (quality, width, height, frameRate, durationS, refusal) => {
+    const failure = av1OverBudget(compressVideoParams.parse({ url, codec: "av1", quality }), { width, height }, { durationS, frameRate }, { AV1_MAX_CPU_S: 3 * 3600 });
+    if (refusal === null) expect(failure).toBeNull();
+    else expect(failure).toMatchObject({ code: "duration_limit_exceeded", message: expect.stringContaining(refusal) });
+  });
+
+  it("never refuses another codec for its CPU time", () => {
+    expect(av1OverBudget(compressVideoParams.parse({ url, codec: "h265", quality: "high" }), { width: 3840, height: 2160 }, { durationS: 3600, frameRate: 60 }, { AV1_MAX_CPU_S: 1 })).toBeNull();
   });
 
   it("picks the container from the codec", () => {

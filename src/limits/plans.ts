@@ -12,8 +12,8 @@ export interface PlanLimits {
   /**
    * The largest side an AV1 encode may write: compressVideo with codec av1 must give
    * maxWidth and maxHeight at most this. SVT-AV1 costs up to 5 times x264's CPU a pixel
-   * at the presets used (docs/job-types.md, "AV1"), so its output size is bounded by plan;
-   * with the one-hour input limit this bounds an AV1 job's CPU time (docs/limits.md).
+   * at the presets used (docs/job-types.md, "AV1"), so its output size is bounded by plan.
+   * (The processor also refuses an encode predicted past AV1_MAX_CPU_S; docs/limits.md.)
    */
   av1MaxSide: number;
 }

@@ -5,7 +5,8 @@ import { stat } from "node:fs/promises";
 import type { QualityPreset } from "../../../src/contract/common.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
-import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
+import type { Config } from "../config.ts";
+import { describeDuration, ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
 import { ratio } from "./compress-image.ts";
 import type { ProcessorContext } from "./types.ts";
@@ -74,6 +75,37 @@ export function av1TooSmall(params: Params, size: { width: number; height: numbe
   );
 }
 
+/**
+ * SVT-AV1's CPU seconds per million output pixels per frame at each quality preset's speed
+ * preset: the larger of the 720p and 1080p measurements of docs/job-types.md ("AV1"), on one
+ * core of the bench machine (capacity.md counts a vCPU as one).
+ */
+export const AV1_CPU_S_PER_MEGAPIXEL_FRAME: Record<QualityPreset, number> = { low: 0.026, medium: 0.065, high: 0.16 };
+
+/**
+ * The job's refusal of an AV1 encode predicted to take more than AV1_MAX_CPU_S (its frames ×
+ * output pixels × the preset's cost), before any encoding: it would otherwise run for hours
+ * and end processing_timeout. Null when it fits; an unknown frame rate counts as 30 fps.
+ */
+export function av1OverBudget(
+  params: Params,
+  size: { width: number; height: number },
+  video: { durationS: number; frameRate: number | null },
+  config: Pick<Config, "AV1_MAX_CPU_S">,
+): JobFailure | null {
+  if (params.codec !== "av1") return null;
+  const fps = video.frameRate && video.frameRate > 0 && video.frameRate <= 240 ? video.frameRate : 30;
+  const cpuPerSecond = ((fps * size.width * size.height) / 1e6) * AV1_CPU_S_PER_MEGAPIXEL_FRAME[params.quality];
+  const longestS = config.AV1_MAX_CPU_S / cpuPerSecond;
+  if (video.durationS <= longestS) return null;
+  return new JobFailure(
+    "duration_limit_exceeded",
+    `AV1 at quality ${params.quality} encodes at most ${describeDuration(longestS)} of ${size.width}×${size.height} video at ${Number(fps.toFixed(2))} fps ` +
+      `(about ${describeDuration(config.AV1_MAX_CPU_S)} of CPU time), and this video is ${describeDuration(video.durationS)}: ` +
+      `use a lower quality, a smaller maxWidth and maxHeight, or codec h264, h265 or vp9`,
+  );
+}
+
 export interface Paths {
   input: string;
   output: string;
@@ -126,8 +158,9 @@ function videoCodecArgs(params: Params): string[] {
 export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const { signal } = ctx;
   const probe = await probeInput(ctx, { video: true });
-  const tooSmall = av1TooSmall(params, scaledSize(probe.video!.width, probe.video!.height, params.maxWidth, params.maxHeight));
-  if (tooSmall) throw tooSmall;
+  const picture = scaledSize(probe.video!.width, probe.video!.height, params.maxWidth, params.maxHeight);
+  const refused = av1TooSmall(params, picture) ?? av1OverBudget(params, picture, { durationS: probe.duration, frameRate: probe.video!.frameRate }, ctx.config);
+  if (refused) throw refused;
   ctx.setProgress(8);
 
   const format = outputFormat(params);

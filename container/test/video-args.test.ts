@@ -5,7 +5,7 @@ import { compressVideoParams } from "../../src/contract/jobs/compress-video.ts";
 import { extractAudioParams } from "../../src/contract/jobs/extract-audio.ts";
 import { videoExtractionParams } from "../../src/contract/jobs/video-extraction.ts";
 import { videoThumbnailParams } from "../../src/contract/jobs/video-thumbnail.ts";
-import { av1OverBudget, av1TooSmall, buildArgs as compressArgs, formatBitrate, outputFormat, parseBitrate, scaledSize } from "../src/processors/compress-video.ts";
+import { av1OverBudget, av1TooSmall, buildArgs as compressArgs, encodeTimeoutMs, formatBitrate, outputFormat, parseBitrate, scaledSize } from "../src/processors/compress-video.ts";
 import { buildArgs as audioArgs } from "../src/processors/extract-audio.ts";
 import { buildArgs as extractionArgs, frameName, frameTimes } from "../src/processors/video-extraction.ts";
 import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processors/video-thumbnail.ts";
@@ -120,6 +120,23 @@ describe("compressVideo arguments", () => {
     const failure = av1OverBudget(compressVideoParams.parse({ url, codec: "av1", quality }), { width, height }, { durationS, frameRate }, { AV1_MAX_CPU_S: 3 * 3600 });
     if (refusal === null) expect(failure).toBeNull();
     else expect(failure).toMatchObject({ code: "duration_limit_exceeded", message: expect.stringContaining(refusal) });
+  });
+
+  it.each([
+    // 10 min of 1440p25 at high: 8 847 CPU-s predicted, so 60 s + 17 694 s, over the usual 60 s + 12 000 s.
+    ["av1", "high", 2560, 1440, 600, 60_000 + 17_694_000],
+    // 2 s of 640×360 at low: the usual limit is the larger.
+    ["av1", "low", 640, 360, 2, 60_000 + 40_000],
+    ["h265", "high", 2560, 1440, 600, 60_000 + 12_000_000],
+  ] as const)("%s at %s on %i×%i for %i s: ffmpeg's limit is %i ms", (codec, quality, width, height, durationS, limitMs) => {
+    const params = compressVideoParams.parse({ url, codec, quality });
+    const limit = encodeTimeoutMs(params, { width, height }, probe({ duration: durationS }), { JOB_TIMEOUT_MS: 6 * 3600_000 });
+    expect(Math.abs(limit - limitMs)).toBeLessThan(2_000);
+  });
+
+  it("an AV1 encode's limit never passes the job's", () => {
+    const params = compressVideoParams.parse({ url, codec: "av1", quality: "high" });
+    expect(encodeTimeoutMs(params, { width: 2560, height: 1440 }, probe({ duration: 3600 }), { JOB_TIMEOUT_MS: 6 * 3600_000 })).toBe(6 * 3600_000);
   });
 
   it("never refuses another codec for its CPU time", () => {

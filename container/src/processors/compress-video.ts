@@ -94,9 +94,8 @@ export function av1OverBudget(
   config: Pick<Config, "AV1_MAX_CPU_S">,
 ): JobFailure | null {
   if (params.codec !== "av1") return null;
-  const fps = video.frameRate && video.frameRate > 0 && video.frameRate <= 240 ? video.frameRate : 30;
-  const cpuPerSecond = ((fps * size.width * size.height) / 1e6) * AV1_CPU_S_PER_MEGAPIXEL_FRAME[params.quality];
-  const longestS = config.AV1_MAX_CPU_S / cpuPerSecond;
+  const fps = framesPerSecond(video.frameRate);
+  const longestS = config.AV1_MAX_CPU_S / av1CpuSeconds(params.quality, size, { durationS: 1, frameRate: fps });
   if (video.durationS <= longestS) return null;
   return new JobFailure(
     "duration_limit_exceeded",
@@ -104,6 +103,27 @@ export function av1OverBudget(
       `(about ${describeDuration(config.AV1_MAX_CPU_S)} of CPU time), and this video is ${describeDuration(video.durationS)}: ` +
       `use a lower quality, a smaller maxWidth and maxHeight, or codec h264, h265 or vp9`,
   );
+}
+
+/** An unknown or implausible frame rate counts as 30 fps. */
+function framesPerSecond(frameRate: number | null): number {
+  return frameRate && frameRate > 0 && frameRate <= 240 ? frameRate : 30;
+}
+
+/** The predicted CPU seconds of an AV1 encode: frames × output megapixels × the preset's cost. */
+export function av1CpuSeconds(quality: QualityPreset, size: { width: number; height: number }, video: { durationS: number; frameRate: number | null }): number {
+  return video.durationS * framesPerSecond(video.frameRate) * ((size.width * size.height) / 1e6) * AV1_CPU_S_PER_MEGAPIXEL_FRAME[quality];
+}
+
+/**
+ * ffmpeg's limit for an encode: the usual 60 s + 20× the length, and for AV1 at least 60 s +
+ * twice its predicted CPU time (half a vCPU, as AV1_MAX_CPU_S assumes); never past the job's.
+ */
+export function encodeTimeoutMs(params: Params, size: { width: number; height: number }, probe: Pick<MediaProbe, "duration" | "video">, config: Pick<Config, "JOB_TIMEOUT_MS">): number {
+  const usual = ffmpegTimeoutMs(probe.duration, config);
+  if (params.codec !== "av1") return usual;
+  const cpuS = av1CpuSeconds(params.quality, size, { durationS: probe.duration, frameRate: probe.video?.frameRate ?? null });
+  return Math.max(usual, Math.min(config.JOB_TIMEOUT_MS, Math.ceil(60_000 + 2_000 * cpuS)));
 }
 
 export interface Paths {
@@ -168,7 +188,7 @@ export async function compressVideo(params: Params, ctx: ProcessorContext): Prom
   const output = ctx.addOutput(name, CONTENT_TYPES[format]);
   await runFfmpeg(buildArgs(params, probe, { input: ctx.input.path, output }), {
     signal,
-    timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
+    timeoutMs: encodeTimeoutMs(params, picture, probe, ctx.config),
     durationS: probe.duration,
     onProgress: (f) => ctx.setProgress(10 + f * 85),
     task: "encoding the video",

@@ -19,7 +19,7 @@ export interface Av1Result {
   h264Bytes: number | null;
 }
 
-/** maxWidth and maxHeight are required for AV1 (src/limits/plans.ts); 1920 keeps the clip's own size. */
+/** maxWidth and maxHeight are required for AV1 (src/limits/media-limits.ts); 1920 keeps the clip's own size. */
 export const AV1_CASE: Case = {
   type: "compressVideo",
   input: "video",

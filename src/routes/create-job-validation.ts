@@ -7,7 +7,7 @@ import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import { takeUpload } from "../files/uploads.ts";
 import { AppError, invalidInput } from "../lib/errors.ts";
-import { planIssues } from "../limits/plans.ts";
+import { planIssues } from "../limits/media-limits.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 
 /** `application/json` or any `application/…+json`, with or without parameters such as charset. */
@@ -26,9 +26,9 @@ function summarize(issues: { path: string; message: string }[]): string {
 /**
  * Validates a create: a body declared JSON (415 otherwise: a form or text/plain body is
  * refused, not guessed at) that parses, either dialect by the contract's `parseCreateJob`,
- * public input and webhook URLs, and an `upload:` input that this organization may take
- * for this job type (taking it), and what the organization's plan allows (limits/plans.ts
- * planIssues). Every refusal is 400 invalid_input with field paths.
+ * public input and webhook URLs, what the organization's plan allows one job to ask for
+ * (limits/media-limits.ts), and an `upload:` input that this organization may take
+ * for this job type (taking it). Every refusal is 400 invalid_input with field paths.
  * Hono's own JSON validator is not used: it reads `+json` types more narrowly and answers
  * malformed JSON without a field path.
  */
@@ -47,8 +47,6 @@ export function createJobValidation() {
     const parsed = parseCreateJob(body);
     if (!parsed.ok) throw invalidInput(summarize(parsed.issues), parsed.issues);
     const request = parsed.value;
-    const planned = planIssues(c.get("org").plan, request.type, request.params, "params" in (body as object) ? "params" : "options");
-    if (planned.length) throw invalidInput(summarize(planned), planned);
 
     const inputPath = "params" in (body as object) ? "params.url" : "input";
     const upload = uploadRefId(request.params.url);
@@ -61,6 +59,10 @@ export function createJobValidation() {
       return verdict.ok ? [] : [{ path, message: verdict.reason }];
     });
     if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);
+
+    const within = "params" in (body as object) ? "params" : "options";
+    const planLimitIssues = planIssues(request.type, request.params, c.get("org").plan).map(({ path, message }) => ({ path: [within, ...path].join("."), message }));
+    if (planLimitIssues.length) throw invalidInput(summarize(planLimitIssues), planLimitIssues);
 
     if (upload) {
       const who = { orgId: c.get("org").id, mode: c.get("mode") };

@@ -39,10 +39,10 @@ describe("POST /v1/jobs", () => {
   });
 
   it.each([
-    ["free", { type: "compress-video", input: "https://example.com/a.mp4", options: { codec: "av1", maxHeight: 720 } }, "options.maxWidth", /on the free plan encodes at most 1280 pixels a side.*maxWidth is not given/],
-    ["free", { type: "compressVideo", params: { url: "https://example.com/a.mp4", codec: "av1", maxWidth: 1920, maxHeight: 1080 } }, "params.maxWidth", /on the free plan encodes at most 1280 pixels a side.*maxWidth is 1920/],
-    ["pro", { type: "compressVideo", params: { url: "https://example.com/a.mp4", codec: "av1", maxWidth: 1920, maxHeight: 2160 } }, "params.maxHeight", /on the pro plan encodes at most 1920 pixels a side.*maxHeight is 2160/],
-    ["enterprise", { type: "compress-video", input: "https://example.com/a.mp4", options: { codec: "av1", maxWidth: 2560 } }, "options.maxHeight", /on the enterprise plan encodes at most 2560 pixels a side/],
+    ["free", { type: "compress-video", input: "https://example.com/a.mp4", options: { codec: "av1", maxHeight: 720 } }, "options.maxWidth", /the free plan allows AV1 encodes of at most 1280 pixels a side.*maxWidth is not given.*move to a larger plan/],
+    ["free", { type: "compressVideo", params: { url: "https://example.com/a.mp4", codec: "av1", maxWidth: 1920, maxHeight: 1080 } }, "params.maxWidth", /the free plan allows AV1 encodes of at most 1280 pixels a side.*maxWidth is 1920/],
+    ["pro", { type: "compressVideo", params: { url: "https://example.com/a.mp4", codec: "av1", maxWidth: 1920, maxHeight: 2160 } }, "params.maxHeight", /the pro plan allows AV1 encodes of at most 1920 pixels a side.*maxHeight is 2160/],
+    ["enterprise", { type: "compress-video", input: "https://example.com/a.mp4", options: { codec: "av1", maxWidth: 2560 } }, "options.maxHeight", /the enterprise plan allows AV1 encodes of at most 2560 pixels a side/],
   ])("refuses an AV1 encode past the %s plan's size with 400 invalid_input at the field", async (plan, body, path, rule) => {
     const { key, orgId } = await newKey({ plan });
     const res = await call("POST", "/v1/jobs", { key, body });

@@ -291,7 +291,7 @@ export interface components {
             maxHeight?: number;
             targetBitrate?: string;
             /**
-             * @description Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, "AV1 encodes"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
+             * @description Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, "Media limits per plan"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
              * @enum {string}
              */
             codec?: "h264" | "h265" | "vp9" | "av1";
@@ -510,7 +510,7 @@ export interface components {
             maxHeight?: number;
             targetBitrate?: string;
             /**
-             * @description Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, "AV1 encodes"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
+             * @description Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, "Media limits per plan"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
              * @enum {string}
              */
             codec?: "h264" | "h265" | "vp9" | "av1";

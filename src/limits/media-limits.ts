@@ -1,0 +1,57 @@
+// What a plan lets one job ask for (docs/limits.md, "Media limits per plan"): the knobs that
+// multiply a job's CPU time and output size (renditions, frames, resolution, length), so
+// that a free key cannot buy an hour of encoding with one request. Checked at creation,
+// before anything is saved; a refusal is a 400 naming the field, the plan and its limit.
+// Limits that depend on the input itself (its duration, its size) are the processor's and
+// hold for every plan (container/src/config.ts).
+import type { JobParams, JobType } from "../contract/registry.ts";
+import type { Plan } from "../db/schema.ts";
+
+export interface MediaLimits {
+  /**
+   * The largest side an AV1 encode may write: compressVideo with codec av1 must give
+   * maxWidth and maxHeight of at most this. SVT-AV1 costs up to 5 times x264's CPU a pixel
+   * at the presets used (docs/job-types.md, "AV1"); the processor also refuses an encode
+   * predicted past its AV1_MAX_CPU_S (docs/limits.md).
+   */
+  av1MaxSide: number;
+}
+
+export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
+  free: { av1MaxSide: 1280 },
+  pro: { av1MaxSide: 1920 },
+  enterprise: { av1MaxSide: 2560 },
+};
+
+/** A refusal: `path` inside the job's params, as the API reports field paths. */
+export interface PlanIssue {
+  path: string[];
+  message: string;
+}
+
+type Check<T extends JobType> = (params: JobParams<T>, limits: MediaLimits, plan: Plan) => PlanIssue[];
+
+/** One check per job type that has plan limits; a type without one has none beyond the contract's. */
+const checks: { [T in JobType]?: Check<T> } = {
+  compressVideo: (params, limits, plan) => {
+    if (params.codec !== "av1") return [];
+    const side = limits.av1MaxSide;
+    return (["maxWidth", "maxHeight"] as const).flatMap((field) => {
+      const value = params[field];
+      if (value !== undefined && value <= side) return [];
+      const given = value === undefined ? "is not given" : `is ${value}`;
+      return [overLimit([field], plan, `AV1 encodes of at most ${side} pixels a side, so codec "av1" needs maxWidth and maxHeight of ${side} or less (${field} ${given}) or another codec`)];
+    });
+  },
+};
+
+/** What in these params is over the plan's limits; empty when the job may run. */
+export function planIssues<T extends JobType>(type: T, params: JobParams<T>, plan: Plan): PlanIssue[] {
+  const check = checks[type] as Check<T> | undefined;
+  return check ? check(params, MEDIA_LIMITS[plan], plan) : [];
+}
+
+/** "the free plan allows at most 3 renditions", with what to do about it. */
+export function overLimit(path: string[], plan: Plan, what: string): PlanIssue {
+  return { path, message: `the ${plan} plan allows ${what}; ask for less, or move to a larger plan` };
+}

@@ -178,11 +178,12 @@ function videoCodecArgs(params: Params): string[] {
 export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const { signal } = ctx;
   const probe = await probeInput(ctx, { video: true });
+  ctx.setProgress(8);
+
+  // Refused before any encoding: what SVT-AV1 cannot encode, or would take hours at.
   const picture = scaledSize(probe.video!.width, probe.video!.height, params.maxWidth, params.maxHeight);
   const refused = av1TooSmall(params, picture) ?? av1OverBudget(params, picture, { durationS: probe.duration, frameRate: probe.video!.frameRate }, ctx.config);
   if (refused) throw refused;
-  ctx.setProgress(8);
-
   const format = outputFormat(params);
   const name = `video.${format}`;
   const output = ctx.addOutput(name, CONTENT_TYPES[format]);

@@ -25,7 +25,8 @@ export const CRF: Record<Codec, Record<QualityPreset, number>> = {
 
 /**
  * SVT-AV1's speed preset (0 slowest … 13 fastest) per quality preset: chosen for CPU time
- * on the container's 2 vCPUs against size for quality, measured in docs/job-types.md ("AV1").
+ * (a standard-2 container has one vCPU) against size for quality, measured in
+ * docs/job-types.md ("AV1").
  */
 export const AV1_PRESET: Record<QualityPreset, number> = { low: 10, medium: 8, high: 6 };
 

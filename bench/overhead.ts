@@ -61,13 +61,13 @@ export interface Case {
   extras: (paths: { input: string; out: string }) => Promise<unknown>;
 }
 
-const probeInputAndOutput = (output: string) => async (paths: { input: string; out: string }) => {
+export const probeInputAndOutput = (output: string) => async (paths: { input: string; out: string }) => {
   await probeMedia(paths.input, limits.signal);
   await probeMedia(join(paths.out, output), limits.signal);
 };
 
 const config = loadConfig({ ALLOW_PRIVATE_NETWORK_INPUTS: "true" }, "/tmp");
-const limits = { signal: AbortSignal.timeout(3_600_000), timeoutMs: 3_600_000 };
+export const limits = { signal: AbortSignal.timeout(3_600_000), timeoutMs: 3_600_000 };
 
 // compress-image.ts's pipeline: auto-orient, resize inside (none asked), the watermark when asked, keep metadata, encoder options.
 async function compressImageDirect(params: JobParams<"compressImage">, paths: { input: string; out: string }) {
@@ -221,9 +221,24 @@ function goalOf(c: Case, ratio: number, extraMs: number): { goal: string; met: b
 }
 
 export async function measureOverhead(org: Org, inputs: Inputs, media: MediaServer, runsFor: (c: Case) => number): Promise<OverheadRow[]> {
+  // The medium encode is also section 2's medium row: keep the last one.
+  return measureCases(org, inputs, media, CASES, runsFor, async (c, out) => {
+    if (c.type === "compressVideo" && c.input === "video") await rename(join(out, "video.mp4"), MEDIUM_VIDEO);
+  });
+}
+
+/** Each case through the service and directly, alternating; `after` sees the last direct run's files. */
+export async function measureCases(
+  org: Org,
+  inputs: Inputs,
+  media: MediaServer,
+  cases: Case[],
+  runsFor: (c: Case) => number,
+  after?: (c: Case, out: string) => Promise<void>,
+): Promise<OverheadRow[]> {
   const rows: OverheadRow[] = [];
   const out = join(MEDIA_DIR, "direct-out");
-  for (const c of CASES) {
+  for (const c of cases) {
     const input = inputs[c.input];
     const params = jobTypes[c.type].params.parse({ url: media.url(input), ...c.options }) as any;
     const probe = c.input === "video" || c.input === "clip" ? await probeMedia(input, limits.signal) : null;
@@ -249,8 +264,7 @@ export async function measureOverhead(org: Org, inputs: Inputs, media: MediaServ
       server.push(Date.parse(done.completedAt!) - Date.parse(done.createdAt));
       log(`  ${c.type} (${c.input}) run ${run + 1}/${runs}: direct ${Math.round(direct.at(-1)!)} ms, service ${Math.round(service.at(-1)!)} ms`);
     }
-    // The medium encode is also section 2's medium row: keep the last one.
-    if (c.type === "compressVideo" && c.input === "video") await rename(join(out, "video.mp4"), MEDIUM_VIDEO);
+    await after?.(c, out);
     const directMs = median(direct);
     const serverMs = median(server);
     const extraMs = serverMs - directMs;

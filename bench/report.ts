@@ -7,6 +7,7 @@ import { CREATE_GOAL, type ApiResult } from "./api-load.ts";
 import type { DispatchResult } from "./dispatch.ts";
 import type { LimitsResult } from "./limits-load.ts";
 import { chartSvg } from "./chart.ts";
+import type { Av1Result } from "./av1.ts";
 import type { CostResult } from "./cost.ts";
 import { find, mb, ms, table } from "./format.ts";
 import { INPUT_DESCRIPTIONS } from "./media.ts";
@@ -32,6 +33,7 @@ export interface Results {
   inputs: Record<string, { bytes: number }>;
   /** Sections not run this time (`--only`) are kept from the previous results, or absent. */
   overhead?: OverheadRow[];
+  av1?: Av1Result;
   quality?: QualityRow[];
   api?: ApiResult;
   dispatch?: DispatchResult;
@@ -54,6 +56,7 @@ function section(r: Results, key: keyof typeof SECTION_NAMES, render: () => stri
 
 export const SECTION_NAMES = {
   overhead: "1. Processing overhead: service against the tool run directly",
+  av1: "1b. AV1: a 1080p encode with SVT-AV1 against its ffmpeg command",
   quality: "2. Compression: bytes and quality per preset",
   api: "3. API throughput: the service beside a bare Hono Worker",
   dispatch: "4. Dispatch latency: 201 to `processing`, idle processor",
@@ -76,7 +79,7 @@ statements and Durable Object requests a job takes. Produced by
 \`npm run bench\` (\`bench/\`), which starts the whole service locally the way \`npm run dev\`
 does (processor as a Node process, Worker under \`wrangler dev\`), generates its own media,
 and rewrites this page and [benchmarks.png](benchmarks.png). \`npm run bench -- --only overhead,statements\`
-runs some sections (overhead, quality, api, dispatch, limits, statements, cost) and keeps the others' last results.
+runs some sections (overhead, av1, quality, api, dispatch, limits, statements, cost) and keeps the others' last results.
 Nothing here is asserted by a test; the numbers are one run's, on the machine below. The
 goals are issue 16's.
 
@@ -96,6 +99,8 @@ ${table(["what", "bytes", "made of"], inputRows)}
 
 ${section(r, "overhead", () => overheadSection(r.overhead!))}
 
+${section(r, "av1", () => av1Section(r.av1!, r.inputs.video?.bytes))}
+
 ${section(r, "quality", () => qualitySection(r.quality!))}
 
 ${section(r, "api", () => apiSection(r.api!))}
@@ -111,6 +116,29 @@ ${section(r, "cost", () => costSection(r.cost!))}
 ${r.analysis}
 `);
   return out.join("\n");
+}
+
+function av1Section(a: Av1Result, inputBytes: number | undefined): string {
+  const o = a.row;
+  const seconds = (n: number) => `${(n / 1000).toFixed(1)} s`;
+  const ofInput = (bytes: number) => (inputBytes ? ` (${((bytes / inputBytes) * 100).toFixed(1)} % of the input)` : "");
+  return `## ${SECTION_NAMES.av1}
+
+\`compressVideo\` with \`${JSON.stringify(o.options)}\` (${a.setting}; docs/job-types.md, "AV1", says why those)
+on the 1080p 30 s clip, measured as in section 1: "direct" is ffmpeg with the processor's own
+\`buildArgs\` on the local file, "server" the job's \`completedAt − createdAt\`; ${o.runs} runs each, alternating, medians.
+
+${table(["direct", "server", "client", "added", "ratio", "output", "x264 medium (section 1)"], [[
+  seconds(o.directMs),
+  seconds(o.serverMs),
+  seconds(o.serviceMs),
+  `+${ms(o.extraMs)}`,
+  `${o.ratio.toFixed(2)}×`,
+  mb(a.outputBytes) + ofInput(a.outputBytes),
+  a.h264Bytes === null ? "–" : mb(a.h264Bytes) + ofInput(a.h264Bytes),
+]])}
+
+That is ${(o.directMs / 30_000).toFixed(1)} s of encoding per second of 1080p video here. Every run, ms (direct / server): ${o.directAll.map(Math.round).join(", ")} / ${o.serverAll.map(Math.round).join(", ")}.`;
 }
 
 function overheadSection(rows: OverheadRow[]): string {

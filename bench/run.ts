@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { startService } from "../test/support/service.ts";
 import { measureApi } from "./api-load.ts";
+import { measureAv1 } from "./av1.ts";
 import { measureCost } from "./cost.ts";
 import { measureDispatch } from "./dispatch.ts";
 import { measureLimits } from "./limits-load.ts";
@@ -110,6 +111,10 @@ async function main() {
     if (runs("overhead")) {
       const org = await Org.create(service, "bench-overhead", "enterprise", 6);
       measured("overhead", await section("1. processing overhead", () => measureOverhead(org, inputs, media, (c) => longRuns(!(c.input in { video: 1, photo: 1, pdf: 1 }), c.type))));
+    }
+    if (runs("av1")) {
+      const org = await Org.create(service, "bench-av1", "enterprise", 6);
+      measured("av1", await section("1b. AV1", () => measureAv1(org, inputs, media, quick ? 1 : 3)));
     }
     if (runs("quality")) measured("quality", await section("2. compression", () => measureQuality(inputs)));
     if (runs("api")) measured("api", await section("3. API load", () => measureApi(service, inputs, media)));

@@ -48,6 +48,12 @@ const schema = z.object({
    */
   JOB_TIMEOUT_MS: int(6 * 3600_000),
   /**
+   * The CPU time an AV1 encode may be predicted to take (processors/compress-video.ts
+   * av1OverBudget): half of JOB_TIMEOUT_MS, since a standard-2 instance's one vCPU may be
+   * shared by two jobs, so an encode let through ends inside the job's limit.
+   */
+  AV1_MAX_CPU_S: int(3 * 3600),
+  /**
    * While a job runs, an event is pushed to its callback at least this often (a heartbeat
    * when nothing changed): the Worker's TUNABLES.runner.heartbeatMs, which says why 15 s.
    */

@@ -68,6 +68,75 @@ describe("compressVideo", () => {
     expect(outputs[0]!.contentType).toBe("video/webm");
   });
 
+  it("encodes AV1 (SVT-AV1) + AAC into MP4 by default, scaled inside maxWidth × maxHeight, and states it probed", async () => {
+    const input = await fixtureBytes("twoSeconds");
+    const job = await runJob("compressVideo", { url: serveBytes("/two-seconds.mp4", input), codec: "av1", quality: "low", maxWidth: 320, maxHeight: 320 });
+    const { result, outputs } = completed(job.state);
+    const bytes = await job.output(result.url);
+    const probe = await ffprobe(bytes);
+    expect(probe.format.format_name).toContain("mp4");
+    expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["video:av1", "audio:aac"]);
+    const video = probe.streams.find((s) => s.codec_type === "video")!;
+    expect([video.width, video.height]).toEqual([320, 180]);
+    expect(Math.abs(Number(probe.format.duration) - 2)).toBeLessThan(0.1);
+    expect(bytes.indexOf("moov")).toBeLessThan(bytes.indexOf("mdat"));
+    expect(result).toMatchObject({ url: "video.mp4", size: bytes.length, codec: "av1", format: "mp4", width: 320, height: 180, source: { width: 640, height: 360 } });
+    expect(result.duration).toBeCloseTo(Number(probe.format.duration), 2);
+    const bps = (bytes.length * 8) / Number(probe.format.duration);
+    expect(Number(result.bitrate.slice(0, -1)) * (result.bitrate.endsWith("M") ? 1e6 : 1e3)).toBeCloseTo(bps, -4);
+    expect(outputs).toEqual([{ name: "video.mp4", contentType: "video/mp4", size: bytes.length }]);
+    expect(parseStoredResult("compressVideo", result)).toEqual({ ok: true, value: result });
+  });
+
+  it("encodes AV1 + Opus into WebM when asked", async () => {
+    const job = await runJob("compressVideo", { url: await serve("twoSeconds"), codec: "av1", format: "webm", maxWidth: 640, maxHeight: 640 });
+    const { result, outputs } = completed(job.state);
+    const bytes = await job.output(result.url);
+    const probe = await ffprobe(bytes);
+    expect(probe.format.format_name).toContain("webm");
+    expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["video:av1", "audio:opus"]);
+    const video = probe.streams.find((s) => s.codec_type === "video")!;
+    expect([video.width, video.height]).toEqual([640, 360]);
+    expect(Math.abs(Number(probe.format.duration) - 2)).toBeLessThan(0.1);
+    expect(result).toMatchObject({ url: "video.webm", size: bytes.length, codec: "av1", format: "webm", width: 640, height: 360 });
+    expect(outputs[0]!.contentType).toBe("video/webm");
+  });
+
+  it("holds a target bitrate with AV1 too (SVT-AV1's VBR mode)", async () => {
+    // The 6-s clip: on 2 s, SVT-AV1's first keyframe alone puts the average 45 % over.
+    const job = await runJob("compressVideo", { url: await serve("small"), codec: "av1", targetBitrate: "300K", stripAudio: true, maxWidth: 320, maxHeight: 320 });
+    const { result } = completed(job.state);
+    const bytes = await job.output(result.url);
+    const probe = await ffprobe(bytes);
+    expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["video:av1"]);
+    const bps = (bytes.length * 8) / Number(probe.format.duration);
+    expect(bps).toBeGreaterThan(300_000 * 0.6);
+    expect(bps).toBeLessThan(300_000 * 1.4);
+  });
+
+  it("refuses an AV1 picture under 64 pixels a side with invalid_input, before encoding", async () => {
+    // 640×360 inside 100 × 100 is 100×56: SVT-AV1 would refuse it ("Source Height must be at least 64").
+    const job = await runJob("compressVideo", { url: await serve("twoSeconds"), codec: "av1", maxWidth: 100, maxHeight: 100 });
+    expect(failed(job.state).error).toMatchObject({
+      code: "invalid_input",
+      message: "AV1 encodes pictures of at least 64×64 pixels, and this video comes out 100×56 inside maxWidth × maxHeight: give a larger maxWidth and maxHeight, or use codec h264, h265 or vp9",
+    });
+    // The same box in H.264 is fine.
+    const h264 = await runJob("compressVideo", { url: await serve("twoSeconds"), maxWidth: 100, maxHeight: 100 });
+    expect(completed(h264.state).result).toMatchObject({ width: 100, height: 56 });
+  });
+
+  it("refuses an AV1 encode predicted past AV1_MAX_CPU_S with duration_limit_exceeded, before encoding", async () => {
+    // 2 s of 640×360 at 25 fps at high: about 1.8 CPU-s predicted, over a 1-s budget.
+    const config = await testConfig({ AV1_MAX_CPU_S: "1" });
+    const job = await runJob("compressVideo", { url: await serve("twoSeconds"), codec: "av1", quality: "high", maxWidth: 640, maxHeight: 640 }, { config });
+    expect(failed(job.state).error).toMatchObject({
+      code: "duration_limit_exceeded",
+      message: "AV1 at quality high encodes at most 1.09 s of 640×360 video at 25 fps (about 1 s of CPU time), and this video is 2 s: use a lower quality, a smaller maxWidth and maxHeight, or codec h264, h265 or vp9",
+    });
+    expect(job.progress.at(-1) ?? 0).toBeLessThan(10);
+  });
+
   it("holds a target bitrate: the video stream lands near it", async () => {
     const job = await runJob("compressVideo", { url: await serve("small"), targetBitrate: "300K", stripAudio: true });
     const { result } = completed(job.state);

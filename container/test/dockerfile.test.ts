@@ -21,7 +21,7 @@ describe("container/Dockerfile", () => {
   it("purges only the GPU drivers and data-only packages, never a font, CMap, codec or tool", () => {
     expect(purged).toContain("libgl1-mesa-dri");
     for (const pkg of purged) {
-      expect([pkg, /^(fonts-|poppler-data|libgs|libav|libsw|libx26|libvpx|libmp3lame|libopus|libaom|libdav1d|libwebp|libheif|libde265|libqpdf|ffmpeg|ghostscript|qpdf)/.test(pkg)]).toEqual([pkg, false]);
+      expect([pkg, /^(fonts-|poppler-data|libgs|libav|libsw|libx26|libvpx|libsvtav1|libmp3lame|libopus|libaom|libdav1d|libwebp|libheif|libde265|libqpdf|ffmpeg|ghostscript|qpdf)/.test(pkg)]).toEqual([pkg, false]);
     }
   });
 

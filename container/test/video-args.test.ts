@@ -5,7 +5,7 @@ import { compressVideoParams } from "../../src/contract/jobs/compress-video.ts";
 import { extractAudioParams } from "../../src/contract/jobs/extract-audio.ts";
 import { videoExtractionParams } from "../../src/contract/jobs/video-extraction.ts";
 import { videoThumbnailParams } from "../../src/contract/jobs/video-thumbnail.ts";
-import { buildArgs as compressArgs, formatBitrate, outputFormat, parseBitrate, scaledSize } from "../src/processors/compress-video.ts";
+import { av1OverBudget, av1TooSmall, buildArgs as compressArgs, encodeTimeoutMs, formatBitrate, outputFormat, parseBitrate, scaledSize } from "../src/processors/compress-video.ts";
 import { buildArgs as audioArgs } from "../src/processors/extract-audio.ts";
 import { buildArgs as extractionArgs, frameName, frameTimes } from "../src/processors/video-extraction.ts";
 import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processors/video-thumbnail.ts";
@@ -52,6 +52,16 @@ describe("compressVideo arguments", () => {
       expect: { "-c:v": "libvpx-vp9", "-b:v": "0", "-crf": "27", "-c:a": "libopus", "-b:a": "128k", "-f": "webm" },
       absent: ["-movflags"],
     },
+    {
+      name: "av1 defaults to MP4: SVT-AV1 at the medium preset's speed and CRF, AAC audio",
+      params: { codec: "av1" },
+      expect: { "-c:v": "libsvtav1", "-preset": "8", "-crf": "32", "-c:a": "aac", "-b:a": "128k", "-f": "mp4", "-movflags": "+faststart" },
+      absent: ["-b:v"],
+    },
+    { name: "av1 low and high: faster and slower SVT-AV1 presets", params: { codec: "av1", quality: "low" }, expect: { "-preset": "10", "-crf": "42" } },
+    { name: "av1 high", params: { codec: "av1", quality: "high" }, expect: { "-preset": "6", "-crf": "22" } },
+    { name: "av1 in WebM when asked: Opus audio", params: { codec: "av1", format: "webm" }, expect: { "-c:v": "libsvtav1", "-c:a": "libopus", "-f": "webm" }, absent: ["-movflags"] },
+    { name: "targetBitrate with av1: SVT-AV1's VBR at the target, no CRF", params: { codec: "av1", targetBitrate: "1M" }, expect: { "-b:v": "1000000", "-maxrate": "1500000", "-bufsize": "2000000", "-preset": "8" }, absent: ["-crf"] },
     { name: "vp9 in MP4 when asked: AAC audio, faststart", params: { codec: "vp9", format: "mp4" }, expect: { "-c:v": "libvpx-vp9", "-c:a": "aac", "-f": "mp4", "-movflags": "+faststart" } },
     {
       name: "targetBitrate switches to bitrate mode with maxrate 1.5× and bufsize 2×",
@@ -85,10 +95,60 @@ describe("compressVideo arguments", () => {
     expect(args.filter((_, i) => args[i - 1] === "-map")).toEqual(["0:2", "0:1"]);
   });
 
+  it.each([
+    ["av1", 64, 64, null],
+    ["av1", 100, 56, "comes out 100×56"],
+    ["av1", 62, 200, "comes out 62×200"],
+    ["h264", 2, 2, null],
+  ] as const)("an %s picture of %i×%i: refused when SVT-AV1 cannot encode it", (codec, width, height, refusal) => {
+    const failure = av1TooSmall(compressVideoParams.parse({ url, codec }), { width, height });
+    if (refusal === null) expect(failure).toBeNull();
+    else expect(failure).toMatchObject({ code: "invalid_input", message: expect.stringContaining(refusal) });
+  });
+
+  it.each([
+    // 1080p at 25 fps, the default 3 h of CPU: high (0.16 CPU-s a megapixel-frame) fits 21 min 42 s, medium 53 min, low any hour.
+    ["high", 1920, 1080, 25, 21 * 60, null],
+    ["high", 1920, 1080, 25, 22 * 60, "AV1 at quality high encodes at most 21 min 42 s of 1920×1080 video at 25 fps (about 3 h of CPU time), and this video is 22 min"],
+    ["medium", 1920, 1080, 25, 3600, "at most 53 min 25 s of 1920×1080"],
+    ["medium", 1280, 720, 25, 3600, null],
+    ["low", 1920, 1080, 25, 3600, null],
+    ["high", 1280, 720, 29.97, 45 * 60, "at most 40 min 44 s of 1280×720 video at 29.97 fps"],
+    // An unknown frame rate counts as 30 fps.
+    ["high", 1920, 1080, null, 20 * 60, "at most 18 min 5 s of 1920×1080 video at 30 fps"],
+  ] as const)("AV1 at %s on %i×%i at %s fps for %i s: refused past the CPU budget", (quality, width, height, frameRate, durationS, refusal) => {
+    const failure = av1OverBudget(compressVideoParams.parse({ url, codec: "av1", quality }), { width, height }, { durationS, frameRate }, { AV1_MAX_CPU_S: 3 * 3600 });
+    if (refusal === null) expect(failure).toBeNull();
+    else expect(failure).toMatchObject({ code: "duration_limit_exceeded", message: expect.stringContaining(refusal) });
+  });
+
+  it.each([
+    // 10 min of 1440p25 at high: 8 847 CPU-s predicted, so 60 s + 17 694 s, over the usual 60 s + 12 000 s.
+    ["av1", "high", 2560, 1440, 600, 60_000 + 17_694_000],
+    // 2 s of 640×360 at low: the usual limit is the larger.
+    ["av1", "low", 640, 360, 2, 60_000 + 40_000],
+    ["h265", "high", 2560, 1440, 600, 60_000 + 12_000_000],
+  ] as const)("%s at %s on %i×%i for %i s: ffmpeg's limit is %i ms", (codec, quality, width, height, durationS, limitMs) => {
+    const params = compressVideoParams.parse({ url, codec, quality });
+    const limit = encodeTimeoutMs(params, { width, height }, probe({ duration: durationS }), { JOB_TIMEOUT_MS: 6 * 3600_000 });
+    expect(Math.abs(limit - limitMs)).toBeLessThan(2_000);
+  });
+
+  it("an AV1 encode's limit never passes the job's", () => {
+    const params = compressVideoParams.parse({ url, codec: "av1", quality: "high" });
+    expect(encodeTimeoutMs(params, { width: 2560, height: 1440 }, probe({ duration: 3600 }), { JOB_TIMEOUT_MS: 6 * 3600_000 })).toBe(6 * 3600_000);
+  });
+
+  it("never refuses another codec for its CPU time", () => {
+    expect(av1OverBudget(compressVideoParams.parse({ url, codec: "h265", quality: "high" }), { width: 3840, height: 2160 }, { durationS: 3600, frameRate: 60 }, { AV1_MAX_CPU_S: 1 })).toBeNull();
+  });
+
   it("picks the container from the codec", () => {
     expect(outputFormat({ codec: "h264", format: undefined })).toBe("mp4");
     expect(outputFormat({ codec: "vp9", format: undefined })).toBe("webm");
     expect(outputFormat({ codec: "vp9", format: "mp4" })).toBe("mp4");
+    expect(outputFormat({ codec: "av1", format: undefined })).toBe("mp4");
+    expect(outputFormat({ codec: "av1", format: "webm" })).toBe("webm");
   });
 
   it.each([

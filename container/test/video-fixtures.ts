@@ -21,6 +21,8 @@ const recipes = {
   hdFadeIn: ["-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=25:d=10", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:d=10", "-vf", "fade=t=in:st=2:d=1", ...FAST_H264, "-c:a", "aac", "-shortest"],
   /** 320×180, 6 s, 25 fps, H.264 + AAC: the clip most encodes run on. */
   small: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=6", ...FAST_H264, "-c:a", "aac", "-b:a", "96k", "-shortest"],
+  /** 640×360, 2 s, 25 fps, H.264 + AAC: the AV1 encodes' input. */
+  twoSeconds: ["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=2", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:d=2", ...FAST_H264, "-c:a", "aac", "-b:a", "96k", "-shortest"],
   /** 320×180, 4 s, 30 fps, no audio; black for the first second, black again from 3 s. */
   silentBlackEnds: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=4", "-vf", "drawbox=t=fill:c=black:enable='lt(t,1)+gte(t,3)'", ...FAST_H264],
   /** 640×360, 2 s, no audio: flat grey but for an 80×80 square of moving colour and noise at (16, 16), for smart crops. */

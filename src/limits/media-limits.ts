@@ -13,12 +13,19 @@ export interface MediaLimits {
   storyboardTiles: number;
   /** videoStoryboard: widest tile, in pixels. */
   storyboardTileWidth: number;
+  /**
+   * The largest side an AV1 encode may write: compressVideo with codec av1 must give
+   * maxWidth and maxHeight of at most this. SVT-AV1 costs up to 5 times x264's CPU a pixel
+   * at the presets used (docs/job-types.md, "AV1"); the processor also refuses an encode
+   * predicted past its AV1_MAX_CPU_S (docs/limits.md).
+   */
+  av1MaxSide: number;
 }
 
 export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
-  free: { storyboardTiles: 100, storyboardTileWidth: 320 },
-  pro: { storyboardTiles: 400, storyboardTileWidth: 640 },
-  enterprise: { storyboardTiles: 1000, storyboardTileWidth: 1280 },
+  free: { storyboardTiles: 100, storyboardTileWidth: 320, av1MaxSide: 1280 },
+  pro: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920 },
+  enterprise: { storyboardTiles: 1000, storyboardTileWidth: 1280, av1MaxSide: 2560 },
 };
 
 /** A refusal: `path` inside the job's params, as the API reports field paths. */
@@ -35,6 +42,16 @@ const checks: { [T in JobType]?: Check<T> } = {
     ...((params.count ?? DEFAULT_STORYBOARD_TILES) > limits.storyboardTiles ? [overLimit(["count"], plan, `at most ${limits.storyboardTiles} tiles`)] : []),
     ...(params.width > limits.storyboardTileWidth ? [overLimit(["width"], plan, `tiles at most ${limits.storyboardTileWidth} pixels wide`)] : []),
   ],
+  compressVideo: (params, limits, plan) => {
+    if (params.codec !== "av1") return [];
+    const side = limits.av1MaxSide;
+    return (["maxWidth", "maxHeight"] as const).flatMap((field) => {
+      const value = params[field];
+      if (value !== undefined && value <= side) return [];
+      const given = value === undefined ? "is not given" : `is ${value}`;
+      return [overLimit([field], plan, `AV1 encodes of at most ${side} pixels a side, so codec "av1" needs maxWidth and maxHeight of ${side} or less (${field} ${given}) or another codec`)];
+    });
+  },
 };
 
 /** What in these params is over the plan's limits; empty when the job may run. */

@@ -1,11 +1,12 @@
-// compressVideo: re-encode to H.264, H.265 or VP9 at a constant quality (or an average
+// compressVideo: re-encode to H.264, H.265, VP9 or AV1 at a constant quality (or an average
 // bitrate), scaled down inside maxWidth × maxHeight with even sides, audio re-encoded
 // to AAC (Opus in WebM) or stripped. The result is measured on the output by ffprobe.
 import { stat } from "node:fs/promises";
 import type { QualityPreset } from "../../../src/contract/common.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
-import { throwIfAborted } from "../errors.ts";
-import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
+import { JobFailure, throwIfAborted } from "../errors.ts";
+import type { Config } from "../config.ts";
+import { describeDuration, ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
 import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { ratio } from "./compress-image.ts";
@@ -20,7 +21,15 @@ export const CRF: Record<Codec, Record<QualityPreset, number>> = {
   h264: { low: 28, medium: 23, high: 18 },
   h265: { low: 32, medium: 28, high: 24 },
   vp9: { low: 40, medium: 33, high: 27 },
+  av1: { low: 42, medium: 32, high: 22 },
 };
+
+/**
+ * SVT-AV1's speed preset (0 slowest … 13 fastest) per quality preset: chosen for CPU time
+ * (a standard-2 container has one vCPU) against size for quality, measured in
+ * docs/job-types.md ("AV1").
+ */
+export const AV1_PRESET: Record<QualityPreset, number> = { low: 10, medium: 8, high: 6 };
 
 /** Audio bitrate per container and preset: AAC in MP4, Opus (more efficient) in WebM. */
 export const AUDIO_BITRATE: Record<"mp4" | "webm", Record<QualityPreset, string>> = {
@@ -53,6 +62,70 @@ export function scaledSize(width: number, height: number, maxWidth?: number, max
   // Round down to even so that the box is never exceeded; 2 is the smallest even side.
   const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
   return { width: even(width * factor + 1e-9), height: even(height * factor + 1e-9) };
+}
+
+/** SVT-AV1 refuses a picture narrower or shorter than this ("Source Width must be at least 64"). */
+export const AV1_MIN_SIDE = 64;
+
+/** The job's refusal of an AV1 picture SVT-AV1 cannot encode, before any encoding; null when it can. */
+export function av1TooSmall(params: Params, size: { width: number; height: number }): JobFailure | null {
+  if (params.codec !== "av1" || (size.width >= AV1_MIN_SIDE && size.height >= AV1_MIN_SIDE)) return null;
+  const scaled = params.maxWidth !== undefined || params.maxHeight !== undefined ? " inside maxWidth × maxHeight" : "";
+  return new JobFailure(
+    "invalid_input",
+    `AV1 encodes pictures of at least ${AV1_MIN_SIDE}×${AV1_MIN_SIDE} pixels, and this video comes out ${size.width}×${size.height}${scaled}: give a larger maxWidth and maxHeight, or use codec h264, h265 or vp9`,
+  );
+}
+
+/**
+ * SVT-AV1's CPU seconds per million output pixels per frame at each quality preset's speed
+ * preset: the larger of the 720p and 1080p measurements of docs/job-types.md ("AV1"), on one
+ * core of the bench machine (capacity.md counts a vCPU as one).
+ */
+export const AV1_CPU_S_PER_MEGAPIXEL_FRAME: Record<QualityPreset, number> = { low: 0.026, medium: 0.065, high: 0.16 };
+
+/**
+ * The job's refusal of an AV1 encode predicted to take more than AV1_MAX_CPU_S (its frames ×
+ * output pixels × the preset's cost), before any encoding: it would otherwise run for hours
+ * and end processing_timeout. Null when it fits; an unknown frame rate counts as 30 fps.
+ */
+export function av1OverBudget(
+  params: Params,
+  size: { width: number; height: number },
+  video: { durationS: number; frameRate: number | null },
+  config: Pick<Config, "AV1_MAX_CPU_S">,
+): JobFailure | null {
+  if (params.codec !== "av1") return null;
+  const fps = framesPerSecond(video.frameRate);
+  const longestS = config.AV1_MAX_CPU_S / av1CpuSeconds(params.quality, size, { durationS: 1, frameRate: fps });
+  if (video.durationS <= longestS) return null;
+  return new JobFailure(
+    "duration_limit_exceeded",
+    `AV1 at quality ${params.quality} encodes at most ${describeDuration(longestS)} of ${size.width}×${size.height} video at ${Number(fps.toFixed(2))} fps ` +
+      `(about ${describeDuration(config.AV1_MAX_CPU_S)} of CPU time), and this video is ${describeDuration(video.durationS)}: ` +
+      `use a lower quality, a smaller maxWidth and maxHeight, or codec h264, h265 or vp9`,
+  );
+}
+
+/** An unknown or implausible frame rate counts as 30 fps. */
+function framesPerSecond(frameRate: number | null): number {
+  return frameRate && frameRate > 0 && frameRate <= 240 ? frameRate : 30;
+}
+
+/** The predicted CPU seconds of an AV1 encode: frames × output megapixels × the preset's cost. */
+export function av1CpuSeconds(quality: QualityPreset, size: { width: number; height: number }, video: { durationS: number; frameRate: number | null }): number {
+  return video.durationS * framesPerSecond(video.frameRate) * ((size.width * size.height) / 1e6) * AV1_CPU_S_PER_MEGAPIXEL_FRAME[quality];
+}
+
+/**
+ * ffmpeg's limit for an encode: the usual 60 s + 20× the length, and for AV1 at least 60 s +
+ * twice its predicted CPU time (half a vCPU, as AV1_MAX_CPU_S assumes); never past the job's.
+ */
+export function encodeTimeoutMs(params: Params, size: { width: number; height: number }, probe: Pick<MediaProbe, "duration" | "video">, config: Pick<Config, "JOB_TIMEOUT_MS">): number {
+  const usual = ffmpegTimeoutMs(probe.duration, config);
+  if (params.codec !== "av1") return usual;
+  const cpuS = av1CpuSeconds(params.quality, size, { durationS: probe.duration, frameRate: probe.video?.frameRate ?? null });
+  return Math.max(usual, Math.min(config.JOB_TIMEOUT_MS, Math.ceil(60_000 + 2_000 * cpuS)));
 }
 
 export interface Paths {
@@ -105,6 +178,9 @@ function videoCodecArgs(params: Params): string[] {
     case "vp9":
       // -b:v 0 with -crf is libvpx's constant-quality mode; row-mt uses every core.
       return ["-c:v", "libvpx-vp9", ...(target ? rate : ["-b:v", "0", "-crf", crf]), "-deadline", "good", "-cpu-used", "4", "-row-mt", "1"];
+    case "av1":
+      // SVT-AV1 threads by itself. With -b:v (and -maxrate above it) ffmpeg 5.1 sets its VBR mode.
+      return ["-c:v", "libsvtav1", "-preset", String(AV1_PRESET[params.quality]), ...(target ? rate : ["-crf", crf])];
   }
 }
 
@@ -114,12 +190,16 @@ export async function compressVideo(params: Params, ctx: ProcessorContext): Prom
   const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(8);
 
+  // Refused before any encoding: what SVT-AV1 cannot encode, or would take hours at.
+  const picture = scaledSize(probe.video!.width, probe.video!.height, params.maxWidth, params.maxHeight);
+  const refused = av1TooSmall(params, picture) ?? av1OverBudget(params, picture, { durationS: probe.duration, frameRate: probe.video!.frameRate }, ctx.config);
+  if (refused) throw refused;
   const format = outputFormat(params);
   const name = `video.${format}`;
   const output = ctx.addOutput(name, CONTENT_TYPES[format]);
   await runFfmpeg(buildArgs(params, probe, { input: ctx.input.path, output }, watermark), {
     signal,
-    timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
+    timeoutMs: encodeTimeoutMs(params, picture, probe, ctx.config),
     durationS: probe.duration,
     onProgress: (f) => ctx.setProgress(10 + f * 85),
     task: "encoding the video",

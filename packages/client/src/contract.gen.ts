@@ -295,10 +295,10 @@ export interface components {
             maxHeight?: number;
             targetBitrate?: string;
             /**
-             * @description Default: `"h264"`.
+             * @description Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, "Media limits per plan"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
              * @enum {string}
              */
-            codec?: "h264" | "h265" | "vp9";
+            codec?: "h264" | "h265" | "vp9" | "av1";
             /** @description Default: `false`. */
             stripAudio?: boolean;
             /** @enum {string} */
@@ -679,10 +679,10 @@ export interface components {
             maxHeight?: number;
             targetBitrate?: string;
             /**
-             * @description Default: `"h264"`.
+             * @description Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, "Media limits per plan"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
              * @enum {string}
              */
-            codec?: "h264" | "h265" | "vp9";
+            codec?: "h264" | "h265" | "vp9" | "av1";
             /** @description Default: `false`. */
             stripAudio?: boolean;
             /** @enum {string} */
@@ -1375,7 +1375,7 @@ export interface components {
             /** @enum {string} */
             format: "mp4" | "webm";
             /** @enum {string} */
-            codec: "h264" | "h265" | "vp9";
+            codec: "h264" | "h265" | "vp9" | "av1";
             bitrate: string;
             compressionRatio: number;
             source: {
@@ -1817,7 +1817,7 @@ export interface components {
             /** @enum {string} */
             format: "mp4" | "webm";
             /** @enum {string} */
-            codec: "h264" | "h265" | "vp9";
+            codec: "h264" | "h265" | "vp9" | "av1";
             bitrate: string;
             compressionRatio: number;
             source: {

@@ -83,7 +83,7 @@ export async function narrowing(client: MediaJobsClient): Promise<void> {
   }
 
   if (job.type === "compressVideo" && job.status === "completed") {
-    const codec: "h264" | "h265" | "vp9" = job.codec;
+    const codec: "h264" | "h265" | "vp9" | "av1" = job.codec;
     const bitrate: string = job.bitrate;
     void [codec, bitrate];
   }

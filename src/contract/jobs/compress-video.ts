@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { dimension, mediaUrl, qualityPreset, signedFile, watermark } from "../common.ts";
 
+/** AV1 is SVT-AV1 (libsvtav1); MP4 and WebM both hold it. */
+export const videoCodec = z.enum(["h264", "h265", "vp9", "av1"]);
+
 export const compressVideoParams = z
   .strictObject({
     url: mediaUrl,
@@ -12,15 +15,17 @@ export const compressVideoParams = z
       .string()
       .regex(/^\d+(\.\d+)?[KM]$/i, "must be a number followed by K or M, such as 500K or 2.5M")
       .optional(),
-    codec: z.enum(["h264", "h265", "vp9"]).default("h264"),
+    codec: videoCodec
+      .default("h264")
+      .describe("Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, \"Media limits per plan\"); WebM holds only `vp9` and `av1`."),
     stripAudio: z.boolean().default(false),
     /** Container; mp4 unless the codec is vp9, which defaults to webm. */
     format: z.enum(["mp4", "webm"]).optional(),
     watermark: watermark.optional(),
   })
-  .refine((p) => !(p.format === "webm" && p.codec !== "vp9"), {
+  .refine((p) => !(p.format === "webm" && (p.codec === "h264" || p.codec === "h265")), {
     path: ["format"],
-    message: "webm holds only the vp9 codec; use format mp4 for h264 and h265",
+    message: "webm holds only the vp9 and av1 codecs; use format mp4 for h264 and h265",
   });
 
 export const videoSource = z.object({
@@ -36,7 +41,7 @@ export const compressVideoResult = z.object({
   height: z.int(),
   duration: z.number(),
   format: z.enum(["mp4", "webm"]),
-  codec: z.enum(["h264", "h265", "vp9"]),
+  codec: videoCodec,
   /** Measured average bitrate of the output, such as `1.2M` or `850K`. */
   bitrate: z.string(),
   compressionRatio: z.number(),

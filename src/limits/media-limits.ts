@@ -14,8 +14,8 @@ export interface MediaLimits {
   /** videoStoryboard: widest tile, in pixels. */
   storyboardTileWidth: number;
   /**
-   * The largest side an AV1 encode may write: compressVideo with codec av1 must give
-   * maxWidth and maxHeight of at most this. SVT-AV1 costs up to 5 times x264's CPU a pixel
+   * The largest side an AV1 encode may write: compressVideo with codec av1 may ask for
+   * maxWidth and maxHeight of at most this, and gets this when it asks for none. SVT-AV1 costs up to 5 times x264's CPU a pixel
    * at the presets used (docs/job-types.md, "AV1"); the processor also refuses an encode
    * predicted past its AV1_MAX_CPU_S (docs/limits.md).
    */
@@ -47,9 +47,8 @@ const checks: { [T in JobType]?: Check<T> } = {
     const side = limits.av1MaxSide;
     return (["maxWidth", "maxHeight"] as const).flatMap((field) => {
       const value = params[field];
-      if (value !== undefined && value <= side) return [];
-      const given = value === undefined ? "is not given" : `is ${value}`;
-      return [overLimit([field], plan, `AV1 encodes of at most ${side} pixels a side, so codec "av1" needs maxWidth and maxHeight of ${side} or less (${field} ${given}) or another codec`)];
+      if (value === undefined || value <= side) return [];
+      return [overLimit([field], plan, `AV1 encodes of at most ${side} pixels a side, so codec "av1" takes maxWidth and maxHeight of ${side} or less (${field} is ${value}) or another codec`)];
     });
   },
 };
@@ -58,6 +57,21 @@ const checks: { [T in JobType]?: Check<T> } = {
 export function planIssues<T extends JobType>(type: T, params: JobParams<T>, plan: Plan): PlanIssue[] {
   const check = checks[type] as Check<T> | undefined;
   return check ? check(params, MEDIA_LIMITS[plan], plan) : [];
+}
+
+type Defaults<T extends JobType> = (params: JobParams<T>, limits: MediaLimits) => JobParams<T>;
+
+/** What a plan fills in where the caller left a bounded knob unsaid: the plan's own limit. */
+const defaults: { [T in JobType]?: Defaults<T> } = {
+  // An AV1 encode without a size asked for is kept within the plan's largest side (never scaled up).
+  compressVideo: (params, limits) =>
+    params.codec === "av1" ? { ...params, maxWidth: params.maxWidth ?? limits.av1MaxSide, maxHeight: params.maxHeight ?? limits.av1MaxSide } : params,
+};
+
+/** These params with the plan's limits filled in where they were left unsaid; stored as the job's params. */
+export function withPlanDefaults<T extends JobType>(type: T, params: JobParams<T>, plan: Plan): JobParams<T> {
+  const fill = defaults[type] as Defaults<T> | undefined;
+  return fill ? fill(params, MEDIA_LIMITS[plan]) : params;
 }
 
 /** "the free plan allows at most 3 renditions", with what to do about it. */

@@ -7,7 +7,7 @@ import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import { takeUpload } from "../files/uploads.ts";
 import { AppError, invalidInput } from "../lib/errors.ts";
-import { planIssues } from "../limits/media-limits.ts";
+import { planIssues, withPlanDefaults } from "../limits/media-limits.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 
 /** `application/json` or any `application/…+json`, with or without parameters such as charset. */
@@ -55,13 +55,14 @@ export function createJobValidation() {
     if (!parsed.ok) throw invalidInput(summarize(parsed.issues), parsed.issues);
     const request = parsed.value;
 
-    const inputPath = "params" in (body as object) ? "params.url" : "input";
+    const within = "params" in (body as object) ? "params" : "options";
+    const inputPath = within === "params" ? "params.url" : "input";
     const upload = uploadRefId(request.params.url);
     const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
     const watermark = watermarkUrl(request.params);
     const urlIssues = [
       ...(upload ? [] : [{ path: inputPath, url: request.params.url }]),
-      ...(watermark ? [{ path: `${"params" in (body as object) ? "params" : "options"}.${watermark.path}`, url: watermark.url }] : []),
+      ...(watermark ? [{ path: `${within}.${watermark.path}`, url: watermark.url }] : []),
       ...(request.webhookUrl ? [{ path: "webhookUrl", url: request.webhookUrl }] : []),
     ].flatMap(({ path, url }) => {
       const verdict = checkPublicUrl(url, { allowPrivate, allowedPorts: DEFAULT_ALLOWED_PORTS });
@@ -69,8 +70,8 @@ export function createJobValidation() {
     });
     if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);
 
-    const within = "params" in (body as object) ? "params" : "options";
-    const planLimitIssues = planIssues(request.type, request.params, c.get("org").plan).map(({ path, message }) => ({ path: [within, ...path].join("."), message }));
+    const plan = c.get("org").plan;
+    const planLimitIssues = planIssues(request.type, request.params, plan).map(({ path, message }) => ({ path: [within, ...path].join("."), message }));
     if (planLimitIssues.length) throw invalidInput(summarize(planLimitIssues), planLimitIssues);
 
     if (upload) {
@@ -78,7 +79,7 @@ export function createJobValidation() {
       const taken = await takeUpload(database(c.env.DB), c.env.OUTPUTS, who, upload, request.type, Date.now());
       if (!taken.ok) throw invalidInput(`${inputPath}: ${taken.reason}`, [{ path: inputPath, message: taken.reason }]);
     }
-    c.req.addValidatedData("json", request);
+    c.req.addValidatedData("json", { ...request, params: withPlanDefaults(request.type, request.params, plan) });
     await next();
   });
 }

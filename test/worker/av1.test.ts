@@ -1,5 +1,6 @@
 // compressVideo with codec av1 at the API: both dialects, the WebM rule, and the plan's
-// AV1 size limit (limits/media-limits.ts) refused at its field before anything is saved.
+// AV1 size limit (limits/media-limits.ts): a box over it refused at its field before anything
+// is saved, an unsaid one filled with it.
 import { describe, expect, it } from "vitest";
 import { call, media, newKey, testEnv } from "./helpers.ts";
 
@@ -15,11 +16,17 @@ describe("POST /v1/jobs with codec av1", () => {
     expect(await storedParams(sdk.json.id)).toEqual({ url: media("/video"), quality: "medium", codec: "av1", maxWidth: 640, maxHeight: 1280, stripAudio: false });
   });
 
+  it("stores an AV1 encode that names no size with the plan's largest side as its box", async () => {
+    const { key } = await newKey({ plan: "pro" });
+    const res = await call("POST", "/v1/jobs", { key, body: { type: "compress-video", input: media("/video"), options: { codec: "av1", maxHeight: 720 } } });
+    expect(res.status).toBe(201);
+    expect(await storedParams(res.json.id)).toMatchObject({ codec: "av1", maxWidth: 1920, maxHeight: 720 });
+  });
+
   it.each([
-    ["free", { type: "compress-video", input: "https://example.com/a.mp4", options: { codec: "av1", maxHeight: 720 } }, "options.maxWidth", /the free plan allows AV1 encodes of at most 1280 pixels a side.*maxWidth is not given.*move to a larger plan/],
     ["free", { type: "compressVideo", params: { url: "https://example.com/a.mp4", codec: "av1", maxWidth: 1920, maxHeight: 1080 } }, "params.maxWidth", /the free plan allows AV1 encodes of at most 1280 pixels a side.*maxWidth is 1920/],
     ["pro", { type: "compressVideo", params: { url: "https://example.com/a.mp4", codec: "av1", maxWidth: 1920, maxHeight: 2160 } }, "params.maxHeight", /the pro plan allows AV1 encodes of at most 1920 pixels a side.*maxHeight is 2160/],
-    ["enterprise", { type: "compress-video", input: "https://example.com/a.mp4", options: { codec: "av1", maxWidth: 2560 } }, "options.maxHeight", /the enterprise plan allows AV1 encodes of at most 2560 pixels a side/],
+    ["enterprise", { type: "compress-video", input: "https://example.com/a.mp4", options: { codec: "av1", maxWidth: 2561 } }, "options.maxWidth", /the enterprise plan allows AV1 encodes of at most 2560 pixels a side.*move to a larger plan/],
   ])("refuses an AV1 encode past the %s plan's size with 400 invalid_input at the field, saving nothing", async (plan, body, path, rule) => {
     const { key, orgId } = await newKey({ plan });
     const res = await call("POST", "/v1/jobs", { key, body });

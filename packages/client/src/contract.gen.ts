@@ -295,7 +295,7 @@ export interface components {
             maxHeight?: number;
             targetBitrate?: string;
             /**
-             * @description Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, "Media limits per plan"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
+             * @description Video codec. `av1` (SVT-AV1) is kept within the plan's largest AV1 side: `maxWidth` and `maxHeight` at most it, and it when left out (docs/limits.md, "Media limits per plan"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
              * @enum {string}
              */
             codec?: "h264" | "h265" | "vp9" | "av1";
@@ -679,7 +679,7 @@ export interface components {
             maxHeight?: number;
             targetBitrate?: string;
             /**
-             * @description Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, "Media limits per plan"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
+             * @description Video codec. `av1` (SVT-AV1) is kept within the plan's largest AV1 side: `maxWidth` and `maxHeight` at most it, and it when left out (docs/limits.md, "Media limits per plan"); WebM holds only `vp9` and `av1`. Default: `"h264"`.
              * @enum {string}
              */
             codec?: "h264" | "h265" | "vp9" | "av1";

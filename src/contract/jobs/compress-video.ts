@@ -17,7 +17,7 @@ export const compressVideoParams = z
       .optional(),
     codec: videoCodec
       .default("h264")
-      .describe("Video codec. `av1` (SVT-AV1) needs `maxWidth` and `maxHeight`, each at most the plan's largest AV1 side (docs/limits.md, \"Media limits per plan\"); WebM holds only `vp9` and `av1`."),
+      .describe("Video codec. `av1` (SVT-AV1) is kept within the plan's largest AV1 side: `maxWidth` and `maxHeight` at most it, and it when left out (docs/limits.md, \"Media limits per plan\"); WebM holds only `vp9` and `av1`."),
     stripAudio: z.boolean().default(false),
     /** Container; mp4 unless the codec is vp9, which defaults to webm. */
     format: z.enum(["mp4", "webm"]).optional(),

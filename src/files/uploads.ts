@@ -14,6 +14,7 @@ import { TUNABLES } from "../lib/tunables.ts";
 import { presignUrl } from "./presign.ts";
 import { uploadKey } from "./r2-keys.ts";
 import { signUploadTarget } from "./signing.ts";
+import { discardUnfinished } from "./tus.ts";
 
 /** R2's S3 API credentials (secrets). All three, or none: local development uses the Worker's own route. */
 interface R2Credentials {
@@ -96,7 +97,7 @@ export async function takeUpload(db: Db, bucket: R2Bucket, who: { orgId: string;
 }
 
 /**
- * Cron: removes expired uploads, bytes first, then rows, a batch at a time along
+ * Cron: removes expired uploads (finished or not, direct or resumable), bytes first, then rows, a batch at a time along
  * uploads_expires (TUNABLES.cleanup); the next run takes what is left.
  */
 export async function cleanupUploads(db: Db, bucket: R2Bucket, now: number): Promise<number> {
@@ -105,6 +106,8 @@ export async function cleanupUploads(db: Db, bucket: R2Bucket, now: number): Pro
   for (let batch = 0; batch < maxBatchesPerRun; batch++) {
     const expired = await expiredUploads(db, now, batchSize);
     if (!expired.length) break;
+    // An unfinished resumable upload's parts are aborted too (R2 bills them until then).
+    await Promise.all(expired.filter((row) => row.protocol === "tus" && row.status === "pending").map((row) => discardUnfinished(bucket, row)));
     await bucket.delete(expired.map((row) => uploadKey(row.id)));
     await deleteUploadRows(db, expired.map((row) => row.id));
     removed += expired.length;

@@ -14,6 +14,7 @@ import { TUNABLES } from "../lib/tunables.ts";
 import { presignUrl } from "./presign.ts";
 import { uploadKey } from "./r2-keys.ts";
 import { signUploadTarget } from "./signing.ts";
+import { familyOf, SNIFF_BYTES, sniffFamily } from "./sniff.ts";
 import { discardUnfinished } from "./tus.ts";
 
 /** R2's S3 API credentials (secrets). All three, or none: local development uses the Worker's own route. */
@@ -82,7 +83,11 @@ export async function settle(db: Db, bucket: R2Bucket, row: UploadRow, now: numb
   return { ok: true, row: { ...row, status: "uploaded", uploadedAt: now } };
 }
 
-/** The checks a job's `upload:upl_…` input must pass; the upload then stays for another 24 h. */
+/**
+ * The checks a job's `upload:upl_…` input must pass (owner, declared type against the job
+ * type, the bytes there, their first bytes against the declared type); the upload then stays
+ * for another 24 h.
+ */
 export async function takeUpload(db: Db, bucket: R2Bucket, who: { orgId: string; mode: Mode }, id: string, type: JobType, now: number): Promise<UploadCheck> {
   const row = await findOrgUpload(db, who.orgId, who.mode, id);
   // Another organization's (or mode's) upload reads exactly like one that does not exist.
@@ -92,7 +97,15 @@ export async function takeUpload(db: Db, bucket: R2Bucket, who: { orgId: string;
     return { ok: false, reason: `upload ${id} is ${row.contentType}; this job type takes ${allowed.join(", ")}` };
   }
   const settled = await settle(db, bucket, row, now);
-  if (settled.ok) await extendUpload(db, id, now + UPLOAD_LIMITS.unusedLifetimeMs);
+  if (!settled.ok) return settled;
+  // The declared type against the bytes: bytes recognized as another kind of media are
+  // refused here; bytes not recognized go on to the processor, which judges them.
+  const head = await bucket.get(uploadKey(id), { range: { offset: 0, length: SNIFF_BYTES } });
+  const found = head ? sniffFamily(new Uint8Array(await head.arrayBuffer())) : undefined;
+  if (found && found !== familyOf(row.contentType)) {
+    return { ok: false, reason: `upload ${id} declares ${row.contentType} but its bytes are ${found === "pdf" ? "a PDF" : `a ${found}`}; upload it again with its real type` };
+  }
+  await extendUpload(db, id, now + UPLOAD_LIMITS.unusedLifetimeMs);
   return settled;
 }
 

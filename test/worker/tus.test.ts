@@ -279,6 +279,31 @@ describe("tus PATCH", () => {
   });
 });
 
+describe("the finished upload as a job's input", () => {
+  it("is refused when its bytes are another kind of media than it declares; bytes not recognized go on to the processor", async () => {
+    const { key } = await newKey();
+    const pdf = new TextEncoder().encode("%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n<<>>\nendobj\n");
+    const declaredImage = await tus("POST", "", {
+      key,
+      headers: { "upload-length": String(pdf.byteLength), "upload-metadata": metadata("photo.jpg", "image/jpeg"), "content-type": "application/offset+octet-stream" },
+      body: pdf,
+    });
+    expect(declaredImage.status).toBe(201);
+    const id = declaredImage.headers.get("location")!.split("/").pop()!;
+    const refused = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: `upload:${id}` } });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.details).toEqual([{ path: "input", message: `upload ${id} declares image/jpeg but its bytes are a PDF; upload it again with its real type` }]);
+    // Declared as what it is, the same bytes pass the check (and the processor judges the rest).
+    const declaredPdf = await tus("POST", "", {
+      key,
+      headers: { "upload-length": String(pdf.byteLength), "upload-metadata": metadata("doc.pdf", "application/pdf"), "content-type": "application/offset+octet-stream" },
+      body: pdf,
+    });
+    const pdfId = declaredPdf.headers.get("location")!.split("/").pop()!;
+    expect((await call("POST", "/v1/jobs", { key, body: { type: "compress-pdf", input: `upload:${pdfId}` } })).status).toBe(201);
+  });
+});
+
 describe("tus termination and expiry", () => {
   it("DELETE aborts the R2 parts and removes the tail; the upload is then 410", async () => {
     const { key } = await newKey();

@@ -69,6 +69,12 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
   let interrupted = false;
   let tooLong = false;
   let renewedAt = clock();
+  const holdLease = async () => {
+    if (clock() - renewedAt <= leaseMs / 2) return true;
+    if (!(await renewUploadLease(db, row.id, leaseId, clock(), leaseMs))) return false;
+    renewedAt = clock();
+    return true;
+  };
   const reader = body?.getReader();
   try {
     while (reader) {
@@ -81,6 +87,9 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
         break;
       }
       if (chunk.done) break;
+      // Before anything is written to R2: every write then starts with at least half a lease
+      // left, so a PATCH that stalled past its lease (another one took over) writes nothing more.
+      if (!(await holdLease())) return { kind: "lease_lost" };
       let bytes = chunk.value;
       const room = row.size - (parts.length * partBytes + fill);
       if (bytes.byteLength > room) {
@@ -109,10 +118,6 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
         }
       }
       if (tooLong) break;
-      if (clock() - renewedAt > leaseMs / 2) {
-        if (!(await renewUploadLease(db, row.id, leaseId, clock(), leaseMs))) return { kind: "lease_lost" };
-        renewedAt = clock();
-      }
     }
   } finally {
     reader?.releaseLock();
@@ -128,6 +133,7 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
   }
 
   const received = parts.length * partBytes + fill;
+  if (!(await holdLease())) return { kind: "lease_lost" };
   if (received !== committed.received) {
     // The tail is rewritten whole before the row counts it: a crash between the two leaves a
     // longer object whose first bytes are still the ones counted.

@@ -74,7 +74,15 @@ export type UploadCheck = { ok: true; row: UploadRow } | { ok: false; reason: st
 export async function settle(db: Db, bucket: R2Bucket, row: UploadRow, now: number): Promise<UploadCheck> {
   if (row.status === "uploaded") return { ok: true, row };
   const object = await bucket.head(uploadKey(row.id));
-  if (!object) return { ok: false, reason: `upload ${row.id} has no bytes yet; PUT them to its target first` };
+  if (!object) {
+    return {
+      ok: false,
+      reason:
+        row.protocol === "tus"
+          ? `upload ${row.id} has ${row.received} of its ${row.size} bytes; send the rest (PATCH from its offset) first`
+          : `upload ${row.id} has no bytes yet; PUT them to its target first`,
+    };
+  }
   if (object.size !== row.size) {
     await bucket.delete(uploadKey(row.id));
     return { ok: false, reason: `upload ${row.id} received ${object.size} bytes but declared ${row.size}; it was discarded, PUT it again` };
@@ -119,8 +127,8 @@ export async function cleanupUploads(db: Db, bucket: R2Bucket, now: number): Pro
   for (let batch = 0; batch < maxBatchesPerRun; batch++) {
     const expired = await expiredUploads(db, now, batchSize);
     if (!expired.length) break;
-    // An unfinished resumable upload's parts are aborted too (R2 bills them until then).
-    await Promise.all(expired.filter((row) => row.protocol === "tus" && row.status === "pending").map((row) => discardUnfinished(bucket, row)));
+    // A resumable upload's parts are aborted too (R2 bills them until then), and its tail removed.
+    await Promise.all(expired.filter((row) => row.protocol === "tus").map((row) => discardUnfinished(bucket, row)));
     await bucket.delete(expired.map((row) => uploadKey(row.id)));
     await deleteUploadRows(db, expired.map((row) => row.id));
     removed += expired.length;

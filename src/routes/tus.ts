@@ -250,6 +250,13 @@ async function create(c: Context<TusEnv>): Promise<Response> {
     const details = parsed.error.issues.map((issue) => ({ path: where[String(issue.path[0])] ?? "Upload-Metadata", message: issue.message }));
     throw invalidInput(`${details[0]!.path}: ${details[0]!.message}`, details);
   }
+  // creation-with-upload: the first bytes may come with the creation, as a PATCH's would.
+  const declared = Number(c.req.header("content-length") ?? 0);
+  const bodyType = c.req.header("content-type")?.split(";")[0]!.trim().toLowerCase();
+  const withBytes = Boolean(c.req.raw.body) && (declared > 0 || bodyType === TUS.patchContentType);
+  if (withBytes && bodyType !== TUS.patchContentType) {
+    throw new AppError("unsupported_media_type", `send bytes with the creation as Content-Type: ${TUS.patchContentType}`);
+  }
   const limits = PLAN_LIMITS[caller.org.plan];
   if (size > limits.maxUploadBytes) {
     throw new AppError("payload_too_large", `the ${caller.org.plan} plan takes uploads of at most ${limits.maxUploadBytes} bytes; this one declares ${size}`, {
@@ -280,12 +287,7 @@ async function create(c: Context<TusEnv>): Promise<Response> {
     throw admission.ok ? new AppError("rate_limit_exceeded", "the plan's upload limits were reached by uploads created at the same time; try again") : admission.error;
   }
   const headers: Record<string, string> = { ...admission.headers, location: `${new URL(c.req.url).origin}${TUS.path}/${id}`, "upload-expires": httpDate(row.expiresAt) };
-  // creation-with-upload: the first bytes may come with the creation.
-  const declared = Number(c.req.header("content-length") ?? 0);
-  if (c.req.raw.body && (declared > 0 || c.req.header("content-type"))) {
-    if (c.req.header("content-type")?.split(";")[0]!.trim().toLowerCase() !== TUS.patchContentType) {
-      throw new AppError("unsupported_media_type", `send bytes with the creation as Content-Type: ${TUS.patchContentType}`);
-    }
+  if (withBytes) {
     const written = await writeBody(c, { ...row, multipartId: null, parts: null, leaseId: null, leaseExpiresAt: null, uploadedAt: null } as UploadRow, 0);
     Object.assign(headers, offsetHeaders(row as UploadRow, written.received, written.finished));
   }

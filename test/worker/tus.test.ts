@@ -200,7 +200,7 @@ describe("tus PATCH", () => {
   });
 
   it("answers 409 to a PATCH at another offset, 415 to another Content-Type, 413 past Upload-Length, and keeps nothing of them", async () => {
-    const { key } = await newKey();
+    const { key, orgId } = await newKey();
     const { url, id } = await create(key, 100);
     expect((await patch(key, url, 0, randomBytes(40))).status).toBe(204);
     const behind = await patch(key, url, 0, randomBytes(10));
@@ -210,8 +210,17 @@ describe("tus PATCH", () => {
     expect((await patch(key, url, 40, randomBytes(10), { "content-type": "application/octet-stream" })).status).toBe(415);
     expect((await patch(key, url, 40, randomBytes(61))).status).toBe(413);
     expect((await row(id))!.received).toBe(40);
+    // Not finished: no job takes it yet.
+    const early = await call("POST", "/v1/jobs", { key, body: { type: "compress-video", input: `upload:${id}` } });
+    expect(early.json.error.details).toEqual([{ path: "input", message: `upload ${id} has 40 of its 100 bytes; send the rest (PATCH from its offset) first` }]);
     expect((await patch(key, url, 40, randomBytes(60))).status).toBe(204);
     expect((await row(id))!.status).toBe("uploaded");
+    // Bytes sent with a creation in another type are refused before anything is created.
+    const count = () => testEnv.DB.prepare("SELECT count(*) AS n FROM uploads WHERE org_id = ?").bind(orgId).first("n");
+    const before = await count();
+    const wrongType = await tus("POST", "", { key, headers: { "upload-length": "3", "upload-metadata": metadata("a.mp4", "video/mp4"), "content-type": "application/json" }, body: "abc" });
+    expect(wrongType.status).toBe(415);
+    expect(await count()).toBe(before);
   });
 
   it("refuses a second PATCH while one is writing (423, nothing interleaved), then takes the next at the first's end", async () => {

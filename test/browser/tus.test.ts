@@ -12,9 +12,8 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CHROMIUM, CHROMIUM_ARGS, poll, serviceKey } from "../support/e2e-helpers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const TUS_BUILD = resolve(dirname(fileURLToPath(import.meta.url)), "../../node_modules/tus-js-client/dist/tus.min.js");
 
 // The whole service, started once for the e2e project (test/support/e2e-setup.ts).
@@ -50,23 +49,8 @@ const PAGE = `<!doctype html>
   });
 </script>`;
 
-async function poll<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 45_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 beforeAll(async () => {
-  const res = await fetch(`${service.baseUrl}/admin/keys`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ org: "tus-browser", plan: "pro" }),
-  });
-  ({ key } = (await res.json()) as { key: string });
+  key = await serviceKey(service, "tus-browser");
   // The page's site: the page, tus-js-client's browser build, and its backend's token route.
   const site = createServer(async (req, res) => {
     if (req.url === "/") return res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);

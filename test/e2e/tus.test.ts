@@ -9,6 +9,7 @@ import sharp from "sharp";
 import * as tus from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MediaJobsClient } from "../../packages/client/src/index.ts";
+import { poll, serviceKey } from "../support/e2e-helpers.ts";
 
 // The whole service, started once for the e2e project (test/support/e2e-setup.ts).
 const service = inject("service");
@@ -19,12 +20,7 @@ const HEIGHT = 1300;
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  const res = await fetch(`${service.baseUrl}/admin/keys`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ org: "tus-e2e", plan: "pro" }),
-  });
-  ({ key } = (await res.json()) as { key: string });
+  key = await serviceKey(service, "tus-e2e");
   // Noise does not compress: a PNG of about 5.9 MB, over one 5 MiB R2 part.
   const noise = Buffer.alloc(WIDTH * HEIGHT * 3);
   for (let at = 0; at < noise.length; at += 65536) crypto.getRandomValues(noise.subarray(at, Math.min(noise.length, at + 65536)));
@@ -65,16 +61,6 @@ async function headOffset(url: string): Promise<number> {
   const res = await fetch(url, { method: "HEAD", headers: { "tus-resumable": "1.0.0", authorization: `Bearer ${key}` } });
   expect(res.status).toBe(200);
   return Number(res.headers.get("upload-offset"));
-}
-
-async function poll<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 30_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function runJobOn(id: string) {

@@ -146,7 +146,7 @@ async function findCallerUpload(db: Db, caller: TusCaller, id: string, now: numb
  * Writes a PATCH body (or a creation's) under the upload's lease. Run through waitUntil: a
  * client that hangs up mid-body must not also cut short the write of what did arrive.
  */
-async function writeBody(c: Context<TusEnv>, row: UploadRow, offset: number): Promise<{ received: number; finished: boolean }> {
+async function writeBody(c: Context<TusEnv>, row: Pick<UploadRow, "id" | "size">, offset: number): Promise<{ received: number; finished: boolean }> {
   const db = database(c.env.DB);
   const now = Date.now();
   const checksum = parseChecksum(c.req.header("upload-checksum"));
@@ -164,7 +164,9 @@ async function writeBody(c: Context<TusEnv>, row: UploadRow, offset: number): Pr
   }
   const work = (async () => {
     try {
-      return await appendBody({ db, bucket: c.env.OUTPUTS, row: { ...row, received: offset }, leaseId, clock: Date.now }, c.req.raw.body, checksum);
+      // Read again under the lease: the parts and multipart upload are what the last holder recorded.
+      const held = (await findUpload(db, row.id))!;
+      return await appendBody({ db, bucket: c.env.OUTPUTS, row: held, leaseId, clock: Date.now }, c.req.raw.body, checksum);
     } finally {
       await releaseUploadLease(db, row.id, leaseId);
     }
@@ -288,7 +290,7 @@ async function create(c: Context<TusEnv>): Promise<Response> {
   }
   const headers: Record<string, string> = { ...admission.headers, location: `${new URL(c.req.url).origin}${TUS.path}/${id}`, "upload-expires": httpDate(row.expiresAt) };
   if (withBytes) {
-    const written = await writeBody(c, { ...row, multipartId: null, parts: null, leaseId: null, leaseExpiresAt: null, uploadedAt: null } as UploadRow, 0);
+    const written = await writeBody(c, row, 0);
     Object.assign(headers, offsetHeaders(row as UploadRow, written.received, written.finished));
   }
   return c.body(null, 201, headers);

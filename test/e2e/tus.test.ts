@@ -2,7 +2,8 @@
 // the real tus-js-client (Node) uploads a 6 MB image through a TCP proxy that cuts the
 // connection in the middle of a PATCH; a second client instance, in another "process" (no
 // shared state but the upload's URL), resumes from the offset the service kept, and a job
-// runs on the finished `upload:<id>`. The client library's uploadFile does the same on its own.
+// runs on the finished `upload:<id>`; its pause and termination work too. The client
+// library's uploadFile does the same on its own.
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
@@ -122,6 +123,26 @@ describe("tus-js-client against the running service", () => {
     const upload = (await (await fetch(`${service.baseUrl}/v1/uploads/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
     expect(upload).toMatchObject({ id, status: "uploaded", protocol: "tus", size: image.length, contentType: "image/png", filename: "noise.png" });
     await runJobOn(id);
+  });
+
+  it("tus-js-client's pause and terminate: the upload keeps what was sent, then is gone (410)", async () => {
+    let upload!: tus.Upload;
+    await new Promise<void>((resolve, reject) => {
+      upload = new tus.Upload(image, {
+        endpoint: `${service.baseUrl}/v1/uploads/tus`,
+        headers: { Authorization: `Bearer ${key}` },
+        metadata: { filename: "noise.png", filetype: "image/png" },
+        chunkSize: 1024 * 1024,
+        storeFingerprintForResuming: false,
+        onChunkComplete: () => void upload.abort().then(resolve, reject),
+        onError: reject,
+      });
+      upload.start();
+    });
+    expect(await headOffset(upload.url!)).toBe(1024 * 1024);
+    await tus.Upload.terminate(upload.url!, { headers: { Authorization: `Bearer ${key}` } });
+    const gone = await fetch(upload.url!, { method: "HEAD", headers: { "tus-resumable": "1.0.0", authorization: `Bearer ${key}` } });
+    expect(gone.status).toBe(410);
   });
 
   it("the client library's uploadFile sends the same file resumably in chunks, reporting progress", async () => {

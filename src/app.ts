@@ -16,6 +16,7 @@ import { jobsRoutes } from "./routes/jobs.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { webhooksRoutes } from "./routes/webhooks.ts";
 import { uploadContentRoutes, uploadsRoutes } from "./routes/uploads.ts";
+import { tusRoutes } from "./routes/tus.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { readRateLimit } from "./limits/read-rate.ts";
 import { PROCESSOR_EVENTS_PATH, PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH } from "./contract/processor-protocol.ts";
@@ -42,6 +43,9 @@ app.get(`${PROCESSOR_INPUTS_PATH}/*`, (c) => (c.env.PROCESSOR_URL ? readProcesso
 app.route("/v1/files", filesRoutes);
 // The upload's own PUT target is signed instead of keyed (/v1/uploads/:id/content).
 app.route("/v1/uploads", uploadContentRoutes);
+// Resumable uploads authenticate themselves (an API key, or a browser's upload token) and
+// answer CORS preflights, which carry no credentials.
+app.route("/v1/uploads/tus", tusRoutes);
 // "/v1/jobs/*" also matches "/v1/jobs" itself: listing it again would look the key up and
 // count the read twice per request.
 for (const path of ["/v1/jobs/*", "/v1/usage", "/v1/uploads", "/v1/uploads/:id"]) app.use(path, apiKeyAuth(), readRateLimit());

@@ -9,10 +9,15 @@ export const API_ERRORS = {
   forbidden: { status: 403, when: "a download link that is tampered with, malformed or expired" },
   not_found: { status: 404, when: "no such job for this organization and mode, or no such route" },
   idempotency_key_in_use: { status: 409, when: "a request with the same Idempotency-Key is still running" },
-  payload_too_large: { status: 413, when: "a request body over 64 KiB" },
+  upload_offset_mismatch: { status: 409, when: "a tus PATCH whose Upload-Offset is not the offset the upload has reached; HEAD it and go on from there" },
+  upload_expired: { status: 410, when: "a tus upload past its Upload-Expires (or terminated): its bytes are gone; create a new one" },
+  tus_version_unsupported: { status: 412, when: "a tus request without Tus-Resumable: 1.0.0" },
+  payload_too_large: { status: 413, when: "a request body over 64 KiB, or a tus upload larger than the plan allows" },
   unsupported_media_type: { status: 415, when: "a create request whose Content-Type is not application/json" },
   idempotency_key_reused: { status: 422, when: "the Idempotency-Key was used with another body in the last 24 h" },
-  rate_limit_exceeded: { status: 429, when: "the plan's hourly job quota, or the read rate, is used up; see Retry-After" },
+  upload_locked: { status: 423, when: "another PATCH is writing this tus upload; try again when it ends" },
+  rate_limit_exceeded: { status: 429, when: "the plan's hourly job or upload quota, its unfinished uploads at once, or the read rate, is used up; see Retry-After" },
+  checksum_mismatch: { status: 460, when: "a tus PATCH whose Upload-Checksum does not match its body (tus checksum extension); its bytes were not kept, send them again" },
   internal_error: { status: 500, when: "anything unexpected; logged with the request id" },
 } as const satisfies Record<string, { status: number; when: string }>;
 

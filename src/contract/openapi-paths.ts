@@ -31,6 +31,12 @@ const ok = (description: string, schema: JsonSchema, extraHeaders: Record<string
   content: json(schema),
 });
 
+const tusHeader = (description: string, type = "string") => ({ description, schema: { type } });
+const tusUploadKey = { name: "key", in: "path", required: true, description: "The upload's id after `upl_`: the URL is the `Location` its creation answered.", schema: { type: "string" } };
+const tusResumable = { name: "Tus-Resumable", in: "header", required: true, description: "`1.0.0` (412 otherwise).", schema: { type: "string", enum: ["1.0.0"] } };
+const uploadChecksum = { name: "Upload-Checksum", in: "header", required: false, description: "`sha1 <base64>` or `sha256 <base64>` of this request's body; a mismatch is 460 and keeps nothing.", schema: { type: "string" } };
+const offsetOctetStream = { "application/offset+octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
+
 export function paths(): Record<string, Record<string, JsonSchema>> {
   return {
     "/v1/jobs": {
@@ -176,6 +182,130 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         ],
         requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
         responses: { "200": ok("Stored; the upload is `uploaded`.", schemaRef("Upload")), ...errors("invalid_input", "forbidden", "not_found") },
+      },
+    },
+    "/v1/uploads/tus": {
+      options: {
+        operationId: "tusOptions",
+        tags: ["uploads"],
+        summary: "tus discovery (and CORS preflight)",
+        description: "What this tus 1.0.0 server supports. No credentials; also the browser's CORS preflight for every tus request.",
+        security: [],
+        responses: {
+          "204": {
+            description: "The server's tus capabilities.",
+            headers: {
+              "Tus-Resumable": tusHeader("`1.0.0`."),
+              "Tus-Version": tusHeader("`1.0.0`."),
+              "Tus-Extension": tusHeader("`creation,creation-with-upload,termination,expiration,checksum`."),
+              "Tus-Max-Size": tusHeader("The largest upload any plan takes, in bytes (the caller's plan may take less: 413 at creation).", "integer"),
+              "Tus-Checksum-Algorithm": tusHeader("`sha1,sha256`."),
+            },
+          },
+          ...anyClientError,
+        },
+      },
+      post: {
+        operationId: "tusCreate",
+        tags: ["uploads"],
+        summary: "Create a resumable upload (tus creation, creation-with-upload)",
+        description:
+          "A tus 1.0.0 creation: the file's size in `Upload-Length`, its name and media type in `Upload-Metadata` (`filename`, `filetype`; base64 values). Authenticated with the API key or a browser upload token (`ut_…`). The upload's URL (`Location`) ends in its `upl_…` id, the id a job's `upload:upl_…` input names once it is complete. Bytes may come with the creation (`Content-Type: application/offset+octet-stream`). Counts against the plan's uploads per hour and unfinished uploads at once.",
+        parameters: [
+          tusResumable,
+          { name: "Upload-Length", in: "header", required: true, description: "The file's size in bytes; at most the plan's largest upload.", schema: { type: "integer", minimum: 1 } },
+          { name: "Upload-Metadata", in: "header", required: true, description: "`filename <base64>,filetype <base64>` (`name` and `type` are read too; without a type, the file name's extension decides).", schema: { type: "string" } },
+          uploadChecksum,
+        ],
+        requestBody: { required: false, content: offsetOctetStream },
+        responses: {
+          "201": {
+            description: "Created.",
+            headers: {
+              Location: tusHeader("The upload's URL: `…/v1/uploads/tus/upl_…`."),
+              "Upload-Expires": tusHeader("When the unfinished upload expires (RFC 9110 date); each PATCH moves it on."),
+              "Upload-Offset": tusHeader("With bytes sent along: the offset reached.", "integer"),
+              "Tus-Resumable": tusHeader("`1.0.0`."),
+              RateLimit: headerRef("RateLimit"),
+              "RateLimit-Policy": headerRef("RateLimit-Policy"),
+            },
+          },
+          ...errors("invalid_input", "unauthorized", "tus_version_unsupported", "payload_too_large", "unsupported_media_type", "rate_limit_exceeded", "checksum_mismatch"),
+        },
+      },
+    },
+    "/v1/uploads/tus/tokens": {
+      post: {
+        operationId: "createUploadToken",
+        tags: ["uploads"],
+        summary: "Create a browser upload token",
+        description: "A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, and touches only the uploads it created.",
+        responses: { "201": ok("The token.", schemaRef("UploadToken")), ...errors("unauthorized") },
+      },
+    },
+    // The id's `upl_` written out: a bare `{id}` here would read as ambiguous with /v1/uploads/{id}/content.
+    "/v1/uploads/tus/upl_{key}": {
+      options: {
+        operationId: "tusUploadOptions",
+        tags: ["uploads"],
+        summary: "tus discovery on an upload's URL (and CORS preflight)",
+        description: "As OPTIONS /v1/uploads/tus: a browser's preflight before each PATCH, HEAD or DELETE.",
+        security: [],
+        parameters: [tusUploadKey],
+        responses: { "204": { description: "The server's tus capabilities (as OPTIONS /v1/uploads/tus)." }, ...anyClientError },
+      },
+      post: {
+        operationId: "tusOverride",
+        tags: ["uploads"],
+        summary: "PATCH, DELETE or HEAD for clients that can only POST (X-HTTP-Method-Override)",
+        description: "tus core: `X-HTTP-Method-Override: PATCH` (or `DELETE`, `HEAD`) makes this POST that request, with its headers and answers.",
+        parameters: [tusUploadKey, tusResumable, { name: "X-HTTP-Method-Override", in: "header", required: true, schema: { type: "string", enum: ["PATCH", "DELETE", "HEAD"] } }],
+        requestBody: { required: false, content: offsetOctetStream },
+        responses: {
+          "204": { description: "As the PATCH or DELETE it stands for." },
+          ...errors("invalid_input", "unauthorized", "tus_version_unsupported", "not_found", "upload_offset_mismatch", "upload_expired", "payload_too_large", "unsupported_media_type", "upload_locked", "checksum_mismatch"),
+        },
+      },
+      head: {
+        operationId: "tusHead",
+        tags: ["uploads"],
+        summary: "A resumable upload's offset (tus core)",
+        description: "Where to resume: the bytes received and kept so far.",
+        parameters: [tusUploadKey, tusResumable],
+        responses: {
+          "200": {
+            description: "The upload's state; no body.",
+            headers: {
+              "Upload-Offset": tusHeader("Bytes received and kept.", "integer"),
+              "Upload-Length": tusHeader("The declared size.", "integer"),
+              "Upload-Metadata": tusHeader("`filename` and `filetype`, base64."),
+              "Upload-Expires": tusHeader("While unfinished: when it expires."),
+              "Cache-Control": tusHeader("`no-store`."),
+            },
+          },
+          ...errors("unauthorized", "tus_version_unsupported", "not_found", "upload_expired"),
+        },
+      },
+      patch: {
+        operationId: "tusPatch",
+        tags: ["uploads"],
+        summary: "Send bytes of a resumable upload (tus core, checksum)",
+        description:
+          "The bytes from `Upload-Offset`, which must be the offset the upload has reached (409 otherwise). Any size: the service sends R2 parts of 5 MiB and keeps the rest until the next PATCH; a body cut off midway keeps what arrived (unless it carried `Upload-Checksum`). One PATCH at a time per upload (423 meanwhile). The PATCH that brings the last byte completes the upload. Keep each PATCH under the platform's request size (100 MB).",
+        parameters: [tusUploadKey, tusResumable, { name: "Upload-Offset", in: "header", required: true, schema: { type: "integer", minimum: 0 } }, uploadChecksum],
+        requestBody: { required: true, content: offsetOctetStream },
+        responses: {
+          "204": { description: "Kept.", headers: { "Upload-Offset": tusHeader("The offset reached.", "integer"), "Upload-Expires": tusHeader("While unfinished: when it expires.") } },
+          ...errors("invalid_input", "unauthorized", "tus_version_unsupported", "not_found", "upload_offset_mismatch", "upload_expired", "payload_too_large", "unsupported_media_type", "upload_locked", "checksum_mismatch"),
+        },
+      },
+      delete: {
+        operationId: "tusTerminate",
+        tags: ["uploads"],
+        summary: "Terminate a resumable upload (tus termination)",
+        description: "Its R2 parts are aborted and its bytes removed; later requests get 410.",
+        parameters: [tusUploadKey, tusResumable],
+        responses: { "204": { description: "Terminated." }, ...errors("unauthorized", "tus_version_unsupported", "not_found", "upload_expired", "upload_locked") },
       },
     },
     "/v1/usage": {

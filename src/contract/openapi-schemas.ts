@@ -11,7 +11,7 @@ import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "./enu
 import { httpJob, jobError, JOB_STATUSES } from "./job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
 import { jobTypes } from "./registry.ts";
-import { createdUpload, createUploadRequest, upload } from "./uploads.ts";
+import { createdUpload, createUploadRequest, upload, uploadTokenCreated } from "./uploads.ts";
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -24,10 +24,15 @@ export const ERROR_RESPONSES: Record<ApiErrorCode, string> = {
   forbidden: "Forbidden",
   not_found: "NotFound",
   idempotency_key_in_use: "IdempotencyKeyInUse",
+  upload_offset_mismatch: "UploadOffsetMismatch",
+  upload_expired: "UploadExpired",
+  tus_version_unsupported: "TusVersionUnsupported",
   payload_too_large: "PayloadTooLarge",
   unsupported_media_type: "UnsupportedMediaType",
   idempotency_key_reused: "IdempotencyKeyReused",
+  upload_locked: "UploadLocked",
   rate_limit_exceeded: "RateLimited",
+  checksum_mismatch: "ChecksumMismatch",
   internal_error: "InternalError",
 };
 
@@ -234,6 +239,7 @@ function responseComponents(): Record<string, JsonSchema> {
   registry.add(deletedJob, { id: "DeletedJob" });
   registry.add(upload, { id: "Upload" });
   registry.add(createdUpload, { id: "CreatedUpload" });
+  registry.add(uploadTokenCreated, { id: "UploadToken" });
   registry.add(usage, { id: "Usage" });
   registry.add(webhookDelivery, { id: "WebhookDelivery" });
   registry.add(z.object({ data: z.array(webhookDelivery).describe("Newest first.") }), { id: "WebhookDeliveryList" });

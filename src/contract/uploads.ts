@@ -1,6 +1,6 @@
-// Direct uploads (POST /v1/uploads): the request, the upload as the API shows it, the
-// media types each job type takes, and the `upload:upl_…` reference a job uses as its
-// input. docs/api.md: direct uploads.
+// Direct uploads (POST /v1/uploads) and resumable ones (tus 1.0 at /v1/uploads/tus): the
+// request, the upload as the API shows it, the media types each job type takes, and the
+// `upload:upl_…` reference a job uses as its input. docs/api.md: direct uploads, resumable uploads.
 import { z } from "zod";
 import type { JobType } from "./names.ts";
 
@@ -50,16 +50,60 @@ export const createUploadRequest = z.strictObject({
 export type CreateUploadRequest = z.infer<typeof createUploadRequest>;
 
 export const UPLOAD_STATUSES = ["pending", "uploaded"] as const;
+export const UPLOAD_PROTOCOLS = ["put", "tus"] as const;
+
+/**
+ * The tus 1.0.0 protocol as this service speaks it (tus.io/protocols/resumable-upload):
+ * the version, the extensions OPTIONS advertises and the checksum algorithms.
+ */
+export const TUS = {
+  version: "1.0.0",
+  extensions: ["creation", "creation-with-upload", "termination", "expiration", "checksum"],
+  checksumAlgorithms: ["sha1", "sha256"],
+  /** The PATCH body's media type, as the protocol names it. */
+  patchContentType: "application/offset+octet-stream",
+  path: "/v1/uploads/tus",
+} as const;
+
+/** The extension for each media type a resumable upload may infer from its file name when Upload-Metadata names no type. */
+export const UPLOAD_EXTENSIONS: Record<string, (typeof UPLOADABLE_CONTENT_TYPES)[number]> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  gif: "image/gif",
+  avif: "image/avif",
+  tif: "image/tiff",
+  tiff: "image/tiff",
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  mov: "video/quicktime",
+  webm: "video/webm",
+  mkv: "video/x-matroska",
+  mpg: "video/mpeg",
+  mpeg: "video/mpeg",
+  avi: "video/x-msvideo",
+  ogv: "video/ogg",
+  pdf: "application/pdf",
+};
+
+export const uploadTokenCreated = z.object({
+  token: z.string().describe("Send it as `Authorization: Bearer <token>` on the tus requests, instead of the API key. It can create and write resumable uploads only, and only its own."),
+  endpoint: z.string().describe("The tus endpoint: `POST` creates an upload there."),
+  expiresAt: z.string().describe("The token stops working at this time (an upload it started stays, and the API key can still read it)."),
+});
 
 export const upload = z.object({
   id: z.string().describe("`upl_…`; use it as a job's input: `upload:upl_…`."),
   status: z.enum(UPLOAD_STATUSES).describe("`pending` until the bytes arrive, then `uploaded`."),
+  protocol: z.enum(UPLOAD_PROTOCOLS).describe("`put`: one PUT to `target` (POST /v1/uploads); `tus`: resumable (/v1/uploads/tus)."),
+  received: z.int().describe("Bytes received and kept so far (a resumable upload's Upload-Offset); `size` once uploaded."),
   filename: z.string(),
   contentType: z.string(),
   size: z.int(),
   createdAt: z.string(),
   uploadedAt: z.string().optional(),
-  expiresAt: z.string().describe("When the upload is removed unless a job uses it (each job that does moves this 24 h on)."),
+  expiresAt: z.string().describe("When the upload is removed unless a job uses it (each job that does moves this 24 h on); an unfinished resumable upload's Upload-Expires."),
 });
 
 export const createdUpload = upload.extend({

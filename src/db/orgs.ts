@@ -3,7 +3,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { newId, randomToken, sha256Hex } from "../lib/crypto.ts";
 import type { Db } from "./client.ts";
-import { apiKeys, organizations, type Mode, type Plan } from "./schema.ts";
+import { apiKeys, organizations, type Mode, type Organization, type Plan } from "./schema.ts";
 
 export function newWebhookSecret(): string {
   return `whsec_${randomToken(32)}`;
@@ -72,4 +72,8 @@ export async function listApiKeys(db: Db, orgId: string) {
     .from(apiKeys)
     .where(eq(apiKeys.orgId, orgId))
     .orderBy(desc(apiKeys.createdAt));
+}
+
+export async function findOrganization(db: Db, id: string): Promise<Organization | undefined> {
+  return (await db.select().from(organizations).where(eq(organizations.id, id)))[0];
 }

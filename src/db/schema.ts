@@ -130,10 +130,31 @@ export const uploads = sqliteTable(
     status: text("status", { enum: ["pending", "uploaded"] }).notNull().default("pending"),
     createdAt: integer("created_at").notNull(),
     uploadedAt: integer("uploaded_at"),
-    /** When the cron removes the row and its bytes; each job that uses the upload moves it on. */
+    /**
+     * When the cron removes the row and its bytes; each job that uses the upload moves it on.
+     * An unfinished tus upload's `Upload-Expires`: each PATCH moves it on.
+     */
     expiresAt: integer("expires_at").notNull(),
+    /** How the bytes arrive: one PUT to a target (`put`), or resumable PATCHes (`tus`, docs/api.md: resumable uploads). */
+    protocol: text("protocol", { enum: ["put", "tus"] }).notNull().default("put"),
+    /** tus: the bytes received and kept (the `Upload-Offset`); the parts' bytes and then the tail's. */
+    received: integer("received").notNull().default(0),
+    /** tus: the R2 multipart upload the full parts went to; null until the first full part. */
+    multipartId: text("multipart_id"),
+    /** tus: the parts sent, in order, each TUNABLES.tus.partBytes long: [{partNumber, etag}]. */
+    parts: text("parts", { mode: "json" }).$type<{ partNumber: number; etag: string }[]>(),
+    /** tus: the PATCH now writing the upload (a random id) and until when; another PATCH meanwhile is refused 423. */
+    leaseId: text("lease_id"),
+    leaseExpiresAt: integer("lease_expires_at"),
+    /** tus: the browser upload token that created it (its `i`); that token may touch no other upload. */
+    tokenId: text("token_id"),
   },
-  (t) => [index("uploads_expires").on(t.expiresAt)],
+  (t) => [
+    index("uploads_expires").on(t.expiresAt),
+    // The plan's uploads per hour and unfinished resumable uploads at once (src/routes/tus.ts).
+    index("uploads_org_created").on(t.orgId, t.mode, t.createdAt),
+    index("uploads_open").on(t.orgId, t.mode, t.expiresAt).where(sql`"protocol" = 'tus' AND "status" = 'pending'`),
+  ],
 );
 
 export const idempotencyKeys = sqliteTable(

@@ -14,3 +14,8 @@ export function outputsPrefix(jobId: string): string {
 export function uploadKey(uploadId: string): string {
   return `uploads/${uploadId}`;
 }
+
+/** A resumable upload's bytes past its last full part, kept until a full part can be sent (src/files/tus.ts). */
+export function uploadTailKey(uploadId: string): string {
+  return `uploads/${uploadId}.tail`;
+}

@@ -14,6 +14,8 @@ import { TUNABLES } from "../lib/tunables.ts";
 import { presignUrl } from "./presign.ts";
 import { uploadKey } from "./r2-keys.ts";
 import { signUploadTarget } from "./signing.ts";
+import { familyOf, SNIFF_BYTES, sniffFamily } from "./sniff.ts";
+import { discardUnfinished } from "./tus.ts";
 
 /** R2's S3 API credentials (secrets). All three, or none: local development uses the Worker's own route. */
 interface R2Credentials {
@@ -72,7 +74,15 @@ export type UploadCheck = { ok: true; row: UploadRow } | { ok: false; reason: st
 export async function settle(db: Db, bucket: R2Bucket, row: UploadRow, now: number): Promise<UploadCheck> {
   if (row.status === "uploaded") return { ok: true, row };
   const object = await bucket.head(uploadKey(row.id));
-  if (!object) return { ok: false, reason: `upload ${row.id} has no bytes yet; PUT them to its target first` };
+  if (!object) {
+    return {
+      ok: false,
+      reason:
+        row.protocol === "tus"
+          ? `upload ${row.id} has ${row.received} of its ${row.size} bytes; send the rest (PATCH from its offset) first`
+          : `upload ${row.id} has no bytes yet; PUT them to its target first`,
+    };
+  }
   if (object.size !== row.size) {
     await bucket.delete(uploadKey(row.id));
     return { ok: false, reason: `upload ${row.id} received ${object.size} bytes but declared ${row.size}; it was discarded, PUT it again` };
@@ -81,7 +91,11 @@ export async function settle(db: Db, bucket: R2Bucket, row: UploadRow, now: numb
   return { ok: true, row: { ...row, status: "uploaded", uploadedAt: now } };
 }
 
-/** The checks a job's `upload:upl_…` input must pass; the upload then stays for another 24 h. */
+/**
+ * The checks a job's `upload:upl_…` input must pass (owner, declared type against the job
+ * type, the bytes there, their first bytes against the declared type); the upload then stays
+ * for another 24 h.
+ */
 export async function takeUpload(db: Db, bucket: R2Bucket, who: { orgId: string; mode: Mode }, id: string, type: JobType, now: number): Promise<UploadCheck> {
   const row = await findOrgUpload(db, who.orgId, who.mode, id);
   // Another organization's (or mode's) upload reads exactly like one that does not exist.
@@ -91,12 +105,20 @@ export async function takeUpload(db: Db, bucket: R2Bucket, who: { orgId: string;
     return { ok: false, reason: `upload ${id} is ${row.contentType}; this job type takes ${allowed.join(", ")}` };
   }
   const settled = await settle(db, bucket, row, now);
-  if (settled.ok) await extendUpload(db, id, now + UPLOAD_LIMITS.unusedLifetimeMs);
+  if (!settled.ok) return settled;
+  // The declared type against the bytes: bytes recognized as another kind of media are
+  // refused here; bytes not recognized go on to the processor, which judges them.
+  const head = await bucket.get(uploadKey(id), { range: { offset: 0, length: SNIFF_BYTES } });
+  const found = head ? sniffFamily(new Uint8Array(await head.arrayBuffer())) : undefined;
+  if (found && found !== familyOf(row.contentType)) {
+    return { ok: false, reason: `upload ${id} declares ${row.contentType} but its bytes are ${found === "pdf" ? "a PDF" : `a ${found}`}; upload it again with its real type` };
+  }
+  await extendUpload(db, id, now + UPLOAD_LIMITS.unusedLifetimeMs);
   return settled;
 }
 
 /**
- * Cron: removes expired uploads, bytes first, then rows, a batch at a time along
+ * Cron: removes expired uploads (finished or not, direct or resumable), bytes first, then rows, a batch at a time along
  * uploads_expires (TUNABLES.cleanup); the next run takes what is left.
  */
 export async function cleanupUploads(db: Db, bucket: R2Bucket, now: number): Promise<number> {
@@ -105,6 +127,8 @@ export async function cleanupUploads(db: Db, bucket: R2Bucket, now: number): Pro
   for (let batch = 0; batch < maxBatchesPerRun; batch++) {
     const expired = await expiredUploads(db, now, batchSize);
     if (!expired.length) break;
+    // A resumable upload's parts are aborted too (R2 bills them until then), and its tail removed.
+    await Promise.all(expired.filter((row) => row.protocol === "tus").map((row) => discardUnfinished(bucket, row)));
     await bucket.delete(expired.map((row) => uploadKey(row.id)));
     await deleteUploadRows(db, expired.map((row) => row.id));
     removed += expired.length;

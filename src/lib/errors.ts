@@ -1,12 +1,14 @@
 // One error type for the API: public `code` and `message` (and `details`), an HTTP
 // status that the code decides (contract/errors.ts), and an internal `cause` that is
 // logged but never sent.
-import { API_ERRORS, type ApiErrorCode, type ApiErrorStatus } from "../contract/errors.ts";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { API_ERRORS, type ApiErrorCode } from "../contract/errors.ts";
 
 export type { ApiErrorCode } from "../contract/errors.ts";
 
 export class AppError extends Error {
-  readonly status: ApiErrorStatus;
+  /** Hono's type, which names no unofficial status: tus's 460 (checksum_mismatch) is one. */
+  readonly status: ContentfulStatusCode;
   readonly code: ApiErrorCode;
   readonly details?: unknown;
   readonly headers?: Record<string, string>;
@@ -14,7 +16,7 @@ export class AppError extends Error {
   constructor(code: ApiErrorCode, message: string, options: { details?: unknown; cause?: unknown; headers?: Record<string, string> } = {}) {
     super(message, { cause: options.cause });
     this.name = "AppError";
-    this.status = API_ERRORS[code].status;
+    this.status = API_ERRORS[code].status as ContentfulStatusCode;
     this.code = code;
     this.details = options.details;
     this.headers = options.headers;

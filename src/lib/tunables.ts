@@ -229,6 +229,27 @@ export const TUNABLES = {
     keyLastUsedResolutionMs: MINUTE_MS,
   },
 
+  tus: {
+    /**
+     * R2 multipart part size of a resumable upload. R2 wants every part but the last of one
+     * size, at least 5 MiB (developers.cloudflare.com/r2/objects/multipart-objects/), so the
+     * bytes of PATCHes of any size go out in parts of exactly this; what is left below it
+     * waits in R2 as the upload's tail object. Also the most a PATCH holds in memory, and
+     * with R2's 10,000 parts it bounds an upload at 50 GiB (the plans allow 2 GiB).
+     */
+    partBytes: 5 * 1024 * 1024,
+    /**
+     * A PATCH's lease on its upload: another PATCH meanwhile is refused 423. Moved on while
+     * bytes keep arriving; a PATCH whose Worker died without giving it back blocks the
+     * upload at most this long.
+     */
+    leaseMs: MINUTE_MS,
+    /** An unfinished resumable upload expires (`Upload-Expires`) this long after its last PATCH; the cron aborts its parts. */
+    unfinishedLifetimeMs: 24 * HOUR_MS,
+    /** A browser upload token (POST /v1/uploads/tus/tokens) is valid this long. */
+    tokenLifetimeS: 3600,
+  },
+
   links: {
     /** A signed download link is valid this long; each read of a job signs fresh ones, and a download may be cached as long. */
     downloadLifetimeS: 3600,

@@ -1,22 +1,28 @@
-// /v1/uploads: direct uploads. POST hands out an upload target; GET shows the upload;
+// /v1/uploads: direct uploads. POST hands out an upload target (within the plan's upload
+// limits); GET shows the upload, direct or resumable (routes/tus.ts);
 // PUT /:id/content is the Worker's own target (signed URL, no API key), streamed into R2.
 import { Hono } from "hono";
 import type { AuthVariables } from "../auth/api-key.ts";
 import { createUploadRequest, UPLOAD_LIMITS } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import type { UploadRow } from "../db/schema.ts";
-import { findUpload, findOrgUpload, insertUpload, markUploaded } from "../db/uploads.ts";
+import { findUpload, findOrgUpload, insertUploadWithin, markUploaded, uploadCounts } from "../db/uploads.ts";
 import { verifyUploadTarget } from "../files/signing.ts";
 import { uploadKey } from "../files/r2-keys.ts";
 import { settle, uploadTarget } from "../files/uploads.ts";
 import { iso, newId } from "../lib/crypto.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
+import { TUNABLES } from "../lib/tunables.ts";
+import { PLAN_LIMITS } from "../limits/plans.ts";
+import { admitUpload } from "../limits/upload-quota.ts";
 import { zodValidator } from "./validation.ts";
 
 function toUpload(row: UploadRow) {
   return {
     id: row.id,
     status: row.status,
+    protocol: row.protocol,
+    received: row.status === "uploaded" ? row.size : row.received,
     filename: row.filename,
     contentType: row.contentType,
     size: row.size,
@@ -30,17 +36,27 @@ export const uploadsRoutes = new Hono<{ Bindings: Env; Variables: AuthVariables 
   .post("/", zodValidator("json", createUploadRequest), async (c) => {
     const request = c.req.valid("json");
     const now = Date.now();
-    const row = await insertUpload(database(c.env.DB), {
-      id: newId("upl"),
-      orgId: c.get("org").id,
-      mode: c.get("mode"),
-      ...request,
-      status: "pending",
-      createdAt: now,
-      expiresAt: now + UPLOAD_LIMITS.unusedLifetimeMs,
-    });
+    const org = c.get("org");
+    const limits = PLAN_LIMITS[org.plan];
+    if (request.size > limits.maxUploadBytes) {
+      throw invalidInput(`the ${org.plan} plan takes uploads of at most ${limits.maxUploadBytes} bytes`, [{ path: "size", message: `at most ${limits.maxUploadBytes} on the ${org.plan} plan` }]);
+    }
+    const db = database(c.env.DB);
+    const who = { orgId: org.id, mode: c.get("mode") };
+    const window = TUNABLES.limiter.quotaWindowMs;
+    const counted = { perHour: limits.uploadsPerHour, open: limits.openUploads };
+    const admission = admitUpload(await uploadCounts(db, who, now, window, counted), limits, org.plan, false, now);
+    if (!admission.ok) throw admission.error;
+    const id = newId("upl");
+    // One statement counts and inserts, so uploads created at once cannot pass the hourly quota together.
+    const fields = { id, ...who, ...request, status: "pending" as const, createdAt: now, expiresAt: now + UPLOAD_LIMITS.unusedLifetimeMs };
+    if (!(await insertUploadWithin(db, fields, now, window, { perHour: limits.uploadsPerHour }))) {
+      const again = admitUpload(await uploadCounts(db, who, now, window, counted), limits, org.plan, false, now);
+      throw again.ok ? new AppError("rate_limit_exceeded", "the plan's hourly upload quota was reached by uploads created at the same time; try again") : again.error;
+    }
+    const row = (await findUpload(db, id))!;
     const target = await uploadTarget(c.env, row, new URL(c.req.url).origin, now);
-    return c.json({ ...toUpload(row), target }, 201, { location: `/v1/uploads/${row.id}` });
+    return c.json({ ...toUpload(row), target }, 201, { ...admission.headers, location: `/v1/uploads/${row.id}` });
   })
   .get("/:id", async (c) => {
     const db = database(c.env.DB);

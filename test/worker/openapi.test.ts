@@ -91,7 +91,9 @@ describe("GET /v1/openapi.json", () => {
   it("documents every public route of the app, and nothing of admin or the dashboard", () => {
     const routes = app.routes
       .filter((r) => r.method !== "ALL" && (r.path.startsWith("/v1/") || r.path === "/healthz"))
-      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/\/$/, "").replace(/:(\w+)\??/g, "{$1}")}`);
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/\/$/, "").replace(/:(\w+)\??/g, "{$1}")}`)
+      // tus: Hono answers HEAD with the GET route, and the document writes the upload URL's `upl_` out (openapi-paths.ts).
+      .map((route) => route.replace(/^get \/v1\/uploads\/tus\/\{id\}$/, "head /v1/uploads/tus/{id}").replace("/v1/uploads/tus/{id}", "/v1/uploads/tus/upl_{key}"));
     expect(routes.length).toBeGreaterThan(5);
     const documentedRoutes = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`));
     expect(documentedRoutes.sort()).toEqual([...new Set(routes)].sort());

@@ -28,6 +28,9 @@ export interface CallOptions {
 /** What the methods use of the client's configuration. */
 export interface ClientContext {
   request: Transport;
+  /** For the requests the transport does not make: resumable uploads' tus requests (uploads.ts). */
+  apiKey: string;
+  baseUrl: string;
   fetch: FetchLike;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   now: () => number;
@@ -64,7 +67,7 @@ export abstract class ClientBase {
     const now = options.now ?? Date.now;
     const random = Math.random;
     const request = createTransport({ apiKey, baseUrl: this.baseUrl, timeout, maxRetries, fetch, sleep, random, now });
-    this.#context = { request, fetch, sleep, now, random, timeout, maxRetries };
+    this.#context = { request, apiKey, baseUrl: this.baseUrl, fetch, sleep, now, random, timeout, maxRetries };
   }
 
   /** For the method groups; a getter, so that it stays off the instance's own properties. */

@@ -184,6 +184,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/uploads/tus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a resumable upload (tus creation, creation-with-upload)
+         * @description A tus 1.0.0 creation: the file's size in `Upload-Length`, its name and media type in `Upload-Metadata` (`filename`, `filetype`; base64 values). Authenticated with the API key or a browser upload token (`ut_…`). The upload's URL (`Location`) ends in its `upl_…` id, the id a job's `upload:upl_…` input names once it is complete. Bytes may come with the creation (`Content-Type: application/offset+octet-stream`). Counts against the plan's uploads per hour and unfinished uploads at once.
+         */
+        post: operations["tusCreate"];
+        delete?: never;
+        /**
+         * tus discovery (and CORS preflight)
+         * @description What this tus 1.0.0 server supports. No credentials; also the browser's CORS preflight for every tus request.
+         */
+        options: operations["tusOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/tus/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a browser upload token
+         * @description A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, and touches only the uploads it created.
+         */
+        post: operations["createUploadToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/tus/upl_{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PATCH, DELETE or HEAD for clients that can only POST (X-HTTP-Method-Override)
+         * @description tus core: `X-HTTP-Method-Override: PATCH` (or `DELETE`, `HEAD`) makes this POST that request, with its headers and answers.
+         */
+        post: operations["tusOverride"];
+        /**
+         * Terminate a resumable upload (tus termination)
+         * @description Its R2 parts are aborted and its bytes removed; later requests get 410.
+         */
+        delete: operations["tusTerminate"];
+        /**
+         * tus discovery on an upload's URL (and CORS preflight)
+         * @description As OPTIONS /v1/uploads/tus: a browser's preflight before each PATCH, HEAD or DELETE.
+         */
+        options: operations["tusUploadOptions"];
+        /**
+         * A resumable upload's offset (tus core)
+         * @description Where to resume: the bytes received and kept so far.
+         */
+        head: operations["tusHead"];
+        /**
+         * Send bytes of a resumable upload (tus core, checksum)
+         * @description The bytes from `Upload-Offset`, which must be the offset the upload has reached (409 otherwise). Any size: the service sends R2 parts of 5 MiB and keeps the rest until the next PATCH; a body cut off midway keeps what arrived (unless it carried `Upload-Checksum`). One PATCH at a time per upload (423 meanwhile). The PATCH that brings the last byte completes the upload. Keep each PATCH under the platform's request size (100 MB).
+         */
+        patch: operations["tusPatch"];
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -2240,12 +2320,19 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "uploaded";
+            /**
+             * @description `put`: one PUT to `target` (POST /v1/uploads); `tus`: resumable (/v1/uploads/tus).
+             * @enum {string}
+             */
+            protocol: "put" | "tus";
+            /** @description Bytes received and kept so far (a resumable upload's Upload-Offset); `size` once uploaded. */
+            received: number;
             filename: string;
             contentType: string;
             size: number;
             createdAt: string;
             uploadedAt?: string;
-            /** @description When the upload is removed unless a job uses it (each job that does moves this 24 h on). */
+            /** @description When the upload is removed unless a job uses it (each job that does moves this 24 h on); an unfinished resumable upload's Upload-Expires. */
             expiresAt: string;
         };
         CreatedUpload: {
@@ -2256,12 +2343,19 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "uploaded";
+            /**
+             * @description `put`: one PUT to `target` (POST /v1/uploads); `tus`: resumable (/v1/uploads/tus).
+             * @enum {string}
+             */
+            protocol: "put" | "tus";
+            /** @description Bytes received and kept so far (a resumable upload's Upload-Offset); `size` once uploaded. */
+            received: number;
             filename: string;
             contentType: string;
             size: number;
             createdAt: string;
             uploadedAt?: string;
-            /** @description When the upload is removed unless a job uses it (each job that does moves this 24 h on). */
+            /** @description When the upload is removed unless a job uses it (each job that does moves this 24 h on); an unfinished resumable upload's Upload-Expires. */
             expiresAt: string;
             /** @description Where to PUT the bytes. */
             target: {
@@ -2276,6 +2370,14 @@ export interface components {
                 /** @description The URL stops working at this time. */
                 expiresAt: string;
             };
+        };
+        UploadToken: {
+            /** @description Send it as `Authorization: Bearer <token>` on the tus requests, instead of the API key. It can create and write resumable uploads only, and only its own. */
+            token: string;
+            /** @description The tus endpoint: `POST` creates an upload there. */
+            endpoint: string;
+            /** @description The token stops working at this time (an upload it started stays, and the API key can still read it). */
+            expiresAt: string;
         };
         Usage: {
             /** @enum {string} */
@@ -2400,6 +2502,36 @@ export interface components {
                 requestId?: string;
             };
         };
+        UploadOffsetMismatchError: {
+            error: {
+                /** @constant */
+                code: "upload_offset_mismatch";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        UploadExpiredError: {
+            error: {
+                /** @constant */
+                code: "upload_expired";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        TusVersionUnsupportedError: {
+            error: {
+                /** @constant */
+                code: "tus_version_unsupported";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
         PayloadTooLargeError: {
             error: {
                 /** @constant */
@@ -2430,6 +2562,16 @@ export interface components {
                 requestId?: string;
             };
         };
+        UploadLockedError: {
+            error: {
+                /** @constant */
+                code: "upload_locked";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
         RateLimitedError: {
             error: {
                 /** @constant */
@@ -2437,6 +2579,16 @@ export interface components {
                 /** @description What went wrong, in words meant for the developer. */
                 message: string;
                 details: components["schemas"]["RateLimitDetails"];
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
+        ChecksumMismatchError: {
+            error: {
+                /** @constant */
+                code: "checksum_mismatch";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
                 /** @description The request's x-request-id; quote it when asking for help. */
                 requestId?: string;
             };
@@ -2451,8 +2603,8 @@ export interface components {
                 requestId?: string;
             };
         };
-        /** @description Every error body, by code: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 413 `payload_too_large`, 415 `unsupported_media_type`, 422 `idempotency_key_reused`, 429 `rate_limit_exceeded`, 500 `internal_error`. */
-        Error: components["schemas"]["InvalidInputError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["IdempotencyKeyInUseError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["UnsupportedMediaTypeError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["InternalError"];
+        /** @description Every error body, by code: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 409 `upload_offset_mismatch`, 410 `upload_expired`, 412 `tus_version_unsupported`, 413 `payload_too_large`, 415 `unsupported_media_type`, 422 `idempotency_key_reused`, 423 `upload_locked`, 429 `rate_limit_exceeded`, 460 `checksum_mismatch`, 500 `internal_error`. */
+        Error: components["schemas"]["InvalidInputError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["IdempotencyKeyInUseError"] | components["schemas"]["UploadOffsetMismatchError"] | components["schemas"]["UploadExpiredError"] | components["schemas"]["TusVersionUnsupportedError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["UnsupportedMediaTypeError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["UploadLockedError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["ChecksumMismatchError"] | components["schemas"]["InternalError"];
         Health: {
             ok: boolean;
             version: string;
@@ -2569,7 +2721,64 @@ export interface components {
                 "application/json": components["schemas"]["IdempotencyKeyInUseError"];
             };
         };
-        /** @description `payload_too_large`: a request body over 64 KiB. */
+        /** @description `upload_offset_mismatch`: a tus PATCH whose Upload-Offset is not the offset the upload has reached; HEAD it and go on from there. */
+        UploadOffsetMismatch: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "upload_offset_mismatch",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UploadOffsetMismatchError"];
+            };
+        };
+        /** @description `upload_expired`: a tus upload past its Upload-Expires (or terminated): its bytes are gone; create a new one. */
+        UploadExpired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "upload_expired",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UploadExpiredError"];
+            };
+        };
+        /** @description `tus_version_unsupported`: a tus request without Tus-Resumable: 1.0.0. */
+        TusVersionUnsupported: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "tus_version_unsupported",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TusVersionUnsupportedError"];
+            };
+        };
+        /** @description `payload_too_large`: a request body over 64 KiB, or a tus upload larger than the plan allows. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2626,7 +2835,26 @@ export interface components {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"];
             };
         };
-        /** @description `rate_limit_exceeded`: the plan's hourly job quota, or the read rate, is used up; see Retry-After. */
+        /** @description `upload_locked`: another PATCH is writing this tus upload; try again when it ends. */
+        UploadLocked: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "upload_locked",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UploadLockedError"];
+            };
+        };
+        /** @description `rate_limit_exceeded`: the plan's hourly job or upload quota, its unfinished uploads at once, or the read rate, is used up; see Retry-After. */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2651,6 +2879,25 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
+        /** @description `checksum_mismatch`: a tus PATCH whose Upload-Checksum does not match its body (tus checksum extension); its bytes were not kept, send them again. */
+        ChecksumMismatch: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "checksum_mismatch",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChecksumMismatchError"];
             };
         };
         /** @description `internal_error`: anything unexpected; logged with the request id. */
@@ -3057,6 +3304,302 @@ export interface operations {
             400: components["responses"]["InvalidInput"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    tusCreate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `1.0.0` (412 otherwise). */
+                "Tus-Resumable": "1.0.0";
+                /** @description The file's size in bytes; at most the plan's largest upload. */
+                "Upload-Length": number;
+                /** @description `filename <base64>,filetype <base64>` (`name` and `type` are read too; without a type, the file name's extension decides). */
+                "Upload-Metadata": string;
+                /** @description `sha1 <base64>` or `sha256 <base64>` of this request's body; a mismatch is 460 and keeps nothing. */
+                "Upload-Checksum"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The upload's URL: `…/v1/uploads/tus/upl_…`. */
+                    Location?: string;
+                    /** @description When the unfinished upload expires (RFC 9110 date); each PATCH moves it on. */
+                    "Upload-Expires"?: string;
+                    /** @description With bytes sent along: the offset reached. */
+                    "Upload-Offset"?: number;
+                    /** @description `1.0.0`. */
+                    "Tus-Resumable"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            412: components["responses"]["TusVersionUnsupported"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            460: components["responses"]["ChecksumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    tusOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's tus capabilities. */
+            204: {
+                headers: {
+                    /** @description `1.0.0`. */
+                    "Tus-Resumable"?: string;
+                    /** @description `1.0.0`. */
+                    "Tus-Version"?: string;
+                    /** @description `creation,creation-with-upload,termination,expiration,checksum`. */
+                    "Tus-Extension"?: string;
+                    /** @description The largest upload any plan takes, in bytes (the caller's plan may take less: 413 at creation). */
+                    "Tus-Max-Size"?: number;
+                    /** @description `sha1,sha256`. */
+                    "Tus-Checksum-Algorithm"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not expected: this route takes no key and no input. Any 4xx still has the error body. */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createUploadToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadToken"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    tusOverride: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `1.0.0` (412 otherwise). */
+                "Tus-Resumable": "1.0.0";
+                "X-HTTP-Method-Override": "PATCH" | "DELETE" | "HEAD";
+            };
+            path: {
+                /** @description The upload's id after `upl_`: the URL is the `Location` its creation answered. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description As the PATCH or DELETE it stands for. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["UploadOffsetMismatch"];
+            410: components["responses"]["UploadExpired"];
+            412: components["responses"]["TusVersionUnsupported"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            423: components["responses"]["UploadLocked"];
+            460: components["responses"]["ChecksumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    tusTerminate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `1.0.0` (412 otherwise). */
+                "Tus-Resumable": "1.0.0";
+            };
+            path: {
+                /** @description The upload's id after `upl_`: the URL is the `Location` its creation answered. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terminated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["UploadExpired"];
+            412: components["responses"]["TusVersionUnsupported"];
+            423: components["responses"]["UploadLocked"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    tusUploadOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The upload's id after `upl_`: the URL is the `Location` its creation answered. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's tus capabilities (as OPTIONS /v1/uploads/tus). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not expected: this route takes no key and no input. Any 4xx still has the error body. */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tusHead: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `1.0.0` (412 otherwise). */
+                "Tus-Resumable": "1.0.0";
+            };
+            path: {
+                /** @description The upload's id after `upl_`: the URL is the `Location` its creation answered. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's state; no body. */
+            200: {
+                headers: {
+                    /** @description Bytes received and kept. */
+                    "Upload-Offset"?: number;
+                    /** @description The declared size. */
+                    "Upload-Length"?: number;
+                    /** @description `filename` and `filetype`, base64. */
+                    "Upload-Metadata"?: string;
+                    /** @description While unfinished: when it expires. */
+                    "Upload-Expires"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["UploadExpired"];
+            412: components["responses"]["TusVersionUnsupported"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    tusPatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `1.0.0` (412 otherwise). */
+                "Tus-Resumable": "1.0.0";
+                "Upload-Offset": number;
+                /** @description `sha1 <base64>` or `sha256 <base64>` of this request's body; a mismatch is 460 and keeps nothing. */
+                "Upload-Checksum"?: string;
+            };
+            path: {
+                /** @description The upload's id after `upl_`: the URL is the `Location` its creation answered. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Kept. */
+            204: {
+                headers: {
+                    /** @description The offset reached. */
+                    "Upload-Offset"?: number;
+                    /** @description While unfinished: when it expires. */
+                    "Upload-Expires"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["UploadOffsetMismatch"];
+            410: components["responses"]["UploadExpired"];
+            412: components["responses"]["TusVersionUnsupported"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            423: components["responses"]["UploadLocked"];
+            460: components["responses"]["ChecksumMismatch"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -7,7 +7,8 @@ export { DEFAULT_BASE_URL } from "./config.ts";
 export { ApiError, ConnectionError, MediaJobsError, TimeoutError, WebhookVerificationError, type ApiErrorInit } from "./errors.ts";
 export { JobList } from "./list.ts";
 export { TIMINGS } from "./timings.ts";
-export type { CreatedUpload, CreateUploadInput, Upload, UploadFileOptions, UploadSource } from "./uploads.ts";
+export { RESUMABLE_UPLOADS } from "./uploads.ts";
+export type { CreatedUpload, CreateUploadInput, Upload, UploadFileOptions, UploadSource, UploadToken } from "./uploads.ts";
 export type {
   CancelJobResult,
   ClientOptions,

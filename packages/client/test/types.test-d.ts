@@ -169,6 +169,11 @@ export function errorCodes(error: ApiError): string {
     case "payload_too_large":
     case "unsupported_media_type":
     case "rate_limit_exceeded":
+    case "upload_offset_mismatch":
+    case "upload_expired":
+    case "tus_version_unsupported":
+    case "upload_locked":
+    case "checksum_mismatch":
     case "internal_error":
     case "invalid_response":
       return code;

@@ -1,0 +1,59 @@
+// Browser upload tokens (docs/api.md: resumable uploads from a browser): a backend with the
+// API key asks for one (POST /v1/uploads/tus/tokens) and hands it to a page, which sends it
+// on the tus requests instead of the key. `ut_` + base64url(JSON claims) + "." +
+// base64url(HMAC-SHA256 with FILES_SIGNING_SECRET); nothing is stored, it lives
+// TUNABLES.tus.tokenLifetimeS and can create and write resumable uploads only, its own only.
+import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";
+import type { Mode } from "../db/schema.ts";
+
+interface UploadTokenClaims {
+  /** Organization id and mode the uploads are created for. */
+  o: string;
+  m: Mode;
+  /** Expiry, unix seconds. */
+  e: number;
+  /** The token's id: uploads it creates record it, and it may touch no other. */
+  i: string;
+  /** Purpose, so that no other signed value of the same secret reads as a token. */
+  p: "tus";
+}
+
+export interface UploadTokenGrant {
+  orgId: string;
+  mode: Mode;
+  tokenId: string;
+  expiresAt: number;
+}
+
+const PREFIX = "ut_";
+
+export async function signUploadToken(secret: string, orgId: string, mode: Mode, expiresAtS: number): Promise<{ token: string; tokenId: string }> {
+  const claims: UploadTokenClaims = { o: orgId, m: mode, e: expiresAtS, i: randomToken(16), p: "tus" };
+  const payload = base64url(new TextEncoder().encode(JSON.stringify(claims)));
+  return { token: `${PREFIX}${payload}.${base64url(await hmacSha256(secret, `${PREFIX}${payload}`))}`, tokenId: claims.i };
+}
+
+export function looksLikeUploadToken(bearer: string): boolean {
+  return bearer.startsWith(PREFIX);
+}
+
+export type UploadTokenCheck = { ok: true; grant: UploadTokenGrant } | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
+
+/** Checks a token's signature, purpose and expiry; `now` in unix seconds. */
+export async function verifyUploadToken(secret: string, token: string, now: number): Promise<UploadTokenCheck> {
+  if (!token.startsWith(PREFIX)) return { ok: false, reason: "malformed" };
+  const [payload, signature, extra] = token.slice(PREFIX.length).split(".");
+  if (!payload || !signature || extra !== undefined) return { ok: false, reason: "malformed" };
+  let claims: UploadTokenClaims;
+  try {
+    if (!(await verifyHmacSha256(secret, `${PREFIX}${payload}`, fromBase64url(signature)))) return { ok: false, reason: "bad_signature" };
+    claims = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as UploadTokenClaims;
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+  if (claims.p !== "tus" || typeof claims.o !== "string" || (claims.m !== "live" && claims.m !== "test") || typeof claims.e !== "number" || typeof claims.i !== "string") {
+    return { ok: false, reason: "malformed" };
+  }
+  if (claims.e <= now) return { ok: false, reason: "expired" };
+  return { ok: true, grant: { orgId: claims.o, mode: claims.m, tokenId: claims.i, expiresAt: claims.e } };
+}

@@ -65,6 +65,18 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
     ],
     source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mov,mp4,m4a,3gp,3g2,mj2", hasAudio: true },
   },
+  videoPreview: {
+    ...link("preview"),
+    size: 310_000,
+    width: 320,
+    height: 180,
+    format: "webp",
+    duration: 5,
+    frameRate: 10,
+    frames: 50,
+    start: 18.333,
+    source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mp4", hasAudio: true },
+  },
 };
 
 export const HTTP_NAMES: Record<JobType, string> = {
@@ -74,6 +86,7 @@ export const HTTP_NAMES: Record<JobType, string> = {
   videoThumbnail: "video-thumbnail",
   extractAudio: "extract-audio",
   videoExtraction: "video-extraction",
+  videoPreview: "video-preview",
 };
 
 const base = {

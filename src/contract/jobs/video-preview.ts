@@ -1,0 +1,63 @@
+// videoPreview: a short animated WebP or GIF (or a silent MP4) of a span of a video, as
+// Cloudinary's e_preview and Mux's animated GIFs give. Plan limits: limits/media-limits.ts.
+import { z } from "zod";
+import { mediaUrl, signedFile } from "../common.ts";
+
+export const PREVIEW_FORMATS = ["webp", "gif", "mp4"] as const;
+
+/** The longest preview, frame rate and width any plan may ask for; each plan's own are lower or equal. */
+export const PREVIEW_MAX = { durationS: 30, fps: 30, width: 1280 } as const;
+
+export const videoPreviewParams = z.strictObject({
+  url: mediaUrl,
+  format: z.enum(PREVIEW_FORMATS).default("webp").describe("`webp` (animated, the default), `gif`, or `mp4` (H.264, no audio)."),
+  start: z
+    .number()
+    .min(0)
+    .optional()
+    .describe("Where the preview starts, in seconds. Omit for a span chosen around a third of the video (docs/job-types.md)."),
+  duration: z
+    .number()
+    .positive()
+    .max(PREVIEW_MAX.durationS)
+    .default(5)
+    .describe("The preview's length in seconds, cut short by the end of the video. Plans allow less: free 10 s, pro 20 s."),
+  width: z
+    .int()
+    .min(16)
+    .max(PREVIEW_MAX.width)
+    .default(320)
+    .describe("Width in pixels, height keeping the aspect ratio (both even); never wider than the video. Plans allow less: free 640, pro 960."),
+  fps: z
+    .int()
+    .min(1)
+    .max(PREVIEW_MAX.fps)
+    .default(10)
+    .describe("Frames per second, never more than the video's own. Plans allow less: free 15, pro 24."),
+  loop: z
+    .boolean()
+    .default(true)
+    .describe("WebP and GIF: play forever (true) or once. An MP4 has no such flag: its player decides."),
+});
+
+export const videoPreviewResult = z.object({
+  ...signedFile,
+  width: z.int(),
+  height: z.int(),
+  format: z.enum(PREVIEW_FORMATS),
+  /** Seconds, measured on the output: the sum of the frames' delays (WebP, GIF) or the stream's length (MP4). */
+  duration: z.number(),
+  /** Frames per second as played: frames ÷ duration. */
+  frameRate: z.number(),
+  frames: z.int(),
+  /** Where in the video the preview starts, in seconds. */
+  start: z.number(),
+  source: z.object({
+    size: z.int(),
+    duration: z.number(),
+    width: z.int(),
+    height: z.int(),
+    format: z.string(),
+    hasAudio: z.boolean(),
+  }),
+});

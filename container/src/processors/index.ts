@@ -5,6 +5,7 @@ import { compressImage } from "./compress-image.ts";
 import { compressVideo } from "./compress-video.ts";
 import { extractAudio } from "./extract-audio.ts";
 import { videoExtraction } from "./video-extraction.ts";
+import { videoPreview } from "./video-preview.ts";
 import { videoThumbnail } from "./video-thumbnail.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import type { Processor } from "./types.ts";
@@ -15,5 +16,6 @@ export const processors: { [T in JobType]?: Processor<T> } = {
   videoThumbnail,
   extractAudio,
   videoExtraction,
+  videoPreview,
   compressPdf,
 };

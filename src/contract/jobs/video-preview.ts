@@ -47,8 +47,9 @@ export const videoPreviewResult = z.object({
   format: z.enum(PREVIEW_FORMATS),
   /** Seconds, measured on the output: the sum of the frames' delays (WebP, GIF) or the stream's length (MP4). */
   duration: z.number(),
-  /** Frames per second as played: frames ÷ duration. */
+  /** Frames per second it was made at: `fps`, or the video's own rate when that is lower. */
   frameRate: z.number(),
+  /** Frames in the file. A WebP stores a run of identical frames once (its delay the run's), so a still stretch counts one. */
   frames: z.int(),
   /** Where in the video the preview starts, in seconds. */
   start: z.number(),

@@ -4,15 +4,21 @@
 // before anything is saved; a refusal is a 400 naming the field, the plan and its limit.
 // Limits that depend on the input itself (its duration, its size) are the processor's and
 // hold for every plan (container/src/config.ts).
+import { PREVIEW_MAX } from "../contract/jobs/video-preview.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
 import type { Plan } from "../db/schema.ts";
 
-export interface MediaLimits {}
+export interface MediaLimits {
+  /** videoPreview: its longest `duration` (s), largest `width` (px) and `fps`; frames are at most their product. */
+  previewDurationS: number;
+  previewWidth: number;
+  previewFps: number;
+}
 
 export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
-  free: {},
-  pro: {},
-  enterprise: {},
+  free: { previewDurationS: 10, previewWidth: 640, previewFps: 15 },
+  pro: { previewDurationS: 20, previewWidth: 960, previewFps: 24 },
+  enterprise: { previewDurationS: PREVIEW_MAX.durationS, previewWidth: PREVIEW_MAX.width, previewFps: PREVIEW_MAX.fps },
 };
 
 /** A refusal: `path` inside the job's params, as the API reports field paths. */
@@ -24,7 +30,13 @@ export interface PlanIssue {
 type Check<T extends JobType> = (params: JobParams<T>, limits: MediaLimits, plan: Plan) => PlanIssue[];
 
 /** One check per job type that has plan limits; a type without one has none beyond the contract's. */
-const checks: { [T in JobType]?: Check<T> } = {};
+const checks: { [T in JobType]?: Check<T> } = {
+  videoPreview: (p, limits, plan) => [
+    ...(p.duration > limits.previewDurationS ? [overLimit(["duration"], plan, `previews of at most ${limits.previewDurationS} s`)] : []),
+    ...(p.width > limits.previewWidth ? [overLimit(["width"], plan, `previews at most ${limits.previewWidth} pixels wide`)] : []),
+    ...(p.fps > limits.previewFps ? [overLimit(["fps"], plan, `previews of at most ${limits.previewFps} frames per second`)] : []),
+  ],
+};
 
 /** What in these params is over the plan's limits; empty when the job may run. */
 export function planIssues<T extends JobType>(type: T, params: JobParams<T>, plan: Plan): PlanIssue[] {

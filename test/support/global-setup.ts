@@ -1,8 +1,13 @@
 // Starts, for the Worker tests, the real processor (same code as `npm run processor`)
 // and a media server that makes test inputs on request with sharp. Their URLs reach the
 // Workers runtime through `provide` (see vitest.config.ts).
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import sharp from "sharp";
 import type { TestProject } from "vitest/node";
 import { startProcessor } from "../../container/src/server.ts";
@@ -180,6 +185,24 @@ async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type:
   return { body, type: format === "png" ? "image/png" : "image/jpeg" };
 }
 
+/** A 4 s, 320×180, 25 fps H.264 video with a 440 Hz AAC track, made by ffmpeg once, on the first request. */
+let testVideo: Promise<Buffer> | undefined;
+function makeVideo(): Promise<Buffer> {
+  return (testVideo ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), "media-jobs-video-"));
+    const file = join(dir, "video.mp4");
+    try {
+      await promisify(execFile)("ffmpeg", [
+        "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=4", "-f", "lavfi", "-i", "sine=frequency=440:d=4",
+        "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", file,
+      ]);
+      return await readFile(file);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  })());
+}
+
 export default async function setup(project: TestProject) {
   const stalled = new Set<import("node:http").ServerResponse>();
   const timings: Record<string, { running: number; max: number; starts: { at: number; label: string }[]; ends: { at: number; label: string }[] }> = {};
@@ -191,13 +214,19 @@ export default async function setup(project: TestProject) {
         res.writeHead(200, { "content-type": type, "content-length": body.length }).end(body);
         return;
       }
+      case "/video": {
+        const body = await makeVideo();
+        res.writeHead(200, { "content-type": "video/mp4", "content-length": body.length }).end(body);
+        return;
+      }
       case "/inspect": {
         // Reads an uploaded output with sharp, for tests running inside workerd.
         const chunks: Buffer[] = [];
         for await (const chunk of req) chunks.push(chunk as Buffer);
         try {
-          const meta = await sharp(Buffer.concat(chunks)).metadata();
-          const body = JSON.stringify({ format: meta.format, width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha, orientation: meta.orientation ?? null, size: meta.size ?? null });
+          const meta = await sharp(Buffer.concat(chunks), { animated: true }).metadata();
+          const height = meta.pageHeight ?? meta.height;
+          const body = JSON.stringify({ format: meta.format, width: meta.width, height, hasAlpha: meta.hasAlpha, orientation: meta.orientation ?? null, size: meta.size ?? null, pages: meta.pages ?? 1, loop: meta.loop ?? null });
           res.writeHead(200, { "content-type": "application/json" }).end(body);
         } catch (error) {
           res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));

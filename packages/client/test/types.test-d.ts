@@ -75,6 +75,13 @@ export async function narrowing(client: MediaJobsClient): Promise<void> {
     void [bitrate, first, hasAudio];
   }
 
+  if (job.type === "videoPreview" && job.status === "completed") {
+    const format: "webp" | "gif" | "mp4" = job.format;
+    const frames: number = job.frames;
+    const start: number = job.start;
+    void [format, frames, start, job.frameRate, job.source.hasAudio];
+  }
+
   if (job.type === "compressVideo" && job.status === "completed") {
     const codec: "h264" | "h265" | "vp9" = job.codec;
     const bitrate: string = job.bitrate;
@@ -96,6 +103,9 @@ export async function enqueueTyping(client: MediaJobsClient): Promise<void> {
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "attention" } });
   await client.enqueueJob({ type: "videoThumbnail", params: { url: "https://e.com/a.mp4", width: 400, height: 400, fit: "contain", background: "#000000" } });
   await client.enqueueJob({ type: "videoExtraction", params: { url: "https://e.com/a.mp4", frames: { mode: "count", count: 5, width: 64, height: 64, position: "entropy" } } });
+  await client.enqueueJob({ type: "videoPreview", params: { url: "https://e.com/a.mp4", format: "gif", start: 12, duration: 4, width: 480, fps: 12, loop: false } });
+  // @ts-expect-error a preview is WebP, GIF or MP4
+  await client.enqueueJob({ type: "videoPreview", params: { url: "https://e.com/a.mp4", format: "apng" } });
   // @ts-expect-error position is a side, a corner, center, attention or entropy
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "face" } });
   // @ts-expect-error fit is cover, contain, inside or fill (sharp's names), not Cloudinary's crop modes

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import sharp, { type Sharp } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
-import { previewSpan } from "../src/processors/video-preview.ts";
+import { previewSpan, previewSpans } from "../src/processors/video-preview.ts";
 import { runJob } from "./helpers.ts";
 import { completed, failed, ffprobe, useVideoMedia } from "./video-fixtures.ts";
 
@@ -175,6 +175,33 @@ describe("videoPreview", () => {
     expect(completed(job.state).result).toMatchObject({ width: 320, height: 240, frameRate: 25, frames: 25 });
   });
 
+  it("with segments, joins that many clips spread evenly over the video, each the part asked for", async () => {
+    // 3 clips of 1 s, centred in each 2 s third of the 6 s clip: 0.5, 2.5 and 4.5 s.
+    const job = await runJob("videoPreview", { url: coloursUrl, format: "gif", duration: 3, segments: 3, fps: 5, width: 64 });
+    const { result } = completed(job.state);
+    expect(result).toMatchObject({
+      start: 0.5,
+      duration: 3,
+      frames: 15,
+      segments: [{ start: 0.5, duration: 1 }, { start: 2.5, duration: 1 }, { start: 4.5, duration: 1 }],
+    });
+    const bytes = await job.output(result.url);
+    const shown = await Promise.all([0, 4, 5, 9, 10, 14].map((page) => pageColour(bytes, page)));
+    // Each clip's first and last frames (0.5 and 1.3 s, 2.5 and 3.3 s, 4.5 and 5.3 s), across each second's change of colour.
+    expect(shown).toEqual(["red", "lime", "blue", "yellow", "magenta", "cyan"]);
+  });
+
+  it("with segments, an MP4 is as long as the segments together", async () => {
+    const job = await runJob("videoPreview", { url: coloursUrl, format: "mp4", duration: 4, segments: 2, fps: 10, width: 64 });
+    const { result } = completed(job.state);
+    // 2 s each, centred in each 3 s half: 0.5 and 3.5 s.
+    expect(result).toMatchObject({ start: 0.5, duration: 4, frames: 40, segments: [{ start: 0.5, duration: 2 }, { start: 3.5, duration: 2 }] });
+    const bytes = await job.output(result.url);
+    // 0.5 s is red, 5.4 s (the second segment's last frame) cyan.
+    expect(await mp4FrameColour(bytes, "first")).toBe("red");
+    expect(await mp4FrameColour(bytes, "last")).toBe("cyan");
+  });
+
   it("refuses a start past the end, naming the video's length", async () => {
     const job = await runJob("videoPreview", { url: coloursUrl, start: 6 });
     expect(failed(job.state).error).toEqual({
@@ -188,6 +215,17 @@ describe("videoPreview", () => {
     await exec("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:d=2", "-c:a", "aac", audio]);
     const job = await runJob("videoPreview", { url: serveBytes("/tone.m4a", await readFile(audio)) });
     expect(failed(job.state).error.code).toBe("no_video_stream");
+  });
+});
+
+describe("previewSpans", () => {
+  it.each([
+    // [segments, duration, video length] → the spans
+    [3, 3, 6, [[0.5, 1], [2.5, 1], [4.5, 1]]],
+    [5, 5, 100, [[9.5, 1], [29.5, 1], [49.5, 1], [69.5, 1], [89.5, 1]]],
+    [2, 10, 6, [[0, 6]]],
+  ])("%s segments, %s s of a %s s video: %j", (segments, duration, length, spans) => {
+    expect(previewSpans({ segments, duration }, length)).toEqual(spans.map(([start, d]) => ({ start, duration: d })));
   });
 });
 

@@ -77,6 +77,9 @@ describe("a video-preview job end to end", () => {
     ["a duration over 30 s", { duration: 31 }, "options.duration"],
     ["a negative start", { start: -1 }, "options.start"],
     ["a width under 16", { width: 8 }, "options.width"],
+    ["segments with a start", { segments: 3, start: 10 }, "options.start"],
+    ["segments under 1 s", { segments: 6, duration: 5 }, "options.segments"],
+    ["11 segments", { segments: 11, duration: 30 }, "options.segments"],
   ])("refuses %s on any plan", async (_, options, path) => {
     const { key } = await newKey({ plan: "enterprise" });
     const res = await call("POST", "/v1/jobs", { key, body: { type: "video-preview", input: "https://example.com/a.mp4", options } });

@@ -1,6 +1,6 @@
 // videoPreview: a short animated WebP or GIF, or a silent H.264 MP4, of a span of the video
-// (given, or around a third of it), in one ffmpeg run; the result's frames, duration and
-// frame rate are read from the output (sharp for WebP and GIF, ffprobe for MP4).
+// (given, or around a third of it) or of segments spread over it, in one ffmpeg run; the
+// result's frames and duration are read from the output (sharp for WebP and GIF, ffprobe for MP4).
 import { stat } from "node:fs/promises";
 import sharp from "sharp";
 import type { JobParams } from "../../../src/contract/registry.ts";
@@ -49,6 +49,20 @@ export function previewSpan(params: Pick<Params, "start" | "duration">, videoDur
   return { start: Math.max(0, Math.min(d / 3 - duration / 2, d - duration)), duration };
 }
 
+/**
+ * With `segments`: that many clips of `duration` ÷ `segments` seconds, each centred in its
+ * equal part of the video (so they never overlap), in order. A video no longer than
+ * `duration` is shown whole, as one span. Without: the one span of previewSpan.
+ */
+export function previewSpans(params: Pick<Params, "start" | "duration" | "segments">, videoDurationS: number): Span[] {
+  const d = videoDurationS;
+  const n = params.segments;
+  if (n === undefined) return [previewSpan(params, d)];
+  if (params.duration >= d) return [{ start: 0, duration: d }];
+  const length = params.duration / n;
+  return Array.from({ length: n }, (_, i) => ({ start: Math.max(0, Math.min(((i + 0.5) * d) / n - length / 2, d - length)), duration: length }));
+}
+
 /** The frame rate asked for, never more than the video's own (no frame is shown twice). */
 export function previewFps(fps: number, probe: MediaProbe): number {
   const own = probe.video!.frameRate;
@@ -56,7 +70,10 @@ export function previewFps(fps: number, probe: MediaProbe): number {
 }
 
 export interface Plan {
-  span: Span;
+  /** One span, or the segments in the order shown. */
+  spans: Span[];
+  /** Seconds: the spans' lengths together. */
+  durationS: number;
   fps: number;
   width: number;
   height: number;
@@ -66,15 +83,20 @@ export interface Plan {
 
 export function previewPlan(params: Params, probe: MediaProbe): Plan {
   const video = probe.video!;
-  const span = previewSpan(params, probe.duration);
+  const spans = previewSpans(params, probe.duration);
+  const durationS = spans.reduce((sum, span) => sum + span.duration, 0);
   const fps = previewFps(params.fps, probe);
   // Even sides (4:2:0 needs them for the MP4; the same size for every format), never enlarged.
   const size = scaledSize(video.width, video.height, params.width);
-  return { span, fps, ...size, maxFrames: Math.max(1, Math.ceil(span.duration * fps - 1e-6)) };
+  return { spans, durationS, fps, ...size, maxFrames: Math.max(1, Math.ceil(durationS * fps - 1e-6)) };
 }
 
 export function buildArgs(params: Params, probe: MediaProbe, plan: Plan, paths: { input: string; output: string }): string[] {
-  const scaled = `[0:${probe.video!.index}]fps=${plan.fps},scale=${plan.width}:${plan.height}:flags=lanczos,setsar=1`;
+  // Each span is an input of its own (the same file, seeked): ffmpeg decodes only from the
+  // keyframe before each; segments are joined (concat) before the frame rate and the scale.
+  const stream = probe.video!.index;
+  const joined = plan.spans.length === 1 ? `[0:${stream}]` : `${plan.spans.map((_, i) => `[${i}:${stream}]`).join("")}concat=n=${plan.spans.length}:v=1:a=0,`;
+  const scaled = `${joined}fps=${plan.fps},scale=${plan.width}:${plan.height}:flags=lanczos,setsar=1`;
   // GIF: the palette made from these very frames and used on them in the same run (split),
   // each frame redrawing only the rectangle that changed (diff_mode=rectangle), with ordered
   // dither, which compresses better than error diffusion and does not crawl from frame to
@@ -85,7 +107,7 @@ export function buildArgs(params: Params, probe: MediaProbe, plan: Plan, paths: 
     params.format === "gif"
       ? `${scaled},split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle[out]`
       : `${scaled}${params.format === "mp4" ? ",format=yuv420p" : ""}[out]`;
-  const args = [...inputOptions(), "-ss", seconds(plan.span.start), "-t", seconds(plan.span.duration), "-i", paths.input];
+  const args = plan.spans.flatMap((span) => [...inputOptions(), "-ss", seconds(span.start), "-t", seconds(span.duration), "-i", paths.input]);
   args.push("-filter_complex", graph, "-map", "[out]", "-an", "-sn", "-dn", "-frames:v", String(plan.maxFrames));
   switch (params.format) {
     case "webp":
@@ -150,15 +172,15 @@ export async function videoPreview(params: Params, ctx: ProcessorContext): Promi
     signal: ctx.signal,
     // Decoding starts at the keyframe before the span: the whole video's limit, not the span's.
     timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
-    durationS: plan.span.duration,
+    durationS: plan.durationS,
     onProgress: (f) => ctx.setProgress(10 + f * 85),
     task: "making the preview",
   });
   throwIfAborted(ctx.signal);
 
-  const made = params.format === "mp4" ? await probeMp4(output, ctx.signal) : await probeAnimation(output, plan.span.duration);
+  const made = params.format === "mp4" ? await probeMp4(output, ctx.signal) : await probeAnimation(output, plan.durationS);
   if (made.frames < 1 || made.duration <= 0) {
-    throw new JobFailure("processing_failed", `the preview came out empty (no frame from ${round3(plan.span.start)} s)`);
+    throw new JobFailure("processing_failed", `the preview came out empty (no frame from ${round3(plan.spans[0]!.start)} s)`);
   }
   return {
     url: name,
@@ -169,7 +191,8 @@ export async function videoPreview(params: Params, ctx: ProcessorContext): Promi
     duration: round3(made.duration),
     frameRate: plan.fps,
     frames: made.frames,
-    start: round3(plan.span.start),
+    start: round3(plan.spans[0]!.start),
+    ...(params.segments === undefined ? {} : { segments: plan.spans.map((span) => ({ start: round3(span.start), duration: round3(span.duration) })) }),
     source: {
       size: ctx.input.size,
       duration: round3(probe.duration),

@@ -505,6 +505,8 @@ export interface components {
             fps?: number;
             /** @description WebP and GIF: play forever (true) or once. An MP4 has no such flag: its player decides. Default: `true`. */
             loop?: boolean;
+            /** @description Instead of one span, this many clips of `duration` ÷ `segments` seconds each (at least 1 s), spread evenly over the video and joined, as Cloudinary's preview. Not with `start`. */
+            segments?: number;
         };
         CreateUploadRequest: {
             /** @description The file's name, kept for your reference. */
@@ -1018,6 +1020,8 @@ export interface components {
             fps?: number;
             /** @description WebP and GIF: play forever (true) or once. An MP4 has no such flag: its player decides. Default: `true`. */
             loop?: boolean;
+            /** @description Instead of one span, this many clips of `duration` ÷ `segments` seconds each (at least 1 s), spread evenly over the video and joined, as Cloudinary's preview. Not with `start`. */
+            segments?: number;
         };
         /** @description Creates a video-preview job (HTTP dialect): the input URL in `input`, the other params in `options`. */
         CreateVideoPreviewRequest: {
@@ -1418,6 +1422,10 @@ export interface components {
             frameRate: number;
             frames: number;
             start: number;
+            segments?: {
+                start: number;
+                duration: number;
+            }[];
             source: {
                 size: number;
                 duration: number;
@@ -1826,6 +1834,10 @@ export interface components {
             frameRate: number;
             frames: number;
             start: number;
+            segments?: {
+                start: number;
+                duration: number;
+            }[];
             source: {
                 size: number;
                 duration: number;

@@ -8,6 +8,9 @@ export const PREVIEW_FORMATS = ["webp", "gif", "mp4"] as const;
 /** The longest preview, frame rate and width any plan may ask for; each plan's own are lower or equal. */
 export const PREVIEW_MAX = { durationS: 30, fps: 30, width: 1280 } as const;
 
+/** Segments: at most this many clips, each at least this long (seconds). */
+export const PREVIEW_SEGMENTS = { max: 10, minDurationS: 1 } as const;
+
 export const videoPreviewParams = z.strictObject({
   url: mediaUrl,
   format: z.enum(PREVIEW_FORMATS).default("webp").describe("`webp` (animated, the default), `gif`, or `mp4` (H.264, no audio)."),
@@ -38,6 +41,25 @@ export const videoPreviewParams = z.strictObject({
     .boolean()
     .default(true)
     .describe("WebP and GIF: play forever (true) or once. An MP4 has no such flag: its player decides."),
+  segments: z
+    .int()
+    .min(2)
+    .max(PREVIEW_SEGMENTS.max)
+    .optional()
+    .describe(`Instead of one span, this many clips of \`duration\` ÷ \`segments\` seconds each (at least ${PREVIEW_SEGMENTS.minDurationS} s), spread evenly over the video and joined, as Cloudinary's preview. Not with \`start\`.`),
+}).superRefine((p, ctx) => {
+  if (p.segments === undefined) return;
+  if (p.start !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["start"], message: "start places one span; segments spread over the whole video, so give one or the other" });
+  }
+  if (p.duration / p.segments < PREVIEW_SEGMENTS.minDurationS) {
+    const most = Math.floor(p.duration / PREVIEW_SEGMENTS.minDurationS);
+    ctx.addIssue({
+      code: "custom",
+      path: ["segments"],
+      message: `each segment must be at least ${PREVIEW_SEGMENTS.minDurationS} s: a ${p.duration} s preview has room for ${most < 2 ? "no segments (make duration at least 2 s)" : `at most ${most}`}`,
+    });
+  }
 });
 
 export const videoPreviewResult = z.object({
@@ -51,8 +73,10 @@ export const videoPreviewResult = z.object({
   frameRate: z.number(),
   /** Frames in the file. A WebP stores a run of identical frames once (its delay the run's), so a still stretch counts one. */
   frames: z.int(),
-  /** Where in the video the preview starts, in seconds. */
+  /** Where in the video the preview starts, in seconds (with segments, the first one's start). */
   start: z.number(),
+  /** With `segments`: each clip's place in the video, in the order shown. */
+  segments: z.array(z.object({ start: z.number(), duration: z.number() })).optional(),
   source: z.object({
     size: z.int(),
     duration: z.number(),

@@ -12,6 +12,7 @@ import { inputOptions, probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { runTool } from "../tools/spawn.ts";
 import { round3, scaledSize } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
+import { videoFileSource } from "./video-extraction.ts";
 
 type Params = JobParams<"videoPreview">;
 type Format = Params["format"];
@@ -193,13 +194,6 @@ export async function videoPreview(params: Params, ctx: ProcessorContext): Promi
     frames: made.frames,
     start: round3(plan.spans[0]!.start),
     ...(params.segments === undefined ? {} : { segments: plan.spans.map((span) => ({ start: round3(span.start), duration: round3(span.duration) })) }),
-    source: {
-      size: ctx.input.size,
-      duration: round3(probe.duration),
-      width: probe.video!.width,
-      height: probe.video!.height,
-      format: probe.format,
-      hasAudio: probe.audio !== null,
-    },
+    source: videoFileSource(ctx, probe),
   };
 }

@@ -67,6 +67,7 @@ async function mp4FrameColour(bytes: Buffer, which: "first" | "last"): Promise<C
 
 describe("videoPreview", () => {
   it("makes an animated WebP of the span asked for: its frames, delays and loop probed", async () => {
+    // 2.5 s is inside the frame that starts at 2.48 s: the preview starts with it.
     const job = await runJob("videoPreview", { url: coloursUrl, start: 2.5, duration: 2, fps: 10 });
     const { result, outputs } = completed(job.state);
     const bytes = await job.output(result.url);
@@ -82,12 +83,12 @@ describe("videoPreview", () => {
       duration: 2,
       frameRate: 10,
       frames: 20,
-      start: 2.5,
+      start: 2.48,
       source: { size: colours.length, duration: 6, width: 320, height: 240, format: "mp4", hasAudio: false },
     });
     expect(outputs).toEqual([{ name: "preview.webp", contentType: "image/webp", size: bytes.length }]);
     expect(parseStoredResult("videoPreview", result)).toEqual({ ok: true, value: result });
-    // 2.5 s is in the third second (blue), 4.4 s (the last frame's) in the fifth (magenta).
+    // 2.48 s is in the third second (blue), 4.38 s (the last frame's) in the fifth (magenta).
     expect(await pageColour(bytes, 0)).toBe("blue");
     expect(await pageColour(bytes, 19)).toBe("magenta");
     expect(job.steps.map((s) => s.step)).toEqual(["ffprobe", "ffmpeg", "sharp metadata"]);
@@ -176,30 +177,35 @@ describe("videoPreview", () => {
   });
 
   it("with segments, joins that many clips spread evenly over the video, each the part asked for", async () => {
-    // 3 clips of 1 s, centred in each 2 s third of the 6 s clip: 0.5, 2.5 and 4.5 s.
+    // 3 clips of 1 s, centred in each 2 s third of the 6 s clip: 0.5, 2.5 and 4.5 s, each from the frame on screen then.
     const job = await runJob("videoPreview", { url: coloursUrl, format: "gif", duration: 3, segments: 3, fps: 5, width: 64 });
     const { result } = completed(job.state);
     expect(result).toMatchObject({
-      start: 0.5,
+      start: 0.48,
       duration: 3,
       frames: 15,
-      segments: [{ start: 0.5, duration: 1 }, { start: 2.5, duration: 1 }, { start: 4.5, duration: 1 }],
+      segments: [{ start: 0.48, duration: 1 }, { start: 2.48, duration: 1 }, { start: 4.48, duration: 1 }],
     });
     const bytes = await job.output(result.url);
     const shown = await Promise.all([0, 4, 5, 9, 10, 14].map((page) => pageColour(bytes, page)));
-    // Each clip's first and last frames (0.5 and 1.3 s, 2.5 and 3.3 s, 4.5 and 5.3 s), across each second's change of colour.
+    // Each clip's first and last frames (0.48 and 1.28 s, 2.48 and 3.28 s, 4.48 and 5.28 s), across each second's change of colour.
     expect(shown).toEqual(["red", "lime", "blue", "yellow", "magenta", "cyan"]);
   });
 
   it("with segments, an MP4 is as long as the segments together", async () => {
     const job = await runJob("videoPreview", { url: coloursUrl, format: "mp4", duration: 4, segments: 2, fps: 10, width: 64 });
     const { result } = completed(job.state);
-    // 2 s each, centred in each 3 s half: 0.5 and 3.5 s.
-    expect(result).toMatchObject({ start: 0.5, duration: 4, frames: 40, segments: [{ start: 0.5, duration: 2 }, { start: 3.5, duration: 2 }] });
+    // 2 s each, centred in each 3 s half: 0.5 and 3.5 s, on the frame grid 0.48 and 3.48 s.
+    expect(result).toMatchObject({ start: 0.48, duration: 4, frames: 40, segments: [{ start: 0.48, duration: 2 }, { start: 3.48, duration: 2 }] });
     const bytes = await job.output(result.url);
-    // 0.5 s is red, 5.4 s (the second segment's last frame) cyan.
+    // 0.48 s is red, 5.38 s (the second segment's last frame) cyan.
     expect(await mp4FrameColour(bytes, "first")).toBe("red");
     expect(await mp4FrameColour(bytes, "last")).toBe("cyan");
+  });
+
+  it.each(["webp", "gif", "mp4"] as const)("a start inside the last frame gives that one frame (%s)", async (format) => {
+    const job = await runJob("videoPreview", { url: coloursUrl, start: 5.99, format, width: 64 });
+    expect(completed(job.state).result).toMatchObject({ start: 5.96, frames: 1, duration: 0.04 });
   });
 
   it("refuses a start past the end, naming the video's length", async () => {

@@ -9,6 +9,7 @@ import { JobFailure, stopped, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { describeDuration, ffmpegTimeoutMs, runFfmpeg, seconds } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, type MediaProbe } from "../tools/ffprobe.ts";
+import { fps as videoFps, frameTimeAt, seekPoint } from "../tools/frames.ts";
 import { runTool } from "../tools/spawn.ts";
 import { round3, scaledSize } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
@@ -84,7 +85,14 @@ export interface Plan {
 
 export function previewPlan(params: Params, probe: MediaProbe): Plan {
   const video = probe.video!;
-  const spans = previewSpans(params, probe.duration);
+  // Each span starts at the frame on screen at its start (the video's frame grid, as a
+  // thumbnail's time) and is at least that frame long, so a start inside the last frame
+  // still shows that frame.
+  const frame = 1 / videoFps(probe);
+  const spans = previewSpans(params, probe.duration).map((span) => {
+    const start = frameTimeAt(span.start, probe);
+    return { start, duration: Math.max(Math.min(frame, probe.duration - start), Math.min(span.duration, probe.duration - start)) };
+  });
   const durationS = spans.reduce((sum, span) => sum + span.duration, 0);
   const fps = previewFps(params.fps, probe);
   // Even sides (4:2:0 needs them for the MP4; the same size for every format), never enlarged.
@@ -108,7 +116,8 @@ export function buildArgs(params: Params, probe: MediaProbe, plan: Plan, paths: 
     params.format === "gif"
       ? `${scaled},split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle[out]`
       : `${scaled}${params.format === "mp4" ? ",format=yuv420p" : ""}[out]`;
-  const args = plan.spans.flatMap((span) => [...inputOptions(), "-ss", seconds(span.start), "-t", seconds(span.duration), "-i", paths.input]);
+  // Seeking half a frame early makes ffmpeg's first frame (the first at or after the seek) the span's own (seekPoint).
+  const args = plan.spans.flatMap((span) => [...inputOptions(), "-ss", seconds(seekPoint(span.start, probe)), "-t", seconds(span.duration), "-i", paths.input]);
   args.push("-filter_complex", graph, "-map", "[out]", "-an", "-sn", "-dn", "-frames:v", String(plan.maxFrames));
   switch (params.format) {
     case "webp":
@@ -180,7 +189,7 @@ export async function videoPreview(params: Params, ctx: ProcessorContext): Promi
   throwIfAborted(ctx.signal);
 
   const made = params.format === "mp4" ? await probeMp4(output, ctx.signal) : await probeAnimation(output, plan.durationS);
-  if (made.frames < 1 || made.duration <= 0) {
+  if (made.frames < 1) {
     throw new JobFailure("processing_failed", `the preview came out empty (no frame from ${round3(plan.spans[0]!.start)} s)`);
   }
   return {
@@ -189,7 +198,9 @@ export async function videoPreview(params: Params, ctx: ProcessorContext): Promi
     width: made.width,
     height: made.height,
     format: params.format,
-    duration: round3(made.duration),
+    // One frame (a span inside the last frame, a still WebP) has no length of its own: a GIF
+    // writes it with no delay, the MP4 with one frame's time at `fps`. It stands for the span.
+    duration: round3(made.frames === 1 ? plan.durationS : made.duration),
     frameRate: plan.fps,
     frames: made.frames,
     start: round3(plan.spans[0]!.start),

@@ -20,7 +20,7 @@ type Format = Params["format"];
 
 const CONTENT_TYPES: Record<Format, string> = { webp: "image/webp", gif: "image/gif", mp4: "video/mp4" };
 
-/** libwebp's quality (0–100) for the animated WebP: the frames are small and move, 75 hides the loss. */
+/** libwebp's quality (0–100) for the animated WebP: libwebp's own default (cwebp -q). */
 const WEBP_QUALITY = 75;
 /** libx264's constant-rate factor for the MP4: compressVideo's `medium`. */
 const MP4_CRF = 23;
@@ -91,7 +91,7 @@ export function previewPlan(params: Params, probe: MediaProbe): Plan {
   const frame = 1 / videoFps(probe);
   const spans = previewSpans(params, probe.duration).map((span) => {
     const start = frameTimeAt(span.start, probe);
-    return { start, duration: Math.max(Math.min(frame, probe.duration - start), Math.min(span.duration, probe.duration - start)) };
+    return { start, duration: Math.min(probe.duration - start, Math.max(frame, span.duration)) };
   });
   const durationS = spans.reduce((sum, span) => sum + span.duration, 0);
   const fps = previewFps(params.fps, probe);

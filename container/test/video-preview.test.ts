@@ -216,6 +216,11 @@ describe("videoPreview", () => {
     });
   });
 
+  it("reads a WebM (VP9 + Opus) input as well", async () => {
+    const job = await runJob("videoPreview", { url: await serve("webm"), format: "gif", start: 1, duration: 1, fps: 5, width: 160 });
+    expect(completed(job.state).result).toMatchObject({ width: 160, height: 90, frames: 5, source: { format: "webm", width: 320, height: 180, hasAudio: true } });
+  });
+
   it("refuses an input without a picture", async () => {
     const audio = join(dir, "tone.m4a");
     await exec("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:d=2", "-c:a", "aac", audio]);

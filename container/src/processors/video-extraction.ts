@@ -108,12 +108,12 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
   return {
     audio,
     frames: results,
-    source: videoFileSource(ctx, probe),
+    source: probedVideoSource(ctx, probe),
   };
 }
 
 /** The result's `source`: the input's facts from its probe. */
-export function videoFileSource(ctx: Pick<ProcessorContext, "input">, probe: MediaProbe): StoredResult<"videoExtraction">["source"] {
+export function probedVideoSource(ctx: Pick<ProcessorContext, "input">, probe: MediaProbe): StoredResult<"videoExtraction">["source"] {
   return {
     size: ctx.input.size,
     duration: round3(probe.duration),

@@ -13,7 +13,7 @@ import { fps as videoFps, frameTimeAt, seekPoint } from "../tools/frames.ts";
 import { runTool } from "../tools/spawn.ts";
 import { round3, scaledSize } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
-import { videoFileSource } from "./video-extraction.ts";
+import { probedVideoSource } from "./video-extraction.ts";
 
 type Params = JobParams<"videoPreview">;
 type Format = Params["format"];
@@ -205,6 +205,6 @@ export async function videoPreview(params: Params, ctx: ProcessorContext): Promi
     frames: made.frames,
     start: round3(plan.spans[0]!.start),
     ...(params.segments === undefined ? {} : { segments: plan.spans.map((span) => ({ start: round3(span.start), duration: round3(span.duration) })) }),
-    source: videoFileSource(ctx, probe),
+    source: probedVideoSource(ctx, probe),
   };
 }

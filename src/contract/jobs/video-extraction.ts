@@ -41,8 +41,8 @@ export const videoExtractionParams = z
     if (p.frames !== false) checkShape(p.frames, ctx, { defaultFit: "cover", names: ["width", "height"], path: ["frames"] });
   });
 
-/** A video input's facts as probed: its bytes, length, displayed size, container (`mp4`, `webm`, …) and whether it has sound. */
-export const videoFileSource = z.object({
+/** What the probe found in a video input, as videoExtraction and videoStoryboard report it. */
+export const probedVideoSource = z.object({
   size: z.int(),
   duration: z.number(),
   width: z.int(),
@@ -58,5 +58,5 @@ export const videoExtractionResult = z.object({
   frames: z.array(
     z.object({ ...signedFile, width: z.int(), height: z.int(), format: imageFormat, timestamp: z.number() }),
   ),
-  source: videoFileSource,
+  source: probedVideoSource,
 });

@@ -2,7 +2,7 @@
 // Cloudinary's e_preview and Mux's animated GIFs give. Plan limits: limits/media-limits.ts.
 import { z } from "zod";
 import { mediaUrl, signedFile } from "../common.ts";
-import { videoFileSource } from "./video-extraction.ts";
+import { probedVideoSource } from "./video-extraction.ts";
 
 export const PREVIEW_FORMATS = ["webp", "gif", "mp4"] as const;
 
@@ -78,5 +78,5 @@ export const videoPreviewResult = z.object({
   start: z.number(),
   /** With `segments`: each clip's place in the video, in the order shown. */
   segments: z.array(z.object({ start: z.number(), duration: z.number() })).optional(),
-  source: videoFileSource,
+  source: probedVideoSource,
 });

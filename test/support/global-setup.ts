@@ -2,7 +2,7 @@
 // and a media server that makes test inputs on request with sharp. Their URLs reach the
 // Workers runtime through `provide` (see vitest.config.ts).
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -185,22 +185,23 @@ async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type:
   return { body, type: format === "png" ? "image/png" : "image/jpeg" };
 }
 
-/** A 4 s, 320×180, 25 fps H.264 video with a 440 Hz AAC track, made by ffmpeg once, on the first request. */
-let testVideo: Promise<Buffer> | undefined;
-function makeVideo(): Promise<Buffer> {
-  return (testVideo ??= (async () => {
-    const dir = await mkdtemp(join(tmpdir(), "media-jobs-video-"));
-    const file = join(dir, "video.mp4");
-    try {
-      await promisify(execFile)("ffmpeg", [
-        "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=4", "-f", "lavfi", "-i", "sine=frequency=440:d=4",
-        "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", file,
-      ]);
-      return await readFile(file);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  })());
+const exec = promisify(execFile);
+
+/** An H.264 + AAC MP4 of ffmpeg's test pattern and a tone, `w`×`h` (640×360), `d` seconds (4), made once per size. */
+const videos = new Map<string, Promise<Buffer>>();
+function makeVideo(params: URLSearchParams): Promise<Buffer> {
+  const [w, h, d] = [Number(params.get("w") ?? 640), Number(params.get("h") ?? 360), Number(params.get("d") ?? 4)];
+  const key = `${w}x${h}x${d}`;
+  let made = videos.get(key);
+  if (!made) {
+    const args = [
+      "-nostdin", "-v", "error", "-f", "lavfi", "-i", `testsrc2=s=${w}x${h}:r=25:d=${d}`, "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:d=${d}`,
+      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-y",
+    ];
+    const file = join(tmpdir(), `media-jobs-video-${process.pid}-${key}.mp4`);
+    videos.set(key, (made = exec("ffmpeg", [...args, file]).then(() => readFile(file))));
+  }
+  return made;
 }
 
 export default async function setup(project: TestProject) {
@@ -212,11 +213,6 @@ export default async function setup(project: TestProject) {
       case "/image": {
         const { body, type } = await makeImage(url.searchParams);
         res.writeHead(200, { "content-type": type, "content-length": body.length }).end(body);
-        return;
-      }
-      case "/video": {
-        const body = await makeVideo();
-        res.writeHead(200, { "content-type": "video/mp4", "content-length": body.length }).end(body);
         return;
       }
       case "/inspect": {
@@ -231,6 +227,11 @@ export default async function setup(project: TestProject) {
         } catch (error) {
           res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
         }
+        return;
+      }
+      case "/video": {
+        const body = await makeVideo(url.searchParams);
+        res.writeHead(200, { "content-type": "video/mp4", "content-length": body.length }).end(body);
         return;
       }
       case "/delayed": {

@@ -14,7 +14,7 @@ describe("a video-preview job end to end", () => {
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", {
       key,
-      body: { type: "video-preview", input: media("/video"), options: { format: "gif", start: 1, duration: 2, width: 160, fps: 8 } },
+      body: { type: "video-preview", input: media("/video?w=320&h=180"), options: { format: "gif", start: 1, duration: 2, width: 160, fps: 8 } },
     });
     expect(created.status).toBe(201);
     const { job } = await waitForJob(key, created.json.id);
@@ -43,7 +43,7 @@ describe("a video-preview job end to end", () => {
 
   it("makes a silent MP4 in the SDK dialect, with a preview longer than the free plan allows on pro", async () => {
     const { key } = await newKey({ plan: "pro" });
-    const created = await call("POST", "/v1/jobs", { key, body: { type: "videoPreview", params: { url: media("/video"), format: "mp4", duration: 12 } } });
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "videoPreview", params: { url: media("/video?w=320&h=180"), format: "mp4", duration: 12 } } });
     expect(created.status).toBe(201);
     const { job } = await waitForJob(key, created.json.id);
     expect(job).toMatchObject({ type: "video-preview", status: "completed" });

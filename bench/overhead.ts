@@ -17,6 +17,7 @@ import { buildArgs as audioArgs } from "../container/src/processors/extract-audi
 import { buildArgs as thumbnailArgs } from "../container/src/processors/video-thumbnail.ts";
 import { buildArgs as extractionArgs, frameTimes } from "../container/src/processors/video-extraction.ts";
 import { buildArgs as storyboardArgs, planStoryboard, storyboardVtt } from "../container/src/processors/video-storyboard.ts";
+import { buildArgs as previewArgs, previewPlan, probeAnimation } from "../container/src/processors/video-preview.ts";
 import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
 import { grabFrame } from "../container/src/tools/frames.ts";
@@ -156,6 +157,21 @@ const longCases: Case[] = [
     },
     extras: (paths) => probeMedia(paths.input, limits.signal),
   },
+  // videoPreview against its one ffmpeg run (fps, scale, then palettegen/paletteuse for the
+  // GIF or libwebp_anim for the WebP); the job adds the input's probe and sharp's read of the output.
+  ...(["gif", "webp"] as const).map((format): Case => ({
+    type: "videoPreview",
+    input: "video",
+    options: { format, duration: 5, width: 480, fps: 12 },
+    direct: async (params: JobParams<"videoPreview">, paths, probe) => {
+      const args = previewArgs(params, probe!, previewPlan(params, probe!), { input: paths.input, output: join(paths.out, `preview.${format}`) });
+      await runFfmpeg(args, { ...limits, task: "bench" });
+    },
+    extras: async (paths) => {
+      await probeMedia(paths.input, limits.signal);
+      await probeAnimation(join(paths.out, `preview.${format}`), 5);
+    },
+  })),
   {
     type: "videoStoryboard",
     input: "video",

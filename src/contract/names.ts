@@ -8,6 +8,7 @@ export const JOB_TYPE_HTTP_NAMES = {
   extractAudio: "extract-audio",
   videoExtraction: "video-extraction",
   videoStoryboard: "video-storyboard",
+  videoPreview: "video-preview",
 } as const;
 
 /** Canonical (client-library) job type name, such as `compressImage`. */

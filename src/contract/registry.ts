@@ -7,6 +7,7 @@ import { compressVideoParams, compressVideoResult } from "./jobs/compress-video.
 import { extractAudioParams, extractAudioResult } from "./jobs/extract-audio.ts";
 import { videoExtractionParams, videoExtractionResult } from "./jobs/video-extraction.ts";
 import { videoStoryboardParams, videoStoryboardResult } from "./jobs/video-storyboard.ts";
+import { videoPreviewParams, videoPreviewResult } from "./jobs/video-preview.ts";
 import { videoThumbnailParams, videoThumbnailResult } from "./jobs/video-thumbnail.ts";
 import type { JobType } from "./names.ts";
 
@@ -20,6 +21,7 @@ export const jobTypes = {
   extractAudio: { params: extractAudioParams, result: extractAudioResult },
   videoExtraction: { params: videoExtractionParams, result: videoExtractionResult },
   videoStoryboard: { params: videoStoryboardParams, result: videoStoryboardResult },
+  videoPreview: { params: videoPreviewParams, result: videoPreviewResult },
 } as const satisfies Record<JobType, { params: z.ZodType; result: z.ZodType }>;
 
 export type JobParams<T extends JobType = JobType> = z.output<(typeof jobTypes)[T]["params"]>;

@@ -26,6 +26,7 @@ export const UPLOAD_CONTENT_TYPES: Record<JobType, readonly string[]> = {
   extractAudio: VIDEO,
   videoExtraction: VIDEO,
   videoStoryboard: VIDEO,
+  videoPreview: VIDEO,
 };
 
 export const UPLOADABLE_CONTENT_TYPES = [...IMAGE, ...VIDEO, ...PDF] as const;

@@ -4,6 +4,7 @@
 // before anything is saved; a refusal is a 400 naming the field, the plan and its limit.
 // Limits that depend on the input itself (its duration, its size) are the processor's and
 // hold for every plan (container/src/config.ts).
+import { PREVIEW_MAX } from "../contract/jobs/video-preview.ts";
 import { DEFAULT_STORYBOARD_TILES } from "../contract/jobs/video-storyboard.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
 import type { Plan } from "../db/schema.ts";
@@ -20,12 +21,23 @@ export interface MediaLimits {
    * predicted past its AV1_MAX_CPU_S (docs/limits.md).
    */
   av1MaxSide: number;
+  /** videoPreview: its longest `duration` (s), largest `width` (px) and `fps`; frames are at most their product. */
+  previewDurationS: number;
+  previewWidth: number;
+  previewFps: number;
 }
 
 export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
-  free: { storyboardTiles: 100, storyboardTileWidth: 320, av1MaxSide: 1280 },
-  pro: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920 },
-  enterprise: { storyboardTiles: 1000, storyboardTileWidth: 1280, av1MaxSide: 2560 },
+  free: { storyboardTiles: 100, storyboardTileWidth: 320, av1MaxSide: 1280, previewDurationS: 10, previewWidth: 640, previewFps: 15 },
+  pro: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920, previewDurationS: 20, previewWidth: 960, previewFps: 24 },
+  enterprise: {
+    storyboardTiles: 1000,
+    storyboardTileWidth: 1280,
+    av1MaxSide: 2560,
+    previewDurationS: PREVIEW_MAX.durationS,
+    previewWidth: PREVIEW_MAX.width,
+    previewFps: PREVIEW_MAX.fps,
+  },
 };
 
 /** A refusal: `path` inside the job's params, as the API reports field paths. */
@@ -51,6 +63,11 @@ const checks: { [T in JobType]?: Check<T> } = {
       return [overLimit([field], plan, `AV1 encodes of at most ${side} pixels a side, so codec "av1" takes maxWidth and maxHeight of ${side} or less (${field} is ${value}) or another codec`)];
     });
   },
+  videoPreview: (p, limits, plan) => [
+    ...(p.duration > limits.previewDurationS ? [overLimit(["duration"], plan, `previews of at most ${limits.previewDurationS} s`)] : []),
+    ...(p.width > limits.previewWidth ? [overLimit(["width"], plan, `previews at most ${limits.previewWidth} pixels wide`)] : []),
+    ...(p.fps > limits.previewFps ? [overLimit(["fps"], plan, `previews of at most ${limits.previewFps} frames per second`)] : []),
+  ],
 };
 
 /** What in these params is over the plan's limits; empty when the job may run. */

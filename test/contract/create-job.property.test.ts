@@ -39,4 +39,28 @@ describe("parseCreateJob on generated bodies", () => {
       { numRuns: 300 },
     );
   });
+
+  it("accepts every video preview inside the contract's bounds, in both dialects", () => {
+    const preview = fc.record(
+      {
+        format: fc.constantFrom("webp", "gif", "mp4"),
+        start: fc.double({ min: 0, max: 1e6, noNaN: true }),
+        duration: fc.double({ min: 0.01, max: 30, noNaN: true }),
+        width: fc.integer({ min: 16, max: 1280 }),
+        fps: fc.integer({ min: 1, max: 30 }),
+        loop: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(preview, fc.boolean(), (p, http) => {
+        const body = http
+          ? { type: "video-preview", input: "https://example.com/a.mp4", options: p }
+          : { type: "videoPreview", params: { url: "https://example.com/a.mp4", ...p } };
+        const result = parseCreateJob(JSON.parse(JSON.stringify(body)));
+        expect(result).toMatchObject({ ok: true, value: { type: "videoPreview", params: { format: p.format ?? "webp", fps: p.fps ?? 10 } } });
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -70,6 +70,8 @@ describe("the create-request schema and parseCreateJob agree", () => {
     ["SDK dialect, HTTP type", { type: "compress-video", params: { url, codec: "vp9", format: "webm" } }],
     ["every envelope field", { type: "extract-audio", input: url, priority: 10, webhookUrl: "https://example.com/hook", webhookSecret: "s".repeat(16) }],
     ["video extraction with frames", { type: "videoExtraction", params: { url, audio: false, frames: { mode: "count", count: 3 } } }],
+    ["video preview", { type: "video-preview", input: url, options: { format: "gif", start: 2.5, duration: 3, width: 480, fps: 12, loop: false } }],
+    ["video preview too long", { type: "videoPreview", params: { url, duration: 31 } }],
     ["unknown type", { type: "resize-image", input: url }],
     ["both dialects at once", { type: "compress-image", input: url, params: { url } }],
     ["url inside options", { type: "compress-image", input: url, options: { url } }],

@@ -33,7 +33,7 @@ const framesValue = fc.oneof(
 /** A value for any option: a plausible one most of the time, anything JSON otherwise. */
 const optionValue = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: -10, max: 20_000 }) },
-  { weight: 2, arbitrary: fc.constantFrom("low", "medium", "high", "jpg", "png", "webp", "avif", "mp4", "webm", "h264", "h265", "vp9", "av1", "500K", "2.5M", "screen", "ebook", "printer") },
+  { weight: 2, arbitrary: fc.constantFrom("low", "medium", "high", "jpg", "png", "webp", "avif", "gif", "mp4", "webm", "h264", "h265", "vp9", "av1", "500K", "2.5M", "screen", "ebook", "printer") },
   { weight: 2, arbitrary: fc.boolean() },
   { weight: 2, arbitrary: framesValue },
   { weight: 1, arbitrary: fc.record({ quality: fc.oneof(fc.constantFrom("low", "medium", "high"), fc.jsonValue()) }, { requiredKeys: [] }) },

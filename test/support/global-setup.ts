@@ -220,8 +220,9 @@ export default async function setup(project: TestProject) {
         const chunks: Buffer[] = [];
         for await (const chunk of req) chunks.push(chunk as Buffer);
         try {
-          const meta = await sharp(Buffer.concat(chunks)).metadata();
-          const body = JSON.stringify({ format: meta.format, width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha, orientation: meta.orientation ?? null, size: meta.size ?? null });
+          const meta = await sharp(Buffer.concat(chunks), { animated: true }).metadata();
+          const height = meta.pageHeight ?? meta.height;
+          const body = JSON.stringify({ format: meta.format, width: meta.width, height, hasAlpha: meta.hasAlpha, orientation: meta.orientation ?? null, size: meta.size ?? null, pages: meta.pages ?? 1, loop: meta.loop ?? null });
           res.writeHead(200, { "content-type": "application/json" }).end(body);
         } catch (error) {
           res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));

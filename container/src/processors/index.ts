@@ -6,6 +6,7 @@ import { compressVideo } from "./compress-video.ts";
 import { extractAudio } from "./extract-audio.ts";
 import { videoExtraction } from "./video-extraction.ts";
 import { videoStoryboard } from "./video-storyboard.ts";
+import { videoPreview } from "./video-preview.ts";
 import { videoThumbnail } from "./video-thumbnail.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import type { Processor } from "./types.ts";
@@ -17,5 +18,6 @@ export const processors: { [T in JobType]?: Processor<T> } = {
   extractAudio,
   videoExtraction,
   videoStoryboard,
+  videoPreview,
   compressPdf,
 };

@@ -737,6 +737,26 @@ export interface components {
             /** @description Default: `75`. */
             quality?: number;
         };
+        VideoPreviewParams: {
+            url: string;
+            /**
+             * @description `webp` (animated, the default), `gif`, or `mp4` (H.264, no audio). Default: `"webp"`.
+             * @enum {string}
+             */
+            format?: "webp" | "gif" | "mp4";
+            /** @description Where the preview starts, in seconds. Omit for a span chosen around a third of the video (docs/job-types.md). */
+            start?: number;
+            /** @description The preview's length in seconds, cut short by the end of the video. Plans allow less: free 10 s, pro 20 s. Default: `5`. */
+            duration?: number;
+            /** @description Width in pixels, height keeping the aspect ratio (both even); never wider than the video. Plans allow less: free 640, pro 960. Default: `320`. */
+            width?: number;
+            /** @description Frames per second, never more than the video's own. Plans allow less: free 15, pro 24. Default: `10`. */
+            fps?: number;
+            /** @description WebP and GIF: play forever (true) or once. An MP4 has no such flag: its player decides. Default: `true`. */
+            loop?: boolean;
+            /** @description Instead of one span, this many clips of `duration` ÷ `segments` seconds each (at least 1 s), spread evenly over the video and joined, as Cloudinary's preview. Not with `start`. */
+            segments?: number;
+        };
         CreateUploadRequest: {
             /** @description The file's name, kept for your reference. */
             filename: string;
@@ -1443,8 +1463,74 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The HTTP dialect's `options` of a video-preview job: its params other than `url`. */
+        VideoPreviewOptions: {
+            /**
+             * @description `webp` (animated, the default), `gif`, or `mp4` (H.264, no audio). Default: `"webp"`.
+             * @enum {string}
+             */
+            format?: "webp" | "gif" | "mp4";
+            /** @description Where the preview starts, in seconds. Omit for a span chosen around a third of the video (docs/job-types.md). */
+            start?: number;
+            /** @description The preview's length in seconds, cut short by the end of the video. Plans allow less: free 10 s, pro 20 s. Default: `5`. */
+            duration?: number;
+            /** @description Width in pixels, height keeping the aspect ratio (both even); never wider than the video. Plans allow less: free 640, pro 960. Default: `320`. */
+            width?: number;
+            /** @description Frames per second, never more than the video's own. Plans allow less: free 15, pro 24. Default: `10`. */
+            fps?: number;
+            /** @description WebP and GIF: play forever (true) or once. An MP4 has no such flag: its player decides. Default: `true`. */
+            loop?: boolean;
+            /** @description Instead of one span, this many clips of `duration` ÷ `segments` seconds each (at least 1 s), spread evenly over the video and joined, as Cloudinary's preview. Not with `start`. */
+            segments?: number;
+        };
+        /** @description Creates a video-preview job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoPreviewRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-preview" | "videoPreview";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoPreviewOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a videoPreview job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoPreviewSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-preview" | "videoPreview";
+            params: components["schemas"]["VideoPreviewParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
-        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"];
+        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"];
         CompressVideoResult: {
             url: string;
             expiresAt: string;
@@ -1853,6 +1939,69 @@ export interface components {
                 reportMs: number | null;
             };
         };
+        VideoPreviewResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            /** @enum {string} */
+            format: "webp" | "gif" | "mp4";
+            duration: number;
+            frameRate: number;
+            frames: number;
+            start: number;
+            segments?: {
+                start: number;
+                duration: number;
+            }[];
+            source: {
+                size: number;
+                duration: number;
+                width: number;
+                height: number;
+                format: string;
+                hasAudio: boolean;
+            };
+        };
+        VideoPreviewJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-preview";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoPreviewResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's download of the input, in the last attempt. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+        };
         CompressVideoCompletedSdkJob: {
             id: string;
             priority: number;
@@ -2233,6 +2382,65 @@ export interface components {
                 hasAudio: boolean;
             };
         };
+        VideoPreviewCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's download of the input, in the last attempt. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoPreview";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            /** @enum {string} */
+            format: "webp" | "gif" | "mp4";
+            duration: number;
+            frameRate: number;
+            frames: number;
+            start: number;
+            segments?: {
+                start: number;
+                duration: number;
+            }[];
+            source: {
+                size: number;
+                duration: number;
+                width: number;
+                height: number;
+                format: string;
+                hasAudio: boolean;
+            };
+        };
         UnfinishedSdkJob: {
             id: string;
             priority: number;
@@ -2265,14 +2473,14 @@ export interface components {
             /** @description The failure's code when failed, otherwise null. */
             errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
-            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard";
+            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview";
             /** @enum {string} */
             status: "pending" | "processing" | "failed" | "cancelled";
         };
         /** @description A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it. */
-        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
+        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
         /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
-        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"];
+        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"];
         JobFailure: {
             /** @enum {string} */
             code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed";
@@ -2281,7 +2489,7 @@ export interface components {
         CreatedJob: {
             id: string;
             /** @enum {string} */
-            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard";
+            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "video-preview";
             priority: number;
             createdAt: string;
             /** @constant */
@@ -2946,7 +3154,7 @@ export interface operations {
                 /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
                 /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
-                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard";
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "video-preview" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview";
                 /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
                 created?: {
                     /** @description Created at or after this time, Unix seconds. */

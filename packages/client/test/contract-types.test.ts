@@ -68,6 +68,8 @@ describe("openapi-typescript on the OpenAPI document, with its default options",
         { type: "video-extraction", input: url, options: { frames: { mode: "count", count: 3 } } },
         { type: "videoExtraction", params: { url, audio: false, frames: { mode: "interval", every: 5 } } },
         { type: "video-storyboard", input: url, options: { interval: 5, format: "webp" } },
+        { type: "video-preview", input: url, options: { format: "mp4", duration: 3 } },
+        { type: "videoPreview", params: { url, format: "gif", start: 1.5, width: 240, fps: 12, loop: false } },
       ];
       const jobs = JOB_TYPES.flatMap((type) => [queuedJob(type), processingJob(type), completedJob(type), failedJob(type), cancelledJob(type)]);
       const typed = (name: string, type: string, value: unknown) => `export const ${name}: ${type} = ${JSON.stringify(value, null, 2)};\n`;

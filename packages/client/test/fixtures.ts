@@ -73,6 +73,18 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
     duration: 62.5,
     source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mp4", hasAudio: true },
   },
+  videoPreview: {
+    ...link("preview"),
+    size: 310_000,
+    width: 320,
+    height: 180,
+    format: "webp",
+    duration: 5,
+    frameRate: 10,
+    frames: 50,
+    start: 18.333,
+    source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mp4", hasAudio: true },
+  },
 };
 
 export const HTTP_NAMES: Record<JobType, string> = {
@@ -83,6 +95,7 @@ export const HTTP_NAMES: Record<JobType, string> = {
   extractAudio: "extract-audio",
   videoExtraction: "video-extraction",
   videoStoryboard: "video-storyboard",
+  videoPreview: "video-preview",
 };
 
 const base = {

@@ -82,6 +82,13 @@ export async function narrowing(client: MediaJobsClient): Promise<void> {
     void [vtt, sprite, tile];
   }
 
+  if (job.type === "videoPreview" && job.status === "completed") {
+    const format: "webp" | "gif" | "mp4" = job.format;
+    const frames: number = job.frames;
+    const start: number = job.start;
+    void [format, frames, start, job.frameRate, job.source.hasAudio];
+  }
+
   if (job.type === "compressVideo" && job.status === "completed") {
     const codec: "h264" | "h265" | "vp9" | "av1" = job.codec;
     const bitrate: string = job.bitrate;
@@ -106,6 +113,9 @@ export async function enqueueTyping(client: MediaJobsClient): Promise<void> {
   await client.enqueueJob({ type: "videoStoryboard", params: { url: "https://e.com/a.mp4", interval: 5, width: 160, format: "webp" } });
   // @ts-expect-error a storyboard's sprite is JPEG or WebP
   await client.enqueueJob({ type: "videoStoryboard", params: { url: "https://e.com/a.mp4", format: "png" } });
+  await client.enqueueJob({ type: "videoPreview", params: { url: "https://e.com/a.mp4", format: "gif", start: 12, duration: 4, width: 480, fps: 12, loop: false } });
+  // @ts-expect-error a preview is WebP, GIF or MP4
+  await client.enqueueJob({ type: "videoPreview", params: { url: "https://e.com/a.mp4", format: "apng" } });
   // @ts-expect-error position is a side, a corner, center, attention or entropy
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "face" } });
   // @ts-expect-error fit is cover, contain, inside or fill (sharp's names), not Cloudinary's crop modes

@@ -10,7 +10,7 @@ import { formatBytes, formatDuration } from "./format.ts";
 import { CsrfField, EmptyRow, Id, Layout, Notice, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
 import { Storyboard, storyboardOf } from "./storyboard.tsx";
 
-const IMAGE_FORMATS = new Set(["jpg", "jpeg", "png", "webp", "avif"]);
+const IMAGE_FORMATS = new Set(["jpg", "jpeg", "png", "webp", "avif", "gif"]);
 
 export interface JobProps {
   nonce: string;
@@ -166,6 +166,7 @@ export function JobPage(props: JobProps) {
               <figure>
                 {o.kind === "image" && <img src={o.url} alt={`${o.label} preview`} />}
                 {o.kind === "audio" && <audio controls preload="none" src={o.url} aria-label={o.label}></audio>}
+                {o.kind === "video" && <video src={o.url} muted loop playsinline controls preload="metadata" aria-label={`${o.label} preview`}></video>}
                 <figcaption>
                   <a href={o.url} download>
                     {o.label}

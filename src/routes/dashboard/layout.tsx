@@ -71,6 +71,7 @@ dl.fields dd{margin:0;overflow-wrap:anywhere;min-width:0}
 .previews{display:flex;flex-wrap:wrap;gap:1rem}
 .previews figure{margin:0;max-width:16rem}
 .previews img{max-width:100%;height:auto;border:1px solid var(--line);border-radius:4px;display:block}
+.previews video{max-width:100%;height:auto;display:block}
 .previews figcaption{font-size:.85rem;color:var(--muted)}
 progress{width:12rem;max-width:100%}
 .chart{margin:0}

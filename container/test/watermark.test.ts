@@ -257,6 +257,32 @@ describe("watermark on video", () => {
   });
 });
 
+describe("watermarks on the new video types", () => {
+  it.each(["gif", "webp", "mp4"] as const)("videoPreview as %s carries the logo on its frames, laid out on the preview's size", async (format) => {
+    const job = await runJob("videoPreview", { url: blackVideo, format, start: 0, duration: 1, width: 160, fps: 5, watermark: { url: logoUrl, size: 0.25 } });
+    const { result } = completed(job.state);
+    expect(result).toMatchObject({ width: 160, height: 120, format });
+    const bytes = await job.output(result.url);
+    // The last frame of an animation (sharp: page n-1), or the MP4's first.
+    const frame = format === "mp4" ? await firstFrame(bytes) : await sharp(bytes, { page: result.frames - 1 }).png().toBuffer();
+    const box = overlayBox(logo({ size: 0.25 }), { width: 160, height: 120 });
+    expect(await brightness(frame, inner(box))).toBeGreaterThan(220);
+    expect(await brightness(frame, opposite(box, 160, 120))).toBeLessThan(30);
+  });
+  it("videoStoryboard carries the logo on every tile, laid out on the tile's size", async () => {
+    const job = await runJob("videoStoryboard", { url: blackVideo, count: 2, columns: 2, width: 160, format: "jpg", quality: 95, watermark: { url: logoUrl, size: 0.25 } });
+    const { result } = completed(job.state);
+    expect(result.tile).toMatchObject({ width: 160, height: 120, count: 2, columns: 2 });
+    const sprite = await job.output(result.sprite.url);
+    const box = overlayBox(logo({ size: 0.25 }), { width: 160, height: 120 });
+    for (const column of [0, 1]) {
+      const tile = await sharp(sprite).extract({ left: column * 160, top: 0, width: 160, height: 120 }).png().toBuffer();
+      expect(await brightness(tile, inner(box))).toBeGreaterThan(220);
+      expect(await brightness(tile, opposite(box, 160, 120))).toBeLessThan(30);
+    }
+  });
+});
+
 describe("drawtext escaping", () => {
   it.each([
     [`it's a:b\\c 100% %{pts} [x],y;z 'q' \\' \\\\:`],

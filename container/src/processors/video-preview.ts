@@ -1,6 +1,7 @@
 // videoPreview: a short animated WebP or GIF, or a silent H.264 MP4, of a span of the video
 // (given, or around a third of it) or of segments spread over it, in one ffmpeg run; the
 // result's frames and duration are read from the output (sharp for WebP and GIF, ffprobe for MP4).
+import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { stat } from "node:fs/promises";
 import sharp from "sharp";
 import type { JobParams } from "../../../src/contract/registry.ts";
@@ -100,12 +101,15 @@ export function previewPlan(params: Params, probe: MediaProbe): Plan {
   return { spans, durationS, fps, ...size, maxFrames: Math.max(1, Math.ceil(durationS * fps - 1e-6)) };
 }
 
-export function buildArgs(params: Params, probe: MediaProbe, plan: Plan, paths: { input: string; output: string }): string[] {
+export function buildArgs(params: Params, probe: MediaProbe, plan: Plan, paths: { input: string; output: string }, watermark?: PreparedWatermark): string[] {
   // Each span is an input of its own (the same file, seeked): ffmpeg decodes only from the
   // keyframe before each; segments are joined (concat) before the frame rate and the scale.
   const stream = probe.video!.index;
   const joined = plan.spans.length === 1 ? `[0:${stream}]` : `${plan.spans.map((_, i) => `[${i}:${stream}]`).join("")}concat=n=${plan.spans.length}:v=1:a=0,`;
-  const scaled = `${joined}fps=${plan.fps},scale=${plan.width}:${plan.height}:flags=lanczos,setsar=1`;
+  const resized = `${joined}fps=${plan.fps},scale=${plan.width}:${plan.height}:flags=lanczos,setsar=1`;
+  // A watermark goes on the scaled frames, laid out for the preview's size; its image, if any, is the input after the spans.
+  const overlay = watermark && ffmpegOverlay(watermark, { width: plan.width, height: plan.height }, plan.spans.length);
+  const scaled = overlay ? `${resized}[resized];${overlay.filter("resized", "marked")};[marked]null` : resized;
   // GIF: the palette made from these very frames and used on them in the same run (split),
   // each frame redrawing only the rectangle that changed (diff_mode=rectangle), with ordered
   // dither, which compresses better than error diffusion and does not crawl from frame to
@@ -118,6 +122,7 @@ export function buildArgs(params: Params, probe: MediaProbe, plan: Plan, paths: 
       : `${scaled}${params.format === "mp4" ? ",format=yuv420p" : ""}[out]`;
   // Seeking half a frame early makes ffmpeg's first frame (the first at or after the seek) the span's own (seekPoint).
   const args = plan.spans.flatMap((span) => [...inputOptions(), "-ss", seconds(seekPoint(span.start, probe)), "-t", seconds(span.duration), "-i", paths.input]);
+  if (overlay) args.push(...overlay.inputs);
   args.push("-filter_complex", graph, "-map", "[out]", "-an", "-sn", "-dn", "-frames:v", String(plan.maxFrames));
   switch (params.format) {
     case "webp":
@@ -174,11 +179,12 @@ export async function probeMp4(path: string, signal: AbortSignal): Promise<Probe
 export async function videoPreview(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoPreview">> {
   const probe = await probeInput(ctx, { video: true });
   const plan = previewPlan(params, probe);
+  const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(8);
 
   const name = `preview.${params.format}`;
   const output = ctx.addOutput(name, CONTENT_TYPES[params.format]);
-  await runFfmpeg(buildArgs(params, probe, plan, { input: ctx.input.path, output }), {
+  await runFfmpeg(buildArgs(params, probe, plan, { input: ctx.input.path, output }, watermark || undefined), {
     signal: ctx.signal,
     // Decoding starts at the keyframe before the span: the whole video's limit, not the span's.
     timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),

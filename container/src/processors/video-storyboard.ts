@@ -2,6 +2,7 @@
 // PNG; sharp encodes JPEG or WebP) and a WebVTT file whose cue i covers [i × interval,
 // (i + 1) × interval), the last ending at the video's end, with the payload
 // `sprite.jpg#xywh=x,y,w,h` relative to the VTT, so both resolve under one folder link.
+import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -92,7 +93,9 @@ function sized(params: Params, probe: MediaProbe, config: Pick<Config, "MAX_INPU
  * The sprite appears only at the end, so a second output, one 2×2 frame a second to
  * nowhere, carries the decoded time that `-progress` reports.
  */
-export function buildArgs(plan: StoryboardPlan, probe: MediaProbe, paths: { input: string; output: string }): string[] {
+export function buildArgs(plan: StoryboardPlan, probe: MediaProbe, paths: { input: string; output: string }, watermark?: PreparedWatermark): string[] {
+  // A watermark goes on each tile, laid out for the tile's size; its image, if any, is input 1.
+  const overlay = watermark && ffmpegOverlay(watermark, { width: plan.tileWidth, height: plan.tileHeight });
   const filters = [
     "tpad=stop=-1:stop_mode=clone",
     "settb=AVTB",
@@ -101,11 +104,12 @@ export function buildArgs(plan: StoryboardPlan, probe: MediaProbe, paths: { inpu
     `trim=end_frame=${plan.count}`,
     `scale=${plan.tileWidth}:${plan.tileHeight}`,
     "setsar=1",
+    ...(overlay ? [`null[tile];${overlay.filter("tile", "marked")};[marked]null`] : []),
     `tile=${plan.columns}x${plan.rows}`,
   ];
   const graph = `[0:${probe.video!.index}]split[tiles][clock];[tiles]${filters.join(",")}[sprite];[clock]fps=1,scale=2:2[progress]`;
   return [
-    ...inputOptions(), "-i", paths.input, "-filter_complex", graph,
+    ...inputOptions(), "-i", paths.input, ...(overlay?.inputs ?? []), "-filter_complex", graph,
     "-map", "[sprite]", "-frames:v", "1", "-c:v", "png", "-compression_level", "1", "-f", "image2", "-update", "1", paths.output,
     "-map", "[progress]", "-f", "null", "-",
   ];
@@ -133,12 +137,13 @@ export function storyboardVtt(plan: StoryboardPlan, sprite: string): string {
 export async function videoStoryboard(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoStoryboard">> {
   const probe = await probeInput(ctx, { video: true });
   const plan = planStoryboard(params, probe, ctx.config);
+  const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(5);
 
   const png = join(ctx.workDir, "sprite.png");
   const sprite = spriteName(params.format);
   try {
-    await runFfmpeg(buildArgs(plan, probe, { input: ctx.input.path, output: png }), {
+    await runFfmpeg(buildArgs(plan, probe, { input: ctx.input.path, output: png }, watermark || undefined), {
       signal: ctx.signal,
       timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
       task: `tiling ${plan.count} frames`,

@@ -1,7 +1,7 @@
 // videoPreview: a short animated WebP or GIF (or a silent MP4) of a span of a video, as
 // Cloudinary's e_preview and Mux's animated GIFs give. Plan limits: limits/media-limits.ts.
 import { z } from "zod";
-import { mediaUrl, signedFile } from "../common.ts";
+import { mediaUrl, signedFile, watermark } from "../common.ts";
 import { probedVideoSource } from "./video-extraction.ts";
 
 export const PREVIEW_FORMATS = ["webp", "gif", "mp4"] as const;
@@ -48,6 +48,7 @@ export const videoPreviewParams = z.strictObject({
     .max(PREVIEW_SEGMENTS.max)
     .optional()
     .describe(`Instead of one span, this many clips of \`duration\` ÷ \`segments\` seconds each (at least ${PREVIEW_SEGMENTS.minDurationS} s), spread evenly over the video and joined, as Cloudinary's preview. Not with \`start\`.`),
+  watermark: watermark.optional(),
 }).superRefine((p, ctx) => {
   if (p.segments === undefined) return;
   if (p.start !== undefined) {

@@ -1,7 +1,7 @@
 // videoStoryboard: evenly spaced frames tiled into one sprite sheet, and a WebVTT file whose
 // cues point into it (`sprite.jpg#xywh=x,y,w,h`), as Mux's storyboard.vtt, for scrubbing previews.
 import { z } from "zod";
-import { imageQuality, mediaUrl, signedFile } from "../common.ts";
+import { imageQuality, mediaUrl, signedFile, watermark } from "../common.ts";
 import { probedVideoSource } from "./video-extraction.ts";
 
 /** Most tiles one storyboard holds, on any plan (limits/media-limits.ts bounds it per plan). */
@@ -34,6 +34,7 @@ export const videoStoryboardParams = z
     columns: z.int().min(1).max(100).default(10).describe("Tiles per row of the sprite (fewer when there are fewer tiles); rows follow from the count. columns × width at most 16383 (the sprite's widest side)."),
     format: storyboardFormat.default("jpg"),
     quality: imageQuality.default(75),
+    watermark: watermark.optional(),
   })
   .refine((p) => p.width * p.columns <= MAX_SPRITE_SIDE, {
     path: ["columns"],

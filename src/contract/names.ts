@@ -7,6 +7,7 @@ export const JOB_TYPE_HTTP_NAMES = {
   videoThumbnail: "video-thumbnail",
   extractAudio: "extract-audio",
   videoExtraction: "video-extraction",
+  videoAdaptive: "video-adaptive",
 } as const;
 
 /** Canonical (client-library) job type name, such as `compressImage`. */

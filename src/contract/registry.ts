@@ -5,6 +5,7 @@ import { compressImageParams, compressImageResult } from "./jobs/compress-image.
 import { compressPdfParams, compressPdfResult } from "./jobs/compress-pdf.ts";
 import { compressVideoParams, compressVideoResult } from "./jobs/compress-video.ts";
 import { extractAudioParams, extractAudioResult } from "./jobs/extract-audio.ts";
+import { videoAdaptiveParams, videoAdaptiveResult } from "./jobs/video-adaptive.ts";
 import { videoExtractionParams, videoExtractionResult } from "./jobs/video-extraction.ts";
 import { videoThumbnailParams, videoThumbnailResult } from "./jobs/video-thumbnail.ts";
 import type { JobType } from "./names.ts";
@@ -18,6 +19,7 @@ export const jobTypes = {
   videoThumbnail: { params: videoThumbnailParams, result: videoThumbnailResult },
   extractAudio: { params: extractAudioParams, result: extractAudioResult },
   videoExtraction: { params: videoExtractionParams, result: videoExtractionResult },
+  videoAdaptive: { params: videoAdaptiveParams, result: videoAdaptiveResult },
 } as const satisfies Record<JobType, { params: z.ZodType; result: z.ZodType }>;
 
 export type JobParams<T extends JobType = JobType> = z.output<(typeof jobTypes)[T]["params"]>;

@@ -25,6 +25,7 @@ export const UPLOAD_CONTENT_TYPES: Record<JobType, readonly string[]> = {
   videoThumbnail: VIDEO,
   extractAudio: VIDEO,
   videoExtraction: VIDEO,
+  videoAdaptive: VIDEO,
 };
 
 export const UPLOADABLE_CONTENT_TYPES = [...IMAGE, ...VIDEO, ...PDF] as const;

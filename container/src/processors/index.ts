@@ -4,6 +4,7 @@ import type { JobType } from "../../../src/contract/registry.ts";
 import { compressImage } from "./compress-image.ts";
 import { compressVideo } from "./compress-video.ts";
 import { extractAudio } from "./extract-audio.ts";
+import { videoAdaptive } from "./video-adaptive.ts";
 import { videoExtraction } from "./video-extraction.ts";
 import { videoThumbnail } from "./video-thumbnail.ts";
 import { compressPdf } from "./compress-pdf.ts";
@@ -16,4 +17,5 @@ export const processors: { [T in JobType]?: Processor<T> } = {
   extractAudio,
   videoExtraction,
   compressPdf,
+  videoAdaptive,
 };

@@ -1,8 +1,13 @@
 // Starts, for the Worker tests, the real processor (same code as `npm run processor`)
 // and a media server that makes test inputs on request with sharp. Their URLs reach the
 // Workers runtime through `provide` (see vitest.config.ts).
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import sharp from "sharp";
 import type { TestProject } from "vitest/node";
 import { startProcessor } from "../../container/src/server.ts";
@@ -180,6 +185,25 @@ async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type:
   return { body, type: format === "png" ? "image/png" : "image/jpeg" };
 }
 
+const exec = promisify(execFile);
+
+/** An H.264 + AAC MP4 of ffmpeg's test pattern and a tone, `w`×`h` (640×360), `d` seconds (4), made once per size. */
+const videos = new Map<string, Promise<Buffer>>();
+function makeVideo(params: URLSearchParams): Promise<Buffer> {
+  const [w, h, d] = [Number(params.get("w") ?? 640), Number(params.get("h") ?? 360), Number(params.get("d") ?? 4)];
+  const key = `${w}x${h}x${d}`;
+  let made = videos.get(key);
+  if (!made) {
+    const args = [
+      "-nostdin", "-v", "error", "-f", "lavfi", "-i", `testsrc2=s=${w}x${h}:r=25:d=${d}`, "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:d=${d}`,
+      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-y",
+    ];
+    const file = join(tmpdir(), `media-jobs-video-${process.pid}-${key}.mp4`);
+    videos.set(key, (made = exec("ffmpeg", [...args, file]).then(() => readFile(file))));
+  }
+  return made;
+}
+
 export default async function setup(project: TestProject) {
   const stalled = new Set<import("node:http").ServerResponse>();
   const timings: Record<string, { running: number; max: number; starts: { at: number; label: string }[]; ends: { at: number; label: string }[] }> = {};
@@ -202,6 +226,36 @@ export default async function setup(project: TestProject) {
         } catch (error) {
           res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
         }
+        return;
+      }
+      case "/video": {
+        const body = await makeVideo(url.searchParams);
+        res.writeHead(200, { "content-type": "video/mp4", "content-length": body.length }).end(body);
+        return;
+      }
+      case "/play": {
+        // Plays ?url= (an HLS link to the Worker, through the relay) with ffmpeg, as a player
+        // would from the link alone: the frames decoded, the picture size, and ffmpeg's errors.
+        const target = url.searchParams.get("url") ?? "";
+        const args = ["-nostdin", "-v", "error", "-protocol_whitelist", "http,tcp,crypto,data", "-i", target, "-map", "0:v:0", "-f", "null", "-progress", "pipe:1", "-"];
+        const run = await exec("ffmpeg", args, { timeout: 60_000 }).then(
+          (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+          (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }),
+        );
+        const frames = Math.max(0, ...[...run.stdout.matchAll(/^frame=(\d+)$/gm)].map((m) => Number(m[1])));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ code: run.code, frames, stderr: run.stderr.slice(-2000) }));
+        return;
+      }
+      case "/probe": {
+        // ffprobe's streams of an uploaded file (an init segment and a fragment, say), for tests running inside workerd.
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const probe = await new Promise<string>((resolve) => {
+          const child = execFile("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "pipe:0"], (_, stdout) => resolve(stdout || "{}"));
+          child.stdin!.on("error", () => undefined);
+          child.stdin!.end(Buffer.concat(chunks));
+        });
+        res.writeHead(200, { "content-type": "application/json" }).end(probe);
         return;
       }
       case "/delayed": {

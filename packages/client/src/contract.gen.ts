@@ -490,11 +490,11 @@ export interface components {
         };
         VideoAdaptiveParams: {
             url: string;
-            /** @description The renditions to make, explicitly; default: the ladder (240, 360, 480, 720, 1080, 1440, 2160) up to the input's size and `maxHeight`, `maxRenditions` of it. Sizes above the input's are left out, never upscaled. */
+            /** @description The renditions to make, explicitly, each size once; default: the ladder (240, 360, 480, 720, 1080, 1440, 2160) up to the input's size and `maxHeight`, `maxRenditions` of it. Sizes above the input's are left out, never upscaled. */
             renditions?: {
                 /** @description The rendition's shorter side in pixels (720 is 1280×720, or 720×1280 for a portrait video); never above the input's own. */
                 height: number;
-                /** @description Its average video bitrate, such as `2.8M`; default: the ladder's for the nearest rung at or above this size. */
+                /** @description Its average video bitrate, such as `2.8M`, from 100K to 20M; default: the ladder's for the nearest rung at or above this size. */
                 bitrate?: string;
             }[];
             /** @description The largest rendition's shorter side, for the default ladder. Default: `1080`. */
@@ -1010,11 +1010,11 @@ export interface components {
         };
         /** @description The HTTP dialect's `options` of a video-adaptive job: its params other than `url`. */
         VideoAdaptiveOptions: {
-            /** @description The renditions to make, explicitly; default: the ladder (240, 360, 480, 720, 1080, 1440, 2160) up to the input's size and `maxHeight`, `maxRenditions` of it. Sizes above the input's are left out, never upscaled. */
+            /** @description The renditions to make, explicitly, each size once; default: the ladder (240, 360, 480, 720, 1080, 1440, 2160) up to the input's size and `maxHeight`, `maxRenditions` of it. Sizes above the input's are left out, never upscaled. */
             renditions?: {
                 /** @description The rendition's shorter side in pixels (720 is 1280×720, or 720×1280 for a portrait video); never above the input's own. */
                 height: number;
-                /** @description Its average video bitrate, such as `2.8M`; default: the ladder's for the nearest rung at or above this size. */
+                /** @description Its average video bitrate, such as `2.8M`, from 100K to 20M; default: the ladder's for the nearest rung at or above this size. */
                 bitrate?: string;
             }[];
             /** @description The largest rendition's shorter side, for the default ladder. Default: `1080`. */

@@ -39,7 +39,7 @@ export type SdkJobStatus = Schemas["UnfinishedSdkJob"]["status"] | "completed";
 
 /**
  * A job type name: `compressVideo`, `compressImage`, `compressPdf`, `videoThumbnail`,
- * `extractAudio` or `videoExtraction`.
+ * `extractAudio`, `videoExtraction` or `videoAdaptive`.
  *
  * @example
  * ```ts

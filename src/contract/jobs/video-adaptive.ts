@@ -34,11 +34,11 @@ const rungHeight = z
   .int()
   .min(144)
   .max(2160)
-  .refine((h) => h % 2 === 0, "must be even");
+  .multipleOf(2, "must be even");
 
 export const rendition = z.strictObject({
   height: rungHeight.describe("The rendition's shorter side in pixels (720 is 1280×720, or 720×1280 for a portrait video); never above the input's own."),
-  bitrate: bitrate.optional().describe("Its average video bitrate, such as `2.8M`; default: the ladder's for the nearest rung at or above this size."),
+  bitrate: bitrate.optional().describe("Its average video bitrate, such as `2.8M`, from 100K to 20M; default: the ladder's for the nearest rung at or above this size."),
 });
 
 export const videoAdaptiveParams = z
@@ -49,7 +49,7 @@ export const videoAdaptiveParams = z
       .min(1)
       .max(MAX_RENDITIONS)
       .optional()
-      .describe("The renditions to make, explicitly; default: the ladder (240, 360, 480, 720, 1080, 1440, 2160) up to the input's size and `maxHeight`, `maxRenditions` of it. Sizes above the input's are left out, never upscaled."),
+      .describe("The renditions to make, explicitly, each size once; default: the ladder (240, 360, 480, 720, 1080, 1440, 2160) up to the input's size and `maxHeight`, `maxRenditions` of it. Sizes above the input's are left out, never upscaled."),
     maxHeight: rungHeight.default(1080).describe("The largest rendition's shorter side, for the default ladder."),
     maxRenditions: z.int().min(1).max(MAX_RENDITIONS).default(3).describe("How many rungs of the default ladder: the top one, the lowest that fits and the rest spread between."),
     codec: z.literal("h264").default("h264"),

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { signLink } from "../../src/files/signing.ts";
 import { outputKey } from "../../src/files/r2-keys.ts";
+import { HLS_JS_PATH } from "../../src/routes/dashboard/player.ts";
 import { call, media, newKey, testEnv, waitForJob, workerFetch } from "./helpers.ts";
 
 /** The master playlist's variants: attributes and URI. */
@@ -98,5 +99,16 @@ describe("a video-adaptive job end to end", () => {
     const res = await call("POST", "/v1/jobs", { key, body: { type: "video-adaptive", input: media("/video"), options } });
     expect(res.status).toBe(400);
     expect(res.json.error.details.map((d: { path: string }) => d.path)).toContain(`options.${path}`);
+  });
+
+  it("serves hls.js's light build for the dashboard's player, public and cached", async () => {
+    const res = await workerFetch(`http://127.0.0.1:8787${HLS_JS_PATH}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=86400");
+    const script = await res.text();
+    expect(script.length).toBeGreaterThan(100_000);
+    expect(script).toContain("MANIFEST_PARSED");
+    expect((await workerFetch(`http://127.0.0.1:8787${HLS_JS_PATH}`, { headers: { "if-none-match": res.headers.get("etag")! } })).status).toBe(304);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -91,14 +91,18 @@ async function adaptive(params: Record<string, unknown>): Promise<{ job: Finishe
 
 describe("videoAdaptive", () => {
   it("encodes a ladder up to the input's 360p in one folder; the master playlist's figures are true of the segments", async () => {
-    const { job, result, outputs } = await adaptive({ segmentDuration: 2, mp4: true });
+    const { job, result, outputs } = await adaptive({ segmentDuration: 2, mp4: true, dash: true });
     expect(parseStoredResult("videoAdaptive", result)).toEqual({ ok: true, value: result });
     expect(outputs.map((o) => `${o.name} ${o.contentType}`).sort()).toEqual([
       "stream/240p.m3u8 application/vnd.apple.mpegurl",
       "stream/240p.mp4 video/mp4",
       "stream/360p.m3u8 application/vnd.apple.mpegurl",
       "stream/360p.mp4 video/mp4",
+      "stream/dash-240p.mp4 video/mp4",
+      "stream/dash-360p.mp4 video/mp4",
+      "stream/dash-audio.mp4 audio/mp4",
       "stream/download.mp4 video/mp4",
+      "stream/manifest.mpd application/dash+xml",
       "stream/master.m3u8 application/vnd.apple.mpegurl",
     ]);
     expect(result).toMatchObject({ url: "stream/master.m3u8", segmentDuration: 2, source: { width: 640, height: 360, hasAudio: true, size: clip.length } });
@@ -170,19 +174,55 @@ describe("videoAdaptive", () => {
     const mp4Probe = await probeFile(job.outputPath("stream/download.mp4"));
     expect(mp4Probe.streams.map((s) => `${s.codec_type}:${s.codec_name}:${s.width ?? ""}`)).toEqual(["video:h264:640", "audio:aac:"]);
     expect(result.mp4).toMatchObject({ url: "stream/download.mp4", size: mp4.length, width: 640, height: 360 });
+
+    // DASH over the same encodes: every representation's init segment and each of its
+    // fragments make a file ffprobe reads as the representation says, bandwidth at least
+    // every segment's bitrate, the codecs the HLS renditions'.
+    const mpd = (await job.output("stream/manifest.mpd")).toString();
+    expect(result.dash).toEqual({ url: "stream/manifest.mpd", size: Buffer.byteLength(mpd) });
+    const representations = [...mpd.matchAll(/<Representation ([^>]*)>([\s\S]*?)<\/Representation>/g)].map((m) => ({
+      attrs: Object.fromEntries([...m[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])),
+      file: /<BaseURL>([^<]+)<\/BaseURL>/.exec(m[2]!)![1]!,
+      init: /<Initialization range="(\d+)-(\d+)"/.exec(m[2]!)!.slice(1).map(Number) as [number, number],
+      ranges: [...m[2]!.matchAll(/mediaRange="(\d+)-(\d+)"/g)].map((r) => [Number(r[1]), Number(r[2])] as [number, number]),
+    }));
+    expect(representations.map((r) => [r.file, r.attrs.codecs, r.attrs.width ?? "audio"])).toEqual([
+      ["dash-240p.mp4", result.renditions[0].codecs.split(",")[0], "426"],
+      ["dash-360p.mp4", result.renditions[1].codecs.split(",")[0], "640"],
+      ["dash-audio.mp4", "mp4a.40.2", "audio"],
+    ]);
+    for (const r of representations) {
+      const file = await job.output(`stream/${r.file}`);
+      expect(r.init[0]).toBe(0);
+      expect(r.ranges[0]![0]).toBe(r.init[1] + 1);
+      expect(r.ranges.at(-1)![1]).toBe(file.length - 1);
+      for (const [i, [from, to]] of r.ranges.entries()) {
+        expect(boxesOf(file.subarray(from, to + 1))).toMatch(/^(sidx )*moof mdat$/);
+        if (i < r.ranges.length - 1) expect(Number(r.attrs.bandwidth)).toBeGreaterThanOrEqual(((to - from + 1) * 8) / 2);
+      }
+      const piece = join(work, `piece-${r.file}`);
+      await writeFile(piece, Buffer.concat([file.subarray(0, r.init[1] + 1), file.subarray(r.ranges[1]![0], r.ranges[1]![1] + 1)]));
+      const stream = (await probeFile(piece)).streams[0]!;
+      if (r.attrs.width) expect([stream.codec_name, stream.width, stream.height]).toEqual(["h264", Number(r.attrs.width), Number(r.attrs.height)]);
+      else expect(stream.codec_name).toBe("aac");
+    }
   });
 
   it("never upscales: a 320×180 input gets one 180p rendition, and asked-for sizes above it are left out", async () => {
     const url = await serve("small");
     const byDefault = completed((await runJob("videoAdaptive", { url }, { deadlineMs: 120_000 })).state).result;
     expect(byDefault.renditions.map((r: { width: number; height: number }) => [r.width, r.height])).toEqual([[320, 180]]);
-    const asked = await runJob("videoAdaptive", { url, renditions: [{ height: 720 }, { height: 144, bitrate: "200K" }], audio: false }, { deadlineMs: 120_000 });
+    const asked = await runJob("videoAdaptive", { url, renditions: [{ height: 720 }, { height: 144, bitrate: "200K" }], audio: false, dash: true }, { deadlineMs: 120_000 });
     const { result } = completed(asked.state);
     expect(result.renditions.map((r: { url: string; width: number; height: number }) => [r.url, r.width, r.height])).toEqual([["stream/144p.m3u8", 256, 144]]);
     // audio: false writes a stream without sound, and CODECS says so.
     expect(result.renditions[0].codecs).toMatch(/^avc1\.[0-9a-f]{6}$/);
     expect((await probeFile(asked.outputPath("stream/144p.mp4"))).streams.map((s) => s.codec_type)).toEqual(["video"]);
     expect(result.mp4).toBeNull();
+    // DASH without sound: one video representation, no audio adaptation set.
+    const mpd = (await asked.output("stream/manifest.mpd")).toString();
+    expect([...mpd.matchAll(/<BaseURL>([^<]+)<\/BaseURL>/g)].map((m) => m[1])).toEqual(["dash-144p.mp4"]);
+    expect(mpd).not.toContain('contentType="audio"');
   });
 
   it("fails an audio-only input with no_video_stream", async () => {

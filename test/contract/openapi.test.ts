@@ -70,7 +70,7 @@ describe("the create-request schema and parseCreateJob agree", () => {
     ["SDK dialect, HTTP type", { type: "compress-video", params: { url, codec: "vp9", format: "webm" } }],
     ["every envelope field", { type: "extract-audio", input: url, priority: 10, webhookUrl: "https://example.com/hook", webhookSecret: "s".repeat(16) }],
     ["video extraction with frames", { type: "videoExtraction", params: { url, audio: false, frames: { mode: "count", count: 3 } } }],
-    ["video adaptive with renditions", { type: "video-adaptive", input: url, options: { renditions: [{ height: 360, bitrate: "800K" }, { height: 720 }], segmentDuration: 4, mp4: true } }],
+    ["video adaptive with renditions", { type: "video-adaptive", input: url, options: { renditions: [{ height: 360, bitrate: "800K" }, { height: 720 }], segmentDuration: 4, mp4: true, dash: true } }],
     ["video adaptive, odd rendition height", { type: "videoAdaptive", params: { url, renditions: [{ height: 361 }] } }],
     ["unknown type", { type: "resize-image", input: url }],
     ["both dialects at once", { type: "compress-image", input: url, params: { url } }],

@@ -28,7 +28,7 @@ const outside = (link: string) => `${testEnv.PUBLIC_BASE_URL}${new URL(link).pat
 describe("a video-adaptive job end to end", () => {
   it("plays from its signed link alone: playlists and segments resolve under it, ffmpeg plays it, and after expiry nothing is served", async () => {
     const { key } = await newKey({ plan: "free" });
-    const created = await call("POST", "/v1/jobs", { key, body: { type: "video-adaptive", input: media("/video?w=640&h=360&d=4"), options: { segmentDuration: 2, mp4: true } } });
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "video-adaptive", input: media("/video?w=640&h=360&d=4"), options: { segmentDuration: 2, mp4: true, dash: true } } });
     expect(created.status).toBe(201);
     const { job } = await waitForJob(key, created.json.id, undefined, 90_000);
     expect(job).toMatchObject({ type: "video-adaptive", status: "completed" });
@@ -60,6 +60,15 @@ describe("a video-adaptive job end to end", () => {
     const probe = (await (await fetch(media("/probe"), { method: "POST", body: new Blob([init, first]) })).json()) as { streams: { codec_type: string; width?: number; height?: number }[] };
     const video = probe.streams.find((s) => s.codec_type === "video")!;
     expect(`${video.width}x${video.height}`).toBe(top.attrs.RESOLUTION);
+
+    // The DASH manifest's link is the same folder's: its BaseURLs and byte ranges resolve under it.
+    expect(result.dash.url).toMatch(/^http:\/\/127\.0\.0\.1:8787\/v1\/files\/[^/]+\/manifest\.mpd$/);
+    const mpd = await workerFetch(result.dash.url);
+    expect(mpd.headers.get("content-type")).toBe("application/dash+xml");
+    const representation = /<BaseURL>([^<]+)<\/BaseURL>\s*<SegmentList[^>]*>\s*<Initialization range="(\d+)-(\d+)"/.exec(await text(mpd))!;
+    const dashInit = await workerFetch(new URL(representation[1]!, result.dash.url).href, { headers: { range: `bytes=${representation[2]}-${representation[3]}` } });
+    expect(dashInit.status).toBe(206);
+    expect(new TextDecoder().decode((await dashInit.arrayBuffer()).slice(4, 8))).toBe("ftyp");
 
     // ffmpeg, outside the Worker, plays the stream from the link alone: every frame of the 4 s at 25 fps.
     const played = (await (await fetch(media(`/play?url=${encodeURIComponent(outside(result.url))}`))).json()) as { code: number; frames: number; stderr: string };

@@ -1,7 +1,9 @@
 // videoAdaptive: a video to an HLS stream in one folder (stream/): a ladder of H.264
 // renditions, each one fMP4 file addressed by byte ranges and its own playlist, written by
-// one ffmpeg run; then the master playlist, whose figures are measured on those files.
-import { open, readFile, stat, writeFile } from "node:fs/promises";
+// one ffmpeg run; then the master playlist, whose figures are measured on those files; and
+// on request a DASH manifest over the same encodes (a stream copy) and a progressive MP4.
+import { mkdir, open, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { ADAPTIVE_LADDER } from "../../../src/contract/jobs/video-adaptive.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
@@ -225,6 +227,85 @@ function checkAligned(rungs: MeasuredRung[]): void {
   if (odd) throw new JobFailure("processing_failed", `the ${odd.rung.name} rendition's segments do not start where the ${rungs[0]!.rung.name} one's do`);
 }
 
+/**
+ * The DASH muxer's arguments: the renditions' packets as they are (no encode) into one
+ * single-file representation each, video and audio apart as DASH players want them, in
+ * one adaptation set each so a player switches between the videos. `-aspect` gives every
+ * video the top one's picture shape: a rung whose width was rounded to even (426×240 of a
+ * 16:9 video) is marked with the sample aspect that makes it exactly 16:9 again, which the
+ * muxer requires of one adaptation set.
+ */
+export function dashArgs(rungs: Rung[], media: string[], withAudio: boolean, segmentDuration: number, manifest: string): string[] {
+  const top = rungs.at(-1)!;
+  const args = [...inputOptions()];
+  for (const file of media) args.push("-i", file);
+  rungs.forEach((_, i) => args.push("-map", `${i}:v:0`));
+  if (withAudio) args.push("-map", `${rungs.length - 1}:a:0`);
+  args.push(
+    "-c", "copy", "-aspect", `${top.width}:${top.height}`,
+    "-f", "dash", "-single_file", "1", "-single_file_name", "dash-$RepresentationID$.mp4", "-seg_duration", String(segmentDuration),
+    "-use_template", "0", "-use_timeline", "0",
+    "-adaptation_sets", withAudio ? "id=0,streams=v id=1,streams=a" : "id=0,streams=v",
+    manifest,
+  );
+  return args;
+}
+
+/** ISO 8601 duration (`PT5.0S`, `PT1H2M3.5S`) in seconds. */
+function isoSeconds(value: string): number {
+  const m = /^PT(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(value);
+  if (!m) throw new Error(`not an ISO 8601 duration: ${value}`);
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+
+/**
+ * The manifest as players get it: each representation's file named for its rung
+ * (`dash-720p.mp4`, `dash-audio.mp4`), and its `bandwidth` the peak bitrate of its
+ * segments (bytes of each SegmentURL's mediaRange over its duration, the last one the
+ * rest of the presentation), which satisfies DASH's definition for any buffer at least a
+ * segment long; ffmpeg's own figure comes from the stream's header, not the packets.
+ */
+export function rewriteManifest(mpd: string, names: string[]): { mpd: string; files: { from: string; to: string }[] } {
+  const total = isoSeconds(/mediaPresentationDuration="([^"]+)"/.exec(mpd)?.[1] ?? "PT0S");
+  const files: { from: string; to: string }[] = [];
+  const out = mpd.replace(/<Representation id="(\d+)"([^>]*)>([\s\S]*?)<\/Representation>/g, (_whole, id: string, attributes: string, body: string) => {
+    const from = /<BaseURL>([^<]+)<\/BaseURL>/.exec(body)![1]!;
+    const to = `dash-${names[Number(id)]}.mp4`;
+    files.push({ from, to });
+    const list = /<SegmentList timescale="(\d+)" duration="(\d+)"/.exec(body)!;
+    const nominal = Number(list[2]) / Number(list[1]);
+    const ranges = [...body.matchAll(/mediaRange="(\d+)-(\d+)"/g)].map((m) => Number(m[2]) - Number(m[1]) + 1);
+    const peak = Math.max(0, ...ranges.map((bytes, i) => {
+      const seconds = i < ranges.length - 1 ? nominal : Math.max(total - nominal * (ranges.length - 1), 1e-3);
+      return Math.ceil((bytes * 8) / seconds);
+    }));
+    const fixed = attributes.replace(/bandwidth="\d+"/, `bandwidth="${peak}"`);
+    return `<Representation id="${id}"${fixed}>${body.replace(`<BaseURL>${from}</BaseURL>`, `<BaseURL>${to}</BaseURL>`)}</Representation>`;
+  });
+  return { mpd: out, files };
+}
+
+async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, withAudio: boolean, segmentDuration: number, durationS: number): Promise<{ url: string; size: number; files: number }> {
+  const dir = join(ctx.workDir, "dash");
+  await mkdir(dir, { recursive: true });
+  const manifest = join(dir, "manifest.mpd");
+  await runFfmpeg(dashArgs(rungs, paths.rungs.map((r) => r.media), withAudio, segmentDuration, manifest), {
+    signal: ctx.signal,
+    timeoutMs: ffmpegTimeoutMs(durationS / 10, ctx.config),
+    task: "writing the DASH manifest",
+  });
+  const names = [...rungs.map((r) => r.name), ...(withAudio ? ["audio"] : [])];
+  const { mpd, files } = rewriteManifest(await readFile(manifest, "utf8"), names);
+  let size = 0;
+  for (const file of files) {
+    const to = ctx.addOutput(`stream/${file.to}`, file.to === "dash-audio.mp4" ? "audio/mp4" : "video/mp4");
+    await rename(join(dir, file.from), to);
+    size += (await stat(to)).size;
+  }
+  await writeFile(ctx.addOutput("stream/manifest.mpd", "application/dash+xml"), mpd);
+  return { url: "stream/manifest.mpd", size: Buffer.byteLength(mpd), files: size };
+}
+
 export async function videoAdaptive(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoAdaptive">> {
   const { signal } = ctx;
   const probe = await probeInput(ctx, { video: true });
@@ -261,6 +342,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
 
   const top = measured.at(-1)!;
   const duration = round3(top.segments.reduce((sum, s) => sum + s.duration, 0));
+  const dash = params.dash ? await writeDash(ctx, rungs, paths, withAudio, params.segmentDuration, probe.duration) : null;
   let mp4: StoredResult<"videoAdaptive">["mp4"] = null;
   if (params.mp4) {
     // The top rendition's packets as they are, in one progressive file with its index first: no second encode.
@@ -277,6 +359,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   return {
     url: "stream/master.m3u8",
     size: masterSize,
+    dash: dash && { url: dash.url, size: dash.size },
     mp4,
     renditions: measured.map((r) => ({
       url: `stream/${r.rung.name}.m3u8`,
@@ -288,7 +371,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
       codecs: r.codecs,
       frameRate: r.frameRate,
     })),
-    totalSize: masterSize + (mp4?.size ?? 0) + measured.reduce((sum, r) => sum + r.mediaSize + r.playlistSize, 0),
+    totalSize: masterSize + (mp4?.size ?? 0) + (dash ? dash.size + dash.files : 0) + measured.reduce((sum, r) => sum + r.mediaSize + r.playlistSize, 0),
     duration,
     segmentDuration: params.segmentDuration,
     source: {

@@ -510,6 +510,8 @@ export interface components {
             segmentDuration?: number;
             /** @description Keep the sound (AAC, 128 kbit/s stereo, in every rendition); false, or an input without sound, makes a stream without. Default: `true`. */
             audio?: boolean;
+            /** @description Also write a DASH manifest (stream/manifest.mpd) over the same encodes: the renditions' packets copied into one file each, video and audio apart. Default: `false`. */
+            dash?: boolean;
             /** @description Also write a progressive (non-fragmented, faststart) MP4 of the top rendition, for download. Default: `false`. */
             mp4?: boolean;
         };
@@ -1030,6 +1032,8 @@ export interface components {
             segmentDuration?: number;
             /** @description Keep the sound (AAC, 128 kbit/s stereo, in every rendition); false, or an input without sound, makes a stream without. Default: `true`. */
             audio?: boolean;
+            /** @description Also write a DASH manifest (stream/manifest.mpd) over the same encodes: the renditions' packets copied into one file each, video and audio apart. Default: `false`. */
+            dash?: boolean;
             /** @description Also write a progressive (non-fragmented, faststart) MP4 of the top rendition, for download. Default: `false`. */
             mp4?: boolean;
         };
@@ -1424,6 +1428,11 @@ export interface components {
             url: string;
             expiresAt: string;
             size: number;
+            dash: {
+                url: string;
+                expiresAt: string;
+                size: number;
+            } | null;
             mp4: {
                 url: string;
                 expiresAt: string;
@@ -1846,6 +1855,11 @@ export interface components {
             url: string;
             expiresAt: string;
             size: number;
+            dash: {
+                url: string;
+                expiresAt: string;
+                size: number;
+            } | null;
             mp4: {
                 url: string;
                 expiresAt: string;

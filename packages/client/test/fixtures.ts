@@ -68,6 +68,7 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
   videoAdaptive: {
     ...link("master"),
     size: 420,
+    dash: { ...link("mpd"), size: 3_100 },
     mp4: { ...link("mp4"), size: 40_000_000, width: 1920, height: 1080, bitrate: "5.1M" },
     renditions: [
       { ...link("r720"), size: 21_000_000, width: 1280, height: 720, bandwidth: 3_400_000, averageBandwidth: 2_900_000, codecs: "avc1.64001f,mp4a.40.2", frameRate: 25 },

@@ -55,6 +55,7 @@ export const videoAdaptiveParams = z
     codec: z.literal("h264").default("h264"),
     segmentDuration: z.int().min(2).max(10).default(6).describe("Seconds per segment; keyframes fall on the same times in every rendition."),
     audio: z.boolean().default(true).describe("Keep the sound (AAC, 128 kbit/s stereo, in every rendition); false, or an input without sound, makes a stream without."),
+    dash: z.boolean().default(false).describe("Also write a DASH manifest (stream/manifest.mpd) over the same encodes: the renditions' packets copied into one file each, video and audio apart."),
     mp4: z.boolean().default(false).describe("Also write a progressive (non-fragmented, faststart) MP4 of the top rendition, for download."),
   })
   .superRefine((p, ctx) => {
@@ -81,9 +82,11 @@ const renditionResult = z.object({
 export const videoAdaptiveResult = z.object({
   /** The master playlist (stream/master.m3u8); its link is signed for the folder, so every playlist and segment it names resolves. */
   ...signedFile,
+  /** The DASH manifest (stream/manifest.mpd), signed for the same folder; null unless asked for. */
+  dash: z.object({ ...signedFile }).nullable(),
   mp4: z.object({ ...signedFile, width: z.int(), height: z.int(), bitrate: z.string() }).nullable(),
   renditions: z.array(renditionResult),
-  /** Bytes of every file of the stream together (playlists, media, the MP4). */
+  /** Bytes of every file of the stream together (playlists, media, the DASH manifest and files, the MP4). */
   totalSize: z.int(),
   duration: z.number(),
   segmentDuration: z.int(),

@@ -51,6 +51,7 @@ export function outputsOf(result: Record<string, unknown> | undefined): Output[]
   add("Audio", result.audio);
   if (Array.isArray(result.frames)) result.frames.forEach((frame, i) => add(`Frame ${i + 1}`, frame));
   if (stream) (result.renditions as Record<string, unknown>[]).forEach((r) => add(`Rendition ${Math.min(Number(r.width), Number(r.height))}p`, r));
+  add("DASH manifest", result.dash);
   add("MP4", result.mp4);
   return out;
 }

@@ -1,7 +1,7 @@
 // The dashboard's HLS player: hls.js's light build (no alternate audio, subtitles or DRM,
 // which our streams do not use), served from the Worker itself so the page's CSP
 // (script-src by nonce, 'self' for connections) holds; wrangler bundles it as text
-// (wrangler.toml [[rules]]). Public, cached a day; the ETag lets a browser revalidate it.
+// (wrangler.toml [[rules]], typed in worker-configuration.d.ts). Public, cached a day.
 import { Hono } from "hono";
 import { etag } from "hono/etag";
 import HLS_JS from "hls.js/dist/hls.light.min.js";

@@ -12,6 +12,7 @@ import { describeDuration, ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts
 import { inputOptions, probeInput, probeMedia, type MediaProbe, type VideoStream } from "../tools/ffprobe.ts";
 import { formatBitrate, parseBitrate, round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
+import { probedVideoSource } from "./video-extraction.ts";
 
 type Params = JobParams<"videoAdaptive">;
 
@@ -374,13 +375,6 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
     totalSize: masterSize + (mp4?.size ?? 0) + (dash ? dash.size + dash.files : 0) + measured.reduce((sum, r) => sum + r.mediaSize + r.playlistSize, 0),
     duration,
     segmentDuration: params.segmentDuration,
-    source: {
-      size: ctx.input.size,
-      duration: round3(probe.duration),
-      width: probe.video!.width,
-      height: probe.video!.height,
-      format: probe.format,
-      hasAudio: probe.audio !== null,
-    },
+    source: probedVideoSource(ctx, probe),
   };
 }

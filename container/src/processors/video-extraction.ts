@@ -108,13 +108,18 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
   return {
     audio,
     frames: results,
-    source: {
-      size: ctx.input.size,
-      duration: round3(probe.duration),
-      width: probe.video!.width,
-      height: probe.video!.height,
-      format: probe.format,
-      hasAudio: probe.audio !== null,
-    },
+    source: probedVideoSource(ctx, probe),
+  };
+}
+
+/** The result's `source`: the input's facts from its probe. */
+export function probedVideoSource(ctx: Pick<ProcessorContext, "input">, probe: MediaProbe): StoredResult<"videoExtraction">["source"] {
+  return {
+    size: ctx.input.size,
+    duration: round3(probe.duration),
+    width: probe.video!.width,
+    height: probe.video!.height,
+    format: probe.format,
+    hasAudio: probe.audio !== null,
   };
 }

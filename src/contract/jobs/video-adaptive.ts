@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { mediaUrl, signedFile } from "../common.ts";
+import { probedVideoSource } from "./video-extraction.ts";
 
 /**
  * The default ladder: each rung's size (the picture's shorter side, so `720` is 1280×720
@@ -90,12 +91,5 @@ export const videoAdaptiveResult = z.object({
   totalSize: z.int(),
   duration: z.number(),
   segmentDuration: z.int(),
-  source: z.object({
-    size: z.int(),
-    duration: z.number(),
-    width: z.int(),
-    height: z.int(),
-    format: z.string(),
-    hasAudio: z.boolean(),
-  }),
+  source: probedVideoSource,
 });

@@ -41,6 +41,16 @@ export const videoExtractionParams = z
     if (p.frames !== false) checkShape(p.frames, ctx, { defaultFit: "cover", names: ["width", "height"], path: ["frames"] });
   });
 
+/** What the probe found in a video input, as videoExtraction and videoStoryboard report it. */
+export const probedVideoSource = z.object({
+  size: z.int(),
+  duration: z.number(),
+  width: z.int(),
+  height: z.int(),
+  format: z.string(),
+  hasAudio: z.boolean(),
+});
+
 export const videoExtractionResult = z.object({
   audio: z
     .object({ ...signedFile, duration: z.number(), format: z.literal("mp3"), bitrate: z.string() })
@@ -48,12 +58,5 @@ export const videoExtractionResult = z.object({
   frames: z.array(
     z.object({ ...signedFile, width: z.int(), height: z.int(), format: imageFormat, timestamp: z.number() }),
   ),
-  source: z.object({
-    size: z.int(),
-    duration: z.number(),
-    width: z.int(),
-    height: z.int(),
-    format: z.string(),
-    hasAudio: z.boolean(),
-  }),
+  source: probedVideoSource,
 });

@@ -18,6 +18,7 @@ import { buildArgs as thumbnailArgs } from "../container/src/processors/video-th
 import { buildArgs as extractionArgs, frameTimes } from "../container/src/processors/video-extraction.ts";
 import { buildArgs as storyboardArgs, planStoryboard, storyboardVtt } from "../container/src/processors/video-storyboard.ts";
 import { buildArgs as previewArgs, previewPlan, probeAnimation } from "../container/src/processors/video-preview.ts";
+import { buildArgs as adaptiveArgs, ladderFor } from "../container/src/processors/video-adaptive.ts";
 import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
 import { grabFrame } from "../container/src/tools/frames.ts";
@@ -185,6 +186,23 @@ const longCases: Case[] = [
       await writeFile(join(paths.out, "storyboard.vtt"), storyboardVtt(plan, "sprite.jpg"));
     },
     extras: (paths) => probeMedia(paths.input, limits.signal),
+  },
+  {
+    type: "videoAdaptive",
+    input: "video",
+    // The default ladder: 240p, 480p and 1080p of the 1080p clip, 6-second segments.
+    options: {},
+    direct: async (params: JobParams<"videoAdaptive">, paths, probe) => {
+      await mkdir(join(paths.out, "stream"), { recursive: true });
+      const rungs = ladderFor(params, probe!.video!);
+      const files = rungs.map((r) => ({ playlist: join(paths.out, "stream", `${r.name}.m3u8`), media: join(paths.out, "stream", `${r.name}.mp4`) }));
+      await runFfmpeg(adaptiveArgs(params, probe!, rungs, { input: paths.input, rungs: files }), { ...limits, task: "bench" });
+    },
+    // The processor probes the input, then each rendition's file to measure it.
+    extras: async (paths) => {
+      const probe = await probeMedia(paths.input, limits.signal);
+      for (const r of ladderFor({ maxHeight: 1080, maxRenditions: 3 }, probe.video!)) await probeMedia(join(paths.out, "stream", `${r.name}.mp4`), limits.signal);
+    },
   },
   {
     type: "compressImage",

@@ -107,7 +107,7 @@ async function main() {
       results[key] = value;
       results.measuredAt![key] = now.date;
     };
-    const longRuns = (short: boolean, type?: string) => (quick ? 1 : short ? 5 : type === "compressVideo" || type === "videoExtraction" ? 3 : 5);
+    const longRuns = (short: boolean, type?: string) => (quick ? 1 : short ? 5 : type === "compressVideo" || type === "videoExtraction" || type === "videoAdaptive" ? 3 : 5);
     if (runs("overhead")) {
       const org = await Org.create(service, "bench-overhead", "enterprise", 6);
       measured("overhead", await section("1. processing overhead", () => measureOverhead(org, inputs, media, (c) => longRuns(!(c.input in { video: 1, photo: 1, pdf: 1 }), c.type))));

@@ -11,6 +11,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.tsx";
 import { faviconRoutes } from "./routes/dashboard/favicon.ts";
+import { playerRoutes } from "./routes/dashboard/player.ts";
 import { filesRoutes } from "./routes/files.ts";
 import { jobsRoutes } from "./routes/jobs.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
@@ -55,6 +56,8 @@ app.route("/v1/usage", usageRoutes);
 app.route("/v1/uploads", uploadsRoutes);
 app.route("/", openApiRoutes);
 app.route("/admin", adminRoutes);
+// Before the dashboard's pages: a script of the player, public, without their session and no-store.
+app.route("/", playerRoutes);
 app.route("/dashboard", dashboardRoutes);
 app.route("/", faviconRoutes);
 

@@ -43,6 +43,12 @@ const schema = z.object({
   /** Longest input video, in seconds. */
   MAX_VIDEO_DURATION_S: int(3600),
   /**
+   * Longest input of a videoAdaptive job, in seconds: it encodes one picture per rendition,
+   * so its CPU time is a few times a compressVideo's of the same input (each plan bounds the
+   * renditions, src/limits/media-limits.ts).
+   */
+  MAX_ADAPTIVE_DURATION_S: int(1800),
+  /**
    * Hard limit on one attempt's processing time. Generous for the longest allowed video:
    * H.265 and VP9 at 1080p encode at a few frames per second on one vCPU.
    */

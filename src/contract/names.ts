@@ -9,6 +9,7 @@ export const JOB_TYPE_HTTP_NAMES = {
   videoExtraction: "video-extraction",
   videoStoryboard: "video-storyboard",
   videoPreview: "video-preview",
+  videoAdaptive: "video-adaptive",
 } as const;
 
 /** Canonical (client-library) job type name, such as `compressImage`. */

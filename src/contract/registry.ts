@@ -5,6 +5,7 @@ import { compressImageParams, compressImageResult } from "./jobs/compress-image.
 import { compressPdfParams, compressPdfResult } from "./jobs/compress-pdf.ts";
 import { compressVideoParams, compressVideoResult } from "./jobs/compress-video.ts";
 import { extractAudioParams, extractAudioResult } from "./jobs/extract-audio.ts";
+import { videoAdaptiveParams, videoAdaptiveResult } from "./jobs/video-adaptive.ts";
 import { videoExtractionParams, videoExtractionResult } from "./jobs/video-extraction.ts";
 import { videoStoryboardParams, videoStoryboardResult } from "./jobs/video-storyboard.ts";
 import { videoPreviewParams, videoPreviewResult } from "./jobs/video-preview.ts";
@@ -22,6 +23,7 @@ export const jobTypes = {
   videoExtraction: { params: videoExtractionParams, result: videoExtractionResult },
   videoStoryboard: { params: videoStoryboardParams, result: videoStoryboardResult },
   videoPreview: { params: videoPreviewParams, result: videoPreviewResult },
+  videoAdaptive: { params: videoAdaptiveParams, result: videoAdaptiveResult },
 } as const satisfies Record<JobType, { params: z.ZodType; result: z.ZodType }>;
 
 export type JobParams<T extends JobType = JobType> = z.output<(typeof jobTypes)[T]["params"]>;

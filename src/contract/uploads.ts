@@ -27,6 +27,7 @@ export const UPLOAD_CONTENT_TYPES: Record<JobType, readonly string[]> = {
   videoExtraction: VIDEO,
   videoStoryboard: VIDEO,
   videoPreview: VIDEO,
+  videoAdaptive: VIDEO,
 };
 
 export const UPLOADABLE_CONTENT_TYPES = [...IMAGE, ...VIDEO, ...PDF] as const;

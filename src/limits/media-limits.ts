@@ -16,20 +16,24 @@ export interface MediaLimits {
   storyboardTileWidth: number;
   /**
    * The largest side an AV1 encode may write: compressVideo with codec av1 may ask for
-   * maxWidth and maxHeight of at most this, and gets this when it asks for none. SVT-AV1 costs up to 5 times x264's CPU a pixel
-   * at the presets used (docs/job-types.md, "AV1"); the processor also refuses an encode
-   * predicted past its AV1_MAX_CPU_S (docs/limits.md).
+   * maxWidth and maxHeight of at most this, and gets this when it asks for none. SVT-AV1
+   * costs up to 5 times x264's CPU a pixel at the presets used (docs/job-types.md, "AV1");
+   * the processor also refuses an encode predicted past its AV1_MAX_CPU_S (docs/limits.md).
    */
   av1MaxSide: number;
   /** videoPreview: its longest `duration` (s), largest `width` (px) and `fps`; frames are at most their product. */
   previewDurationS: number;
   previewWidth: number;
   previewFps: number;
+  /** videoAdaptive: renditions one job encodes (each is a whole encode of the input). */
+  adaptiveRenditions: number;
+  /** videoAdaptive: the largest rendition's shorter side, in pixels. */
+  adaptiveMaxHeight: number;
 }
 
 export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
-  free: { storyboardTiles: 100, storyboardTileWidth: 320, av1MaxSide: 1280, previewDurationS: 10, previewWidth: 640, previewFps: 15 },
-  pro: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920, previewDurationS: 20, previewWidth: 960, previewFps: 24 },
+  free: { storyboardTiles: 100, storyboardTileWidth: 320, av1MaxSide: 1280, previewDurationS: 10, previewWidth: 640, previewFps: 15, adaptiveRenditions: 3, adaptiveMaxHeight: 1080 },
+  pro: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920, previewDurationS: 20, previewWidth: 960, previewFps: 24, adaptiveRenditions: 5, adaptiveMaxHeight: 1440 },
   enterprise: {
     storyboardTiles: 1000,
     storyboardTileWidth: 1280,
@@ -37,6 +41,8 @@ export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
     previewDurationS: PREVIEW_MAX.durationS,
     previewWidth: PREVIEW_MAX.width,
     previewFps: PREVIEW_MAX.fps,
+    adaptiveRenditions: 7,
+    adaptiveMaxHeight: 2160,
   },
 };
 
@@ -68,6 +74,18 @@ const checks: { [T in JobType]?: Check<T> } = {
     ...(p.width > limits.previewWidth ? [overLimit(["width"], plan, `previews at most ${limits.previewWidth} pixels wide`)] : []),
     ...(p.fps > limits.previewFps ? [overLimit(["fps"], plan, `previews of at most ${limits.previewFps} frames per second`)] : []),
   ],
+  videoAdaptive: (params, limits, plan) => {
+    const issues: PlanIssue[] = [];
+    const renditions = `at most ${limits.adaptiveRenditions} renditions`;
+    const height = `renditions up to ${limits.adaptiveMaxHeight}p`;
+    if (params.renditions && params.renditions.length > limits.adaptiveRenditions) issues.push(overLimit(["renditions"], plan, renditions));
+    if (!params.renditions && params.maxRenditions > limits.adaptiveRenditions) issues.push(overLimit(["maxRenditions"], plan, renditions));
+    if (params.maxHeight > limits.adaptiveMaxHeight) issues.push(overLimit(["maxHeight"], plan, height));
+    params.renditions?.forEach((r, i) => {
+      if (r.height > limits.adaptiveMaxHeight) issues.push(overLimit(["renditions", String(i), "height"], plan, height));
+    });
+    return issues;
+  },
 };
 
 /** What in these params is over the plan's limits; empty when the job may run. */

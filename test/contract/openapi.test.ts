@@ -72,6 +72,8 @@ describe("the create-request schema and parseCreateJob agree", () => {
     ["video extraction with frames", { type: "videoExtraction", params: { url, audio: false, frames: { mode: "count", count: 3 } } }],
     ["video preview", { type: "video-preview", input: url, options: { format: "gif", start: 2.5, duration: 3, width: 480, fps: 12, loop: false } }],
     ["video preview too long", { type: "videoPreview", params: { url, duration: 31 } }],
+    ["video adaptive with renditions", { type: "video-adaptive", input: url, options: { renditions: [{ height: 360, bitrate: "800K" }, { height: 720 }], segmentDuration: 4, mp4: true, dash: true } }],
+    ["video adaptive, odd rendition height", { type: "videoAdaptive", params: { url, renditions: [{ height: 361 }] } }],
     ["unknown type", { type: "resize-image", input: url }],
     ["both dialects at once", { type: "compress-image", input: url, params: { url } }],
     ["url inside options", { type: "compress-image", input: url, options: { url } }],

@@ -30,12 +30,19 @@ const framesValue = fc.oneof(
   fc.jsonValue(),
 );
 
+/** videoAdaptive's renditions: sizes even and odd, in and out of range, bitrates right and wrong, too many. */
+const renditionsValue = fc.array(
+  fc.record({ height: fc.oneof(fc.integer({ min: 100, max: 2300 }), fc.jsonValue()), bitrate: fc.constantFrom("800K", "2.5M", "50K", "30M", "fast") }, { requiredKeys: [] }),
+  { maxLength: 9 },
+);
+
 /** A value for any option: a plausible one most of the time, anything JSON otherwise. */
 const optionValue = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: -10, max: 20_000 }) },
   { weight: 2, arbitrary: fc.constantFrom("low", "medium", "high", "jpg", "png", "webp", "avif", "gif", "mp4", "webm", "h264", "h265", "vp9", "av1", "500K", "2.5M", "screen", "ebook", "printer") },
   { weight: 2, arbitrary: fc.boolean() },
   { weight: 2, arbitrary: framesValue },
+  { weight: 1, arbitrary: renditionsValue },
   { weight: 1, arbitrary: fc.record({ quality: fc.oneof(fc.constantFrom("low", "medium", "high"), fc.jsonValue()) }, { requiredKeys: [] }) },
   { weight: 1, arbitrary: fc.jsonValue() },
 );

@@ -234,6 +234,31 @@ export default async function setup(project: TestProject) {
         res.writeHead(200, { "content-type": "video/mp4", "content-length": body.length }).end(body);
         return;
       }
+      case "/play": {
+        // Plays ?url= (an HLS link to the Worker, through the relay) with ffmpeg, as a player
+        // would from the link alone: the frames decoded, the picture size, and ffmpeg's errors.
+        const target = url.searchParams.get("url") ?? "";
+        const args = ["-nostdin", "-v", "error", "-protocol_whitelist", "http,tcp,crypto,data", "-i", target, "-map", "0:v:0", "-f", "null", "-progress", "pipe:1", "-"];
+        const run = await exec("ffmpeg", args, { timeout: 60_000 }).then(
+          (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+          (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }),
+        );
+        const frames = Math.max(0, ...[...run.stdout.matchAll(/^frame=(\d+)$/gm)].map((m) => Number(m[1])));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ code: run.code, frames, stderr: run.stderr.slice(-2000) }));
+        return;
+      }
+      case "/probe": {
+        // ffprobe's streams of an uploaded file (an init segment and a fragment, say), for tests running inside workerd.
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const probe = await new Promise<string>((resolve) => {
+          const child = execFile("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "pipe:0"], (_, stdout) => resolve(stdout || "{}"));
+          child.stdin!.on("error", () => undefined);
+          child.stdin!.end(Buffer.concat(chunks));
+        });
+        res.writeHead(200, { "content-type": "application/json" }).end(probe);
+        return;
+      }
       case "/delayed": {
         // A small image sent after `ms`, recording per `tag` when each download started
         // and ended: what the limits tests read to see how many jobs ran at once.

@@ -4,6 +4,7 @@ import type { JobType } from "../../../src/contract/registry.ts";
 import { compressImage } from "./compress-image.ts";
 import { compressVideo } from "./compress-video.ts";
 import { extractAudio } from "./extract-audio.ts";
+import { videoAdaptive } from "./video-adaptive.ts";
 import { videoExtraction } from "./video-extraction.ts";
 import { videoStoryboard } from "./video-storyboard.ts";
 import { videoPreview } from "./video-preview.ts";
@@ -20,4 +21,5 @@ export const processors: { [T in JobType]?: Processor<T> } = {
   videoStoryboard,
   videoPreview,
   compressPdf,
+  videoAdaptive,
 };

@@ -799,6 +799,33 @@ export interface components {
                 size?: number;
             };
         };
+        VideoAdaptiveParams: {
+            url: string;
+            /** @description The renditions to make, explicitly, each size once; default: the ladder (240, 360, 480, 720, 1080, 1440, 2160) up to the input's size and `maxHeight`, `maxRenditions` of it. Sizes above the input's are left out, never upscaled. */
+            renditions?: {
+                /** @description The rendition's shorter side in pixels (720 is 1280×720, or 720×1280 for a portrait video); never above the input's own. */
+                height: number;
+                /** @description Its average video bitrate, such as `2.8M`, from 100K to 20M; default: the ladder's for the nearest rung at or above this size. */
+                bitrate?: string;
+            }[];
+            /** @description The largest rendition's shorter side, for the default ladder. Default: `1080`. */
+            maxHeight?: number;
+            /** @description How many rungs of the default ladder: the top one, the lowest that fits and the rest spread between. Default: `3`. */
+            maxRenditions?: number;
+            /**
+             * @description Default: `"h264"`.
+             * @constant
+             */
+            codec?: "h264";
+            /** @description Seconds per segment; keyframes fall on the same times in every rendition. Default: `6`. */
+            segmentDuration?: number;
+            /** @description Keep the sound (AAC, 128 kbit/s stereo, in every rendition); false, or an input without sound, makes a stream without. Default: `true`. */
+            audio?: boolean;
+            /** @description Also write a DASH manifest (stream/manifest.mpd) over the same encodes: the renditions' packets copied into one file each, video and audio apart. Default: `false`. */
+            dash?: boolean;
+            /** @description Also write a progressive (non-fragmented, faststart) MP4 of the top rendition, for download. Default: `false`. */
+            mp4?: boolean;
+        };
         CreateUploadRequest: {
             /** @description The file's name, kept for your reference. */
             filename: string;
@@ -1613,8 +1640,81 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The HTTP dialect's `options` of a video-adaptive job: its params other than `url`. */
+        VideoAdaptiveOptions: {
+            /** @description The renditions to make, explicitly, each size once; default: the ladder (240, 360, 480, 720, 1080, 1440, 2160) up to the input's size and `maxHeight`, `maxRenditions` of it. Sizes above the input's are left out, never upscaled. */
+            renditions?: {
+                /** @description The rendition's shorter side in pixels (720 is 1280×720, or 720×1280 for a portrait video); never above the input's own. */
+                height: number;
+                /** @description Its average video bitrate, such as `2.8M`, from 100K to 20M; default: the ladder's for the nearest rung at or above this size. */
+                bitrate?: string;
+            }[];
+            /** @description The largest rendition's shorter side, for the default ladder. Default: `1080`. */
+            maxHeight?: number;
+            /** @description How many rungs of the default ladder: the top one, the lowest that fits and the rest spread between. Default: `3`. */
+            maxRenditions?: number;
+            /**
+             * @description Default: `"h264"`.
+             * @constant
+             */
+            codec?: "h264";
+            /** @description Seconds per segment; keyframes fall on the same times in every rendition. Default: `6`. */
+            segmentDuration?: number;
+            /** @description Keep the sound (AAC, 128 kbit/s stereo, in every rendition); false, or an input without sound, makes a stream without. Default: `true`. */
+            audio?: boolean;
+            /** @description Also write a DASH manifest (stream/manifest.mpd) over the same encodes: the renditions' packets copied into one file each, video and audio apart. Default: `false`. */
+            dash?: boolean;
+            /** @description Also write a progressive (non-fragmented, faststart) MP4 of the top rendition, for download. Default: `false`. */
+            mp4?: boolean;
+        };
+        /** @description Creates a video-adaptive job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoAdaptiveRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-adaptive" | "videoAdaptive";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoAdaptiveOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a videoAdaptive job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoAdaptiveSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-adaptive" | "videoAdaptive";
+            params: components["schemas"]["VideoAdaptiveParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
-        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"];
+        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"];
         CompressVideoResult: {
             url: string;
             expiresAt: string;
@@ -2086,6 +2186,84 @@ export interface components {
                 reportMs: number | null;
             };
         };
+        VideoAdaptiveResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            dash: {
+                url: string;
+                expiresAt: string;
+                size: number;
+            } | null;
+            mp4: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                width: number;
+                height: number;
+                bitrate: string;
+            } | null;
+            renditions: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                width: number;
+                height: number;
+                bandwidth: number;
+                averageBandwidth: number;
+                codecs: string;
+                frameRate: number;
+            }[];
+            totalSize: number;
+            duration: number;
+            segmentDuration: number;
+            source: {
+                size: number;
+                duration: number;
+                width: number;
+                height: number;
+                format: string;
+                hasAudio: boolean;
+            };
+        };
+        VideoAdaptiveJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-adaptive";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoAdaptiveResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's download of the input, in the last attempt. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+        };
         CompressVideoCompletedSdkJob: {
             id: string;
             priority: number;
@@ -2525,6 +2703,80 @@ export interface components {
                 hasAudio: boolean;
             };
         };
+        VideoAdaptiveCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's download of the input, in the last attempt. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoAdaptive";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            dash: {
+                url: string;
+                expiresAt: string;
+                size: number;
+            } | null;
+            mp4: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                width: number;
+                height: number;
+                bitrate: string;
+            } | null;
+            renditions: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                width: number;
+                height: number;
+                bandwidth: number;
+                averageBandwidth: number;
+                codecs: string;
+                frameRate: number;
+            }[];
+            totalSize: number;
+            duration: number;
+            segmentDuration: number;
+            source: {
+                size: number;
+                duration: number;
+                width: number;
+                height: number;
+                format: string;
+                hasAudio: boolean;
+            };
+        };
         UnfinishedSdkJob: {
             id: string;
             priority: number;
@@ -2557,14 +2809,14 @@ export interface components {
             /** @description The failure's code when failed, otherwise null. */
             errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
-            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview";
+            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
             /** @enum {string} */
             status: "pending" | "processing" | "failed" | "cancelled";
         };
         /** @description A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it. */
-        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
+        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
         /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
-        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"];
+        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"];
         JobFailure: {
             /** @enum {string} */
             code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed";
@@ -2573,7 +2825,7 @@ export interface components {
         CreatedJob: {
             id: string;
             /** @enum {string} */
-            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "video-preview";
+            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive";
             priority: number;
             createdAt: string;
             /** @constant */
@@ -3238,7 +3490,7 @@ export interface operations {
                 /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
                 /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
-                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "video-preview" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview";
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
                 /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
                 created?: {
                     /** @description Created at or after this time, Unix seconds. */

@@ -39,7 +39,7 @@ export type SdkJobStatus = Schemas["UnfinishedSdkJob"]["status"] | "completed";
 
 /**
  * A job type name: `compressVideo`, `compressImage`, `compressPdf`, `videoThumbnail`,
- * `extractAudio`, `videoExtraction`, `videoStoryboard` or `videoPreview`.
+ * `extractAudio`, `videoExtraction`, `videoStoryboard`, `videoPreview` or `videoAdaptive`.
  *
  * @example
  * ```ts

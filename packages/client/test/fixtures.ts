@@ -85,6 +85,20 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
     start: 18.333,
     source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mp4", hasAudio: true },
   },
+  videoAdaptive: {
+    ...link("master"),
+    size: 420,
+    dash: { ...link("mpd"), size: 3_100 },
+    mp4: { ...link("mp4"), size: 40_000_000, width: 1920, height: 1080, bitrate: "5.1M" },
+    renditions: [
+      { ...link("r720"), size: 21_000_000, width: 1280, height: 720, bandwidth: 3_400_000, averageBandwidth: 2_900_000, codecs: "avc1.64001f,mp4a.40.2", frameRate: 25 },
+      { ...link("r1080"), size: 39_000_000, width: 1920, height: 1080, bandwidth: 6_100_000, averageBandwidth: 5_100_000, codecs: "avc1.640028,mp4a.40.2", frameRate: 25 },
+    ],
+    totalSize: 100_000_000,
+    duration: 62.5,
+    segmentDuration: 6,
+    source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mp4", hasAudio: true },
+  },
 };
 
 export const HTTP_NAMES: Record<JobType, string> = {
@@ -96,6 +110,7 @@ export const HTTP_NAMES: Record<JobType, string> = {
   videoExtraction: "video-extraction",
   videoStoryboard: "video-storyboard",
   videoPreview: "video-preview",
+  videoAdaptive: "video-adaptive",
 };
 
 const base = {

@@ -89,6 +89,14 @@ export async function narrowing(client: MediaJobsClient): Promise<void> {
     void [format, frames, start, job.frameRate, job.source.hasAudio];
   }
 
+  if (job.type === "videoAdaptive" && job.status === "completed") {
+    const master: string = job.url;
+    const bandwidth: number | undefined = job.renditions[0]?.bandwidth;
+    const mpd: string | undefined = job.dash?.url;
+    const download: number | undefined = job.mp4?.size;
+    void [master, bandwidth, mpd, download];
+  }
+
   if (job.type === "compressVideo" && job.status === "completed") {
     const codec: "h264" | "h265" | "vp9" | "av1" = job.codec;
     const bitrate: string = job.bitrate;
@@ -116,6 +124,9 @@ export async function enqueueTyping(client: MediaJobsClient): Promise<void> {
   await client.enqueueJob({ type: "videoPreview", params: { url: "https://e.com/a.mp4", format: "gif", start: 12, duration: 4, width: 480, fps: 12, loop: false } });
   // @ts-expect-error a preview is WebP, GIF or MP4
   await client.enqueueJob({ type: "videoPreview", params: { url: "https://e.com/a.mp4", format: "apng" } });
+  await client.enqueueJob({ type: "videoAdaptive", params: { url: "https://e.com/a.mp4", renditions: [{ height: 360 }, { height: 720, bitrate: "2M" }], dash: true, mp4: true } });
+  // @ts-expect-error videoAdaptive encodes H.264 only
+  await client.enqueueJob({ type: "videoAdaptive", params: { url: "https://e.com/a.mp4", codec: "vp9" } });
   // @ts-expect-error position is a side, a corner, center, attention or entropy
   await client.enqueueJob({ type: "compressImage", params: { url: "https://e.com/a.jpg", maxWidth: 256, maxHeight: 256, fit: "cover", position: "face" } });
   // @ts-expect-error fit is cover, contain, inside or fill (sharp's names), not Cloudinary's crop modes

@@ -67,7 +67,7 @@ dashboardRoutes.use(async function pageHeaders(c, next) {
   await next();
   c.header(
     "content-security-policy",
-    `default-src 'none'; img-src 'self'; media-src 'self'; connect-src 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; img-src 'self'; media-src 'self' blob:; connect-src 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   // Pages show keys and secrets: never cache them, never frame them.
   c.header("cache-control", "no-store");

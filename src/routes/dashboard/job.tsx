@@ -7,6 +7,7 @@ import type { HttpJob } from "../../contract/job.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Attempt, Delivery } from "../../webhooks/store.ts";
 import { formatBytes, formatDuration } from "./format.ts";
+import { HLS_JS_PATH, PLAYER_SCRIPT } from "./player.ts";
 import { CsrfField, EmptyRow, Id, Layout, Notice, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
 import { Storyboard, storyboardOf } from "./storyboard.tsx";
 
@@ -26,11 +27,11 @@ export interface JobProps {
 interface Output {
   label: string;
   url: string;
-  kind: "image" | "audio" | "video" | "file";
+  kind: "image" | "audio" | "video" | "stream" | "file";
   caption: string;
 }
 
-/** Every signed output link in a result: the main file, the audio, each frame, a storyboard's sprite. */
+/** Every signed output link in a result: the main file (an adaptive stream's master playlist), the audio, each frame, each rendition, a storyboard's sprite. */
 export function outputsOf(result: Record<string, unknown> | undefined): Output[] {
   if (!result) return [];
   const out: Output[] = [];
@@ -44,10 +45,16 @@ export function outputsOf(result: Record<string, unknown> | undefined): Output[]
     const at = typeof f.timestamp === "number" ? ` at ${f.timestamp.toFixed(2)} s` : "";
     out.push({ label, url: f.url, kind, caption: [format, size, typeof f.size === "number" ? formatBytes(f.size) : ""].filter(Boolean).join(", ") + at });
   };
-  add(result.sprite ? "WebVTT" : "Output", result);
+  // videoAdaptive: the master playlist plays in the page (player.ts); renditions and the MP4 are links.
+  const stream = Array.isArray(result.renditions);
+  add(stream ? "Stream" : result.sprite ? "WebVTT" : "Output", result);
+  if (stream && out[0]) out[0] = { ...out[0], kind: "stream", caption: `HLS, ${(result.renditions as unknown[]).length} renditions` };
   add("Audio", result.audio);
   add("Sprite", result.sprite);
   if (Array.isArray(result.frames)) result.frames.forEach((frame, i) => add(`Frame ${i + 1}`, frame));
+  if (stream) (result.renditions as Record<string, unknown>[]).forEach((r) => add(`Rendition ${Math.min(Number(r.width), Number(r.height))}p`, r));
+  add("DASH manifest", result.dash);
+  add("MP4", result.mp4);
   return out;
 }
 
@@ -167,6 +174,7 @@ export function JobPage(props: JobProps) {
                 {o.kind === "image" && <img src={o.url} alt={`${o.label} preview`} />}
                 {o.kind === "audio" && <audio controls preload="none" src={o.url} aria-label={o.label}></audio>}
                 {o.kind === "video" && <video src={o.url} muted loop playsinline controls preload="metadata" aria-label={`${o.label} preview`}></video>}
+                {o.kind === "stream" && <video data-hls-src={o.url} controls muted playsinline preload="metadata" aria-label={`${o.label} player`}></video>}
                 <figcaption>
                   <a href={o.url} download>
                     {o.label}
@@ -176,6 +184,12 @@ export function JobPage(props: JobProps) {
               </figure>
             ))}
           </div>
+          {outputs.some((o) => o.kind === "stream") && (
+            <>
+              <script src={HLS_JS_PATH} nonce={props.nonce}></script>
+              <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: PLAYER_SCRIPT }} />
+            </>
+          )}
         </>
       )}
 

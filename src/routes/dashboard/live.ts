@@ -47,6 +47,8 @@ export const liveScript = `
     const res = await fetch(location.href, { credentials: "same-origin", redirect: "manual" });
     if (!res.ok) return location.reload();
     const fresh = new DOMParser().parseFromString(await res.text(), "text/html").querySelector("main");
+    // Scripts put in by innerHTML do not run: a fresh main with one (a stream's player) is loaded whole.
+    if (fresh && fresh.querySelector("script")) return location.reload();
     if (fresh) document.querySelector("main").innerHTML = fresh.innerHTML;
   }
   function update(el, job) {

@@ -1,0 +1,380 @@
+// videoAdaptive: a video to an HLS stream in one folder (stream/): a ladder of H.264
+// renditions, each one fMP4 file addressed by byte ranges and its own playlist, written by
+// one ffmpeg run; then the master playlist, whose figures are measured on those files; and
+// on request a DASH manifest over the same encodes (a stream copy) and a progressive MP4.
+import { mkdir, open, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ADAPTIVE_LADDER } from "../../../src/contract/jobs/video-adaptive.ts";
+import type { JobParams } from "../../../src/contract/registry.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
+import { JobFailure, throwIfAborted } from "../errors.ts";
+import { describeDuration, ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
+import { inputOptions, probeInput, probeMedia, type MediaProbe, type VideoStream } from "../tools/ffprobe.ts";
+import { formatBitrate, parseBitrate, round3 } from "./compress-video.ts";
+import type { ProcessorContext } from "./types.ts";
+import { probedVideoSource } from "./video-extraction.ts";
+
+type Params = JobParams<"videoAdaptive">;
+
+const PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
+/** AAC-LC, the one audio codec every HLS player decodes; stereo at most. */
+const AUDIO_BITRATE = "128k";
+
+export interface Rung {
+  /** `720p`: the rendition's files are stream/720p.m3u8 and stream/720p.mp4. */
+  name: string;
+  /** The shorter side. */
+  size: number;
+  width: number;
+  height: number;
+  /** Target video bits per second. */
+  bitrate: number;
+}
+
+const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+
+/** The ladder's bitrate for a size: the nearest rung at or above it. */
+export function ladderBitrate(size: number): number {
+  const rung = ADAPTIVE_LADDER.find((r) => r.height >= size) ?? ADAPTIVE_LADDER.at(-1)!;
+  return parseBitrate(rung.bitrate);
+}
+
+/** A rung of `size` (its shorter side) for a picture of width × height, aspect kept, sides even. */
+export function rungOf(size: number, video: Pick<VideoStream, "width" | "height">, bitrate: number): Rung {
+  const portrait = video.height > video.width;
+  const long = even((Math.max(video.width, video.height) * size) / Math.min(video.width, video.height));
+  return { name: `${size}p`, size, width: portrait ? size : long, height: portrait ? long : size, bitrate };
+}
+
+/**
+ * The renditions made for this input, smallest first: those asked for (or the default
+ * ladder's, up to maxHeight, maxRenditions of them: the top, the lowest, the rest spread
+ * between) no larger than the input's shorter side. None fits: one at the input's own size.
+ */
+export function ladderFor(params: Pick<Params, "renditions" | "maxHeight" | "maxRenditions">, video: Pick<VideoStream, "width" | "height">): Rung[] {
+  const own = Math.min(video.width, video.height);
+  const asked = params.renditions
+    ? params.renditions.map((r) => ({ size: r.height, bitrate: r.bitrate ? parseBitrate(r.bitrate) : ladderBitrate(r.height) }))
+    : ADAPTIVE_LADDER.filter((r) => r.height <= params.maxHeight).map((r) => ({ size: r.height, bitrate: parseBitrate(r.bitrate) }));
+  let fitting = asked.filter((r) => r.size <= own).sort((a, b) => a.size - b.size);
+  if (fitting.length === 0) {
+    const size = Math.min(own - (own % 2), params.renditions ? Math.min(...params.renditions.map((r) => r.height)) : params.maxHeight);
+    fitting = [{ size, bitrate: ladderBitrate(size) }];
+  }
+  if (!params.renditions && fitting.length > params.maxRenditions) {
+    const n = params.maxRenditions;
+    const picked = n === 1 ? [fitting.length - 1] : Array.from({ length: n }, (_, i) => Math.round((i * (fitting.length - 1)) / (n - 1)));
+    fitting = [...new Set(picked)].map((i) => fitting[i]!);
+  }
+  return fitting.map((r) => rungOf(r.size, video, r.bitrate));
+}
+
+export interface Paths {
+  input: string;
+  /** Per rung, where ffmpeg writes its playlist and its media file. */
+  rungs: { playlist: string; media: string }[];
+}
+
+/**
+ * One ffmpeg run for every rung: the decoded picture is split and scaled once per rung,
+ * each encoded at its bitrate (peaks at most 1.2× over a 2-second buffer) with keyframes
+ * forced at every segment boundary and nowhere else, so segments start at the same times
+ * in every rendition (a player switches between them at any boundary). Each rung is one
+ * hls output: fMP4 in a single file, its playlist addressing segments by byte range.
+ */
+export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], paths: Paths): string[] {
+  const video = probe.video!;
+  const d = params.segmentDuration;
+  const withAudio = params.audio && probe.audio !== null;
+  const split = rungs.length > 1 ? `[0:${video.index}]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join("")};` : "";
+  const graph = split + rungs.map((r, i) => `[${rungs.length > 1 ? `s${i}` : `0:${video.index}`}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`).join(";");
+  const gop = String(Math.max(1, Math.round((video.frameRate ?? 25) * d)));
+  const args = [...inputOptions(), "-i", paths.input, "-filter_complex", graph];
+  rungs.forEach((r, i) => {
+    args.push("-map", `[v${i}]`);
+    if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
+    args.push(
+      "-c:v", "libx264", "-preset", "medium", "-profile:v", "high",
+      "-b:v", String(r.bitrate), "-maxrate", String(Math.round(r.bitrate * 1.2)), "-bufsize", String(r.bitrate * 2),
+      "-force_key_frames", `expr:gte(t,n_forced*${d})`, "-g", gop, "-keyint_min", gop, "-sc_threshold", "0",
+    );
+    if (withAudio) args.push("-c:a", "aac", "-b:a", AUDIO_BITRATE, ...(probe.audio!.channels > 2 ? ["-ac", "2"] : []));
+    else args.push("-an");
+    args.push(
+      "-sn", "-dn",
+      "-f", "hls", "-hls_time", String(d), "-hls_playlist_type", "vod", "-hls_list_size", "0",
+      "-hls_segment_type", "fmp4", "-hls_flags", "single_file+independent_segments",
+      "-hls_segment_filename", paths.rungs[i]!.media, paths.rungs[i]!.playlist,
+    );
+  });
+  return args;
+}
+
+export interface Segment {
+  duration: number;
+  offset: number;
+  length: number;
+}
+
+export interface MediaPlaylist {
+  /** The init segment's (EXT-X-MAP) byte range. */
+  map: { offset: number; length: number };
+  segments: Segment[];
+}
+
+/** Reads a single-file fMP4 media playlist as ffmpeg's hls muxer writes it. */
+export function parseMediaPlaylist(text: string): MediaPlaylist {
+  const map = /#EXT-X-MAP:URI="[^"]*",BYTERANGE="(\d+)@(\d+)"/.exec(text);
+  if (!map) throw new Error("the playlist has no byte-range EXT-X-MAP");
+  const segments: Segment[] = [];
+  let duration: number | null = null;
+  let range: { offset: number; length: number } | null = null;
+  let next = 0;
+  for (const line of text.split("\n").map((l) => l.trim())) {
+    const inf = /^#EXTINF:([\d.]+)/.exec(line);
+    const byterange = /^#EXT-X-BYTERANGE:(\d+)(?:@(\d+))?/.exec(line);
+    if (inf) duration = Number(inf[1]);
+    else if (byterange) range = { length: Number(byterange[1]), offset: byterange[2] !== undefined ? Number(byterange[2]) : next };
+    else if (line && !line.startsWith("#")) {
+      if (duration === null || range === null) throw new Error("a segment without EXTINF or EXT-X-BYTERANGE");
+      segments.push({ duration, ...range });
+      next = range.offset + range.length;
+      duration = null;
+      range = null;
+    }
+  }
+  return { map: { length: Number(map[1]), offset: Number(map[2]) }, segments };
+}
+
+/** Peak and average segment bitrates (bits per second, rounded up), as BANDWIDTH and AVERAGE-BANDWIDTH define them. */
+export function segmentBitrates(segments: Segment[]): { peak: number; average: number } {
+  const timed = segments.filter((s) => s.duration > 0);
+  const peak = Math.max(0, ...timed.map((s) => Math.ceil((s.length * 8) / s.duration)));
+  const seconds = timed.reduce((sum, s) => sum + s.duration, 0);
+  const bytes = timed.reduce((sum, s) => sum + s.length, 0);
+  return { peak, average: seconds > 0 ? Math.ceil((bytes * 8) / seconds) : 0 };
+}
+
+/**
+ * The RFC 6381 name of the H.264 stream in an init segment: `avc1.` and the profile,
+ * constraint flags and level bytes of its avcC box (ISO/IEC 14496-15), as encoded.
+ */
+export function avc1Codec(init: Buffer): string {
+  const at = init.indexOf("avcC", 0, "latin1");
+  if (at < 0 || at + 8 > init.length) throw new Error("no avcC box in the init segment");
+  return `avc1.${init.subarray(at + 5, at + 8).toString("hex")}`;
+}
+
+export interface MeasuredRung {
+  rung: Rung;
+  width: number;
+  height: number;
+  frameRate: number;
+  codecs: string;
+  bandwidth: number;
+  averageBandwidth: number;
+  segments: Segment[];
+  mediaSize: number;
+  playlistSize: number;
+}
+
+async function measure(rung: Rung, paths: Paths["rungs"][number], withAudio: boolean, signal: AbortSignal): Promise<MeasuredRung> {
+  const playlistText = await readFile(paths.playlist, "utf8");
+  const playlist = parseMediaPlaylist(playlistText);
+  const init = Buffer.alloc(playlist.map.length);
+  const file = await open(paths.media, "r");
+  try {
+    await file.read(init, 0, init.length, playlist.map.offset);
+  } finally {
+    await file.close();
+  }
+  const probe = await probeMedia(paths.media, signal);
+  const { peak, average } = segmentBitrates(playlist.segments);
+  return {
+    rung,
+    width: probe.video?.width ?? rung.width,
+    height: probe.video?.height ?? rung.height,
+    frameRate: round3(probe.video?.frameRate ?? 0),
+    // Our AAC encoder writes AAC-LC, object type 2.
+    codecs: [avc1Codec(init), ...(withAudio && probe.audio ? ["mp4a.40.2"] : [])].join(","),
+    bandwidth: peak,
+    averageBandwidth: average,
+    segments: playlist.segments,
+    mediaSize: (await stat(paths.media)).size,
+    playlistSize: Buffer.byteLength(playlistText),
+  };
+}
+
+/** The master playlist (RFC 8216 §4.3.4.2), smallest rendition first, every figure measured. */
+export function masterPlaylist(rungs: MeasuredRung[]): string {
+  const lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"];
+  for (const r of rungs) {
+    const attributes = [
+      `BANDWIDTH=${r.bandwidth}`,
+      `AVERAGE-BANDWIDTH=${r.averageBandwidth}`,
+      `RESOLUTION=${r.width}x${r.height}`,
+      `CODECS="${r.codecs}"`,
+      ...(r.frameRate > 0 ? [`FRAME-RATE=${r.frameRate.toFixed(3)}`] : []),
+    ];
+    lines.push(`#EXT-X-STREAM-INF:${attributes.join(",")}`, `${r.rung.name}.m3u8`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The same segments' starts in every rendition, or the rendition whose differ. */
+function checkAligned(rungs: MeasuredRung[]): void {
+  const starts = (r: MeasuredRung) => r.segments.map((s) => s.duration.toFixed(3)).join(",");
+  const odd = rungs.find((r) => starts(r) !== starts(rungs[0]!));
+  if (odd) throw new JobFailure("processing_failed", `the ${odd.rung.name} rendition's segments do not start where the ${rungs[0]!.rung.name} one's do`);
+}
+
+/**
+ * The DASH muxer's arguments: the renditions' packets as they are (no encode) into one
+ * single-file representation each, video and audio apart as DASH players want them, in
+ * one adaptation set each so a player switches between the videos. `-aspect` gives every
+ * video the top one's picture shape: a rung whose width was rounded to even (426×240 of a
+ * 16:9 video) is marked with the sample aspect that makes it exactly 16:9 again, which the
+ * muxer requires of one adaptation set.
+ */
+export function dashArgs(rungs: Rung[], media: string[], withAudio: boolean, segmentDuration: number, manifest: string): string[] {
+  const top = rungs.at(-1)!;
+  const args = [...inputOptions()];
+  for (const file of media) args.push("-i", file);
+  rungs.forEach((_, i) => args.push("-map", `${i}:v:0`));
+  if (withAudio) args.push("-map", `${rungs.length - 1}:a:0`);
+  args.push(
+    "-c", "copy", "-aspect", `${top.width}:${top.height}`,
+    "-f", "dash", "-single_file", "1", "-single_file_name", "dash-$RepresentationID$.mp4", "-seg_duration", String(segmentDuration),
+    "-use_template", "0", "-use_timeline", "0",
+    "-adaptation_sets", withAudio ? "id=0,streams=v id=1,streams=a" : "id=0,streams=v",
+    manifest,
+  );
+  return args;
+}
+
+/** ISO 8601 duration (`PT5.0S`, `PT1H2M3.5S`) in seconds. */
+function isoSeconds(value: string): number {
+  const m = /^PT(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(value);
+  if (!m) throw new Error(`not an ISO 8601 duration: ${value}`);
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+
+/**
+ * The manifest as players get it: each representation's file named for its rung
+ * (`dash-720p.mp4`, `dash-audio.mp4`), and its `bandwidth` the peak bitrate of its
+ * segments (bytes of each SegmentURL's mediaRange over its duration, the last one the
+ * rest of the presentation), which satisfies DASH's definition for any buffer at least a
+ * segment long; ffmpeg's own figure comes from the stream's header, not the packets.
+ */
+export function rewriteManifest(mpd: string, names: string[]): { mpd: string; files: { from: string; to: string }[] } {
+  const total = isoSeconds(/mediaPresentationDuration="([^"]+)"/.exec(mpd)?.[1] ?? "PT0S");
+  const files: { from: string; to: string }[] = [];
+  const out = mpd.replace(/<Representation id="(\d+)"([^>]*)>([\s\S]*?)<\/Representation>/g, (_whole, id: string, attributes: string, body: string) => {
+    const from = /<BaseURL>([^<]+)<\/BaseURL>/.exec(body)![1]!;
+    const to = `dash-${names[Number(id)]}.mp4`;
+    files.push({ from, to });
+    const list = /<SegmentList timescale="(\d+)" duration="(\d+)"/.exec(body)!;
+    const nominal = Number(list[2]) / Number(list[1]);
+    const ranges = [...body.matchAll(/mediaRange="(\d+)-(\d+)"/g)].map((m) => Number(m[2]) - Number(m[1]) + 1);
+    const peak = Math.max(0, ...ranges.map((bytes, i) => {
+      const seconds = i < ranges.length - 1 ? nominal : Math.max(total - nominal * (ranges.length - 1), 1e-3);
+      return Math.ceil((bytes * 8) / seconds);
+    }));
+    const fixed = attributes.replace(/bandwidth="\d+"/, `bandwidth="${peak}"`);
+    return `<Representation id="${id}"${fixed}>${body.replace(`<BaseURL>${from}</BaseURL>`, `<BaseURL>${to}</BaseURL>`)}</Representation>`;
+  });
+  return { mpd: out, files };
+}
+
+async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, withAudio: boolean, segmentDuration: number, durationS: number): Promise<{ url: string; size: number; files: number }> {
+  const dir = join(ctx.workDir, "dash");
+  await mkdir(dir, { recursive: true });
+  const manifest = join(dir, "manifest.mpd");
+  await runFfmpeg(dashArgs(rungs, paths.rungs.map((r) => r.media), withAudio, segmentDuration, manifest), {
+    signal: ctx.signal,
+    timeoutMs: ffmpegTimeoutMs(durationS / 10, ctx.config),
+    task: "writing the DASH manifest",
+  });
+  const names = [...rungs.map((r) => r.name), ...(withAudio ? ["audio"] : [])];
+  const { mpd, files } = rewriteManifest(await readFile(manifest, "utf8"), names);
+  let size = 0;
+  for (const file of files) {
+    const to = ctx.addOutput(`stream/${file.to}`, file.to === "dash-audio.mp4" ? "audio/mp4" : "video/mp4");
+    await rename(join(dir, file.from), to);
+    size += (await stat(to)).size;
+  }
+  await writeFile(ctx.addOutput("stream/manifest.mpd", "application/dash+xml"), mpd);
+  return { url: "stream/manifest.mpd", size: Buffer.byteLength(mpd), files: size };
+}
+
+export async function videoAdaptive(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoAdaptive">> {
+  const { signal } = ctx;
+  const probe = await probeInput(ctx, { video: true });
+  if (probe.duration > ctx.config.MAX_ADAPTIVE_DURATION_S) {
+    throw new JobFailure(
+      "duration_limit_exceeded",
+      `the input is ${describeDuration(probe.duration)} long, over videoAdaptive's limit of ${describeDuration(ctx.config.MAX_ADAPTIVE_DURATION_S)}; cut it into parts, or use compressVideo`,
+    );
+  }
+  ctx.setProgress(5);
+  const rungs = ladderFor(params, probe.video!);
+  const paths: Paths = {
+    input: ctx.input.path,
+    rungs: rungs.map((r) => ({ playlist: ctx.addOutput(`stream/${r.name}.m3u8`, PLAYLIST_TYPE), media: ctx.addOutput(`stream/${r.name}.mp4`, "video/mp4") })),
+  };
+  const withAudio = params.audio && probe.audio !== null;
+  // Each rung costs about its share of the pixels of the input's own size; the limit grows with both.
+  const weight = Math.max(1, rungs.reduce((sum, r) => sum + (r.width * r.height) / (probe.video!.width * probe.video!.height), 0));
+  await runFfmpeg(buildArgs(params, probe, rungs, paths), {
+    signal,
+    timeoutMs: ffmpegTimeoutMs(probe.duration * weight, ctx.config),
+    durationS: probe.duration,
+    onProgress: (f) => ctx.setProgress(5 + f * 85),
+    task: "encoding the renditions",
+  });
+  throwIfAborted(signal);
+
+  const measured: MeasuredRung[] = [];
+  for (const [i, rung] of rungs.entries()) measured.push(await measure(rung, paths.rungs[i]!, withAudio, signal));
+  checkAligned(measured);
+  const master = masterPlaylist(measured);
+  await writeFile(ctx.addOutput("stream/master.m3u8", PLAYLIST_TYPE), master);
+  ctx.setProgress(93);
+
+  const top = measured.at(-1)!;
+  const duration = round3(top.segments.reduce((sum, s) => sum + s.duration, 0));
+  const dash = params.dash ? await writeDash(ctx, rungs, paths, withAudio, params.segmentDuration, probe.duration) : null;
+  let mp4: StoredResult<"videoAdaptive">["mp4"] = null;
+  if (params.mp4) {
+    // The top rendition's packets as they are, in one progressive file with its index first: no second encode.
+    const output = ctx.addOutput("stream/download.mp4", "video/mp4");
+    await runFfmpeg([...inputOptions(), "-i", paths.rungs.at(-1)!.media, "-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output], {
+      signal,
+      timeoutMs: ffmpegTimeoutMs(probe.duration / 10, ctx.config),
+      task: "writing the MP4",
+    });
+    const size = (await stat(output)).size;
+    mp4 = { url: "stream/download.mp4", size, width: top.width, height: top.height, bitrate: formatBitrate(duration > 0 ? (size * 8) / duration : 0) };
+  }
+  const masterSize = Buffer.byteLength(master);
+  return {
+    url: "stream/master.m3u8",
+    size: masterSize,
+    dash: dash && { url: dash.url, size: dash.size },
+    mp4,
+    renditions: measured.map((r) => ({
+      url: `stream/${r.rung.name}.m3u8`,
+      size: r.mediaSize,
+      width: r.width,
+      height: r.height,
+      bandwidth: r.bandwidth,
+      averageBandwidth: r.averageBandwidth,
+      codecs: r.codecs,
+      frameRate: r.frameRate,
+    })),
+    totalSize: masterSize + (mp4?.size ?? 0) + (dash ? dash.size + dash.files : 0) + measured.reduce((sum, r) => sum + r.mediaSize + r.playlistSize, 0),
+    duration,
+    segmentDuration: params.segmentDuration,
+    source: probedVideoSource(ctx, probe),
+  };
+}

@@ -2,6 +2,7 @@
 // renditions, each one fMP4 file addressed by byte ranges and its own playlist, written by
 // one ffmpeg run; then the master playlist, whose figures are measured on those files; and
 // on request a DASH manifest over the same encodes (a stream copy) and a progressive MP4.
+import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { mkdir, open, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ADAPTIVE_LADDER } from "../../../src/contract/jobs/video-adaptive.ts";
@@ -82,14 +83,19 @@ export interface Paths {
  * in every rendition (a player switches between them at any boundary). Each rung is one
  * hls output: fMP4 in a single file, its playlist addressing segments by byte range.
  */
-export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], paths: Paths): string[] {
+export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], paths: Paths, watermark?: PreparedWatermark): string[] {
   const video = probe.video!;
   const d = params.segmentDuration;
   const withAudio = params.audio && probe.audio !== null;
-  const split = rungs.length > 1 ? `[0:${video.index}]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join("")};` : "";
-  const graph = split + rungs.map((r, i) => `[${rungs.length > 1 ? `s${i}` : `0:${video.index}`}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`).join(";");
+  // A watermark goes on the picture at its own size, before the split: every rendition is a
+  // scaled copy, so it sits at the same place and relative size in each (its image is input 1).
+  const overlay = watermark && ffmpegOverlay(watermark, { width: video.width, height: video.height });
+  const source = overlay ? "marked" : `0:${video.index}`;
+  const marked = overlay ? `${overlay.filter(`0:${video.index}`, "marked")};` : "";
+  const split = rungs.length > 1 ? `${marked}[${source}]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join("")};` : marked;
+  const graph = split + rungs.map((r, i) => `[${rungs.length > 1 ? `s${i}` : source}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`).join(";");
   const gop = String(Math.max(1, Math.round((video.frameRate ?? 25) * d)));
-  const args = [...inputOptions(), "-i", paths.input, "-filter_complex", graph];
+  const args = [...inputOptions(), "-i", paths.input, ...(overlay?.inputs ?? []), "-filter_complex", graph];
   rungs.forEach((r, i) => {
     args.push("-map", `[v${i}]`);
     if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
@@ -316,6 +322,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
       `the input is ${describeDuration(probe.duration)} long, over videoAdaptive's limit of ${describeDuration(ctx.config.MAX_ADAPTIVE_DURATION_S)}; cut it into parts, or use compressVideo`,
     );
   }
+  const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(5);
   const rungs = ladderFor(params, probe.video!);
   const paths: Paths = {
@@ -325,7 +332,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   const withAudio = params.audio && probe.audio !== null;
   // Each rung costs about its share of the pixels of the input's own size; the limit grows with both.
   const weight = Math.max(1, rungs.reduce((sum, r) => sum + (r.width * r.height) / (probe.video!.width * probe.video!.height), 0));
-  await runFfmpeg(buildArgs(params, probe, rungs, paths), {
+  await runFfmpeg(buildArgs(params, probe, rungs, paths, watermark || undefined), {
     signal,
     timeoutMs: ffmpegTimeoutMs(probe.duration * weight, ctx.config),
     durationS: probe.duration,

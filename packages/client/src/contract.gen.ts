@@ -825,6 +825,27 @@ export interface components {
             dash?: boolean;
             /** @description Also write a progressive (non-fragmented, faststart) MP4 of the top rendition, for download. Default: `false`. */
             mp4?: boolean;
+            /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+            watermark?: {
+                /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                text?: string & (unknown & unknown);
+                /**
+                 * Format: uri
+                 * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                 */
+                url?: string;
+                /**
+                 * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                margin?: number;
+                /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                opacity?: number;
+                /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                size?: number;
+            };
         };
         CreateUploadRequest: {
             /** @description The file's name, kept for your reference. */
@@ -1666,6 +1687,27 @@ export interface components {
             dash?: boolean;
             /** @description Also write a progressive (non-fragmented, faststart) MP4 of the top rendition, for download. Default: `false`. */
             mp4?: boolean;
+            /** @description An image or a line of text laid over the output (docs/job-types.md, Watermarks). */
+            watermark?: {
+                /** @description A line of text (at most 200 characters), drawn in white with a dark shadow. Give `text` or `url`. */
+                text?: string & (unknown & unknown);
+                /**
+                 * Format: uri
+                 * @description A PNG, JPEG, WebP or AVIF image (at most 10 MiB), such as a logo with transparency. Give `text` or `url`.
+                 */
+                url?: string;
+                /**
+                 * @description Where the overlay sits. Default: `bottom-right`. Default: `"bottom-right"`.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top" | "top-right" | "left" | "center" | "right" | "bottom-left" | "bottom" | "bottom-right";
+                /** @description Distance from the edges the overlay is near, as a fraction of the output's shorter side. Default: 0.02. Default: `0.02`. */
+                margin?: number;
+                /** @description 0 (invisible) to 1 (opaque). Default: 1. Default: `1`. */
+                opacity?: number;
+                /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
+                size?: number;
+            };
         };
         /** @description Creates a video-adaptive job (HTTP dialect): the input URL in `input`, the other params in `options`. */
         CreateVideoAdaptiveRequest: {

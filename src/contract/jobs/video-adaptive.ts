@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { mediaUrl, signedFile } from "../common.ts";
+import { mediaUrl, signedFile, watermark } from "../common.ts";
 import { probedVideoSource } from "./video-extraction.ts";
 
 /**
@@ -58,6 +58,7 @@ export const videoAdaptiveParams = z
     audio: z.boolean().default(true).describe("Keep the sound (AAC, 128 kbit/s stereo, in every rendition); false, or an input without sound, makes a stream without."),
     dash: z.boolean().default(false).describe("Also write a DASH manifest (stream/manifest.mpd) over the same encodes: the renditions' packets copied into one file each, video and audio apart."),
     mp4: z.boolean().default(false).describe("Also write a progressive (non-fragmented, faststart) MP4 of the top rendition, for download."),
+    watermark: watermark.optional(),
   })
   .superRefine((p, ctx) => {
     const seen = new Set<number>();

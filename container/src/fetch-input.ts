@@ -124,7 +124,7 @@ export class InputOrigin {
 
   /**
    * A GET of the input, with `range` as its Range header when given, resolving to the first
-   * 2xx answer after redirects; `signal` bounds the request and its body. A refused
+   * 2xx answer after redirects (or a 416 to a range); `signal` bounds the request and its body. A refused
    * redirect, a non-2xx status or a network failure rejects with the input's JobFailure.
    */
   async get(range: string | undefined, signal: AbortSignal): Promise<OriginAnswer> {
@@ -147,7 +147,9 @@ export class InputOrigin {
           url = checkedUrl(resolveLocation(response.headers.location, url), limits, "redirected to a URL that is refused");
           continue;
         }
-        if (status < 200 || status >= 300) {
+        // A range past the end (an empty input) is an answer the range reader handles.
+        const unsatisfiable = status === 416 && range !== undefined;
+        if ((status < 200 || status >= 300) && !unsatisfiable) {
           response.destroy();
           // The runner's route failing is the service's failure, not the input's: the attempt
           // is reported interrupted and tried again (JOB_ERRORS processing_interrupted is

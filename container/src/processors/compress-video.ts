@@ -63,7 +63,7 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths): stri
   const video = probe.video!;
   const format = outputFormat(params);
   const size = scaledSize(video.width, video.height, params.maxWidth, params.maxHeight);
-  const args = [...inputOptions(), "-i", paths.input, "-map", `0:${video.index}`];
+  const args = [...inputOptions(paths.input), "-i", paths.input, "-map", `0:${video.index}`];
   const withAudio = probe.audio !== null && !params.stripAudio;
   if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
 
@@ -108,7 +108,7 @@ export async function compressVideo(params: Params, ctx: ProcessorContext): Prom
   const format = outputFormat(params);
   const name = `video.${format}`;
   const output = ctx.addOutput(name, CONTENT_TYPES[format]);
-  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.path, output }), {
+  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }), {
     signal,
     timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
     durationS: probe.duration,

@@ -98,7 +98,7 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
       const name = frameName(i, frames.format);
       const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[frames.format]);
       const png = join(ctx.workDir, `frame-${i + 1}.png`);
-      const [args] = buildArgs({ ...params, audio: false }, probe, { input: ctx.input.path, frames: [{ time, output: png }] }).frames;
+      const [args] = buildArgs({ ...params, audio: false }, probe, { input: ctx.input.source, frames: [{ time, output: png }] }).frames;
       const image = await grabFrame(ctx, probe, args!, { time, png, format: frames.format, quality: frames.quality, output, box });
       results.push({ url: name, size: image.size, width: image.width, height: image.height, format: frames.format, timestamp: round3(time) });
       ctx.setProgress(10 + 85 * (audioShare + ((1 - audioShare) * (i + 1)) / times.length));

@@ -19,7 +19,7 @@ import type { ProcessorInput } from "./processors/types.ts";
 export const FIRST_READ_BYTES = 2 * 1024 * 1024;
 /** A reader's first range request past what is there; each further one of the same read doubles, up to MAX_WINDOW_BYTES. */
 const MIN_WINDOW_BYTES = 256 * 1024;
-const MAX_WINDOW_BYTES = 16 * 1024 * 1024;
+const MAX_WINDOW_BYTES = 4 * 1024 * 1024;
 /** A reader this close behind a request's position waits for it rather than asking for the same bytes itself. */
 const NEAR_BYTES = 8 * 1024 * 1024;
 /** Largest piece read from the local copy and written to a reader at once. */
@@ -452,7 +452,7 @@ export class InputSource implements ProcessorInput {
         const buffer = Buffer.allocUnsafe(until - pos);
         const { bytesRead } = await this.#file.read(buffer, 0, buffer.length, pos);
         pos += bytesRead;
-        if (!res.write(buffer.subarray(0, bytesRead)) && !closed) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+        if (!res.write(buffer.subarray(0, bytesRead)) && !closed) await drained(res);
       }
       res.end();
     } catch {
@@ -460,6 +460,17 @@ export class InputSource implements ProcessorInput {
       res.destroy();
     }
   }
+}
+
+/** Resolves when `res` can take more, or has closed. */
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.on("drain", done).on("close", done);
+  });
 }
 
 function validatorOf(answer: OriginAnswer): Validator {

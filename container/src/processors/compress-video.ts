@@ -102,6 +102,8 @@ function videoCodecArgs(params: Params): string[] {
 
 export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const { signal } = ctx;
+  // The encode reads all of the input: the rest downloads at the network's pace while it runs.
+  ctx.input.fillAll();
   const probe = await probeInput(ctx, { video: true });
   ctx.setProgress(8);
 

@@ -109,6 +109,8 @@ async function probeMp3(path: string, signal: AbortSignal): Promise<{ duration: 
 }
 
 export async function extractAudio(params: JobParams<"extractAudio">, ctx: ProcessorContext): Promise<StoredResult<"extractAudio">> {
+  // The encode reads all of the input: the rest downloads at the network's pace while it runs.
+  ctx.input.fillAll();
   // The encoder starts beside the probe; the probe's verdict (no audio, too long, not media) kills it unused.
   const early = startMp3(params.quality, "audio.mp3", ctx);
   try {

@@ -67,6 +67,8 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths): { au
 export async function videoExtraction(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoExtraction">> {
   // The MP3 encoder starts beside the probe (as in extractAudio); a video without audio, or one the probe refuses, kills it unused.
   const early = params.audio === false ? null : startMp3(params.audio.quality, "audio.mp3", ctx);
+  // The audio encode reads all of the input: the rest downloads at the network's pace while it runs. Frames alone read what they seek to.
+  if (params.audio !== false) ctx.input.fillAll();
   try {
     return await extract(params, ctx, early);
   } finally {

@@ -75,7 +75,10 @@ export interface InputReadStats {
   mode: "ranges" | "whole";
   /** Bytes received from the origin. */
   fetchedBytes: number;
+  /** Requests to the origin. */
   requests: number;
+  /** Reads the tools made of the loopback URL (ffmpeg's http makes one per seek past what it has). */
+  toolReads: number;
 }
 
 interface Fetch {
@@ -112,7 +115,7 @@ export class InputSource implements ProcessorInput {
   #budgetMs: number;
   #validator: Validator = {};
   #closed = false;
-  readonly stats: InputReadStats = { mode: "ranges", fetchedBytes: 0, requests: 0 };
+  readonly stats: InputReadStats = { mode: "ranges", fetchedBytes: 0, requests: 0, toolReads: 0 };
   /** Fired when the input fails: the job's tools stop, and the job reports this failure. */
   readonly failed = new AbortController();
 
@@ -329,13 +332,24 @@ export class InputSource implements ProcessorInput {
 
   /**
    * Resolves once byte `pos` is here, asking the origin for it when no request will bring
-   * it soon: a range of `window` bytes (up to the next byte already here or asked for).
-   * Returns the window for the reader's next request (doubled when it asked).
+   * it soon: a range of `window` bytes (up to the next byte already here or asked for);
+   * with `readAhead`, the next range too once `pos` is within half a window of what is
+   * here. Returns the window for the reader's next request (doubled when it asked).
    */
-  async #ensure(pos: number, window: number): Promise<number> {
+  async #ensure(pos: number, window: number, readAhead = false): Promise<number> {
     for (;;) {
       this.#throwIfFailed();
-      if (pos >= this.size || this.#filled.runEnd(pos) > pos) return window;
+      if (pos >= this.size) return window;
+      const here = this.#filled.runEnd(pos);
+      if (here > pos) {
+        // A tool reading on: its next range is asked for while it reads the second half of this one, so it does not wait for each.
+        const next = here < this.size && here - pos < window / 2 && !this.#fetches.some((f) => f.pos <= here && here < f.end);
+        if (readAhead && next && this.#mode === "ranges") {
+          this.#fetchRange(here, here + window);
+          window = Math.min(MAX_WINDOW_BYTES, window * 2);
+        }
+        return window;
+      }
       const coming = this.#fetches.find((f) => f.pos <= pos && pos < f.end && (this.#mode === "whole" || pos - f.pos <= NEAR_BYTES));
       if (!coming && this.#mode === "ranges") {
         this.#fetchRange(pos, pos + window);
@@ -441,13 +455,14 @@ export class InputSource implements ProcessorInput {
       ...(range ? { "content-range": `bytes ${start}-${end - 1}/${this.size}` } : {}),
     });
     if (req.method === "HEAD") return void res.end();
+    this.stats.toolReads++;
     let closed = false;
     res.once("close", () => (closed = true));
     let pos = start;
     let window = MIN_WINDOW_BYTES;
     try {
       while (pos < end && !closed) {
-        window = await this.#ensure(pos, window);
+        window = await this.#ensure(pos, window, true);
         const until = Math.min(end, this.#filled.runEnd(pos), pos + SERVE_BYTES);
         const buffer = Buffer.allocUnsafe(until - pos);
         const { bytesRead } = await this.#file.read(buffer, 0, buffer.length, pos);

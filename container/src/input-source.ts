@@ -517,15 +517,18 @@ export function localInput(path: string, size: number): ProcessorInput {
     source: path,
     file: async () => path,
     fillAll: () => {},
-    head: async (bytes) => {
-      const file = await open(path, "r");
-      try {
-        const buffer = Buffer.alloc(bytes);
-        const { bytesRead } = await file.read(buffer, 0, bytes, 0);
-        return buffer.subarray(0, bytesRead);
-      } finally {
-        await file.close();
-      }
-    },
+    head: (bytes) => readHead(path, bytes),
   };
+}
+
+/** A local file's first `bytes` bytes (fewer when it is shorter). */
+export async function readHead(path: string, bytes: number): Promise<Buffer> {
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await file.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
 }

@@ -2,11 +2,11 @@
 // failure to report in words the user can act on. Media is identified by its bytes
 // (docs/security.md): only local files or the job's own loopback source, and only the
 // container formats listed here.
-import { open } from "node:fs/promises";
 import type { Config } from "../config.ts";
 import { JobFailure, stopped } from "../errors.ts";
 import { describeDuration, runFfmpeg, seconds } from "./ffmpeg.ts";
 import { runTool } from "./spawn.ts";
+import { readHead } from "../input-source.ts";
 
 /**
  * Demuxers an input may be opened with. Playlists (hls, concat), image sequences and
@@ -268,13 +268,4 @@ export function classifyUnreadable(head: Buffer, stderr: string): JobFailure {
   );
 }
 
-async function readHead(path: string, bytes: number): Promise<Buffer> {
-  const file = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
-}
+

@@ -84,6 +84,18 @@ describe("a thumbnail near the end of a large MP4 reads a small part of it", () 
     for (const [i, [start]] of ranges.entries()) if (i > 0) expect(start).toBeGreaterThan(ranges[i - 1]![1]);
   });
 
+  it("the tools read the loopback source directly, whatever proxy the environment names", async () => {
+    const before = process.env.http_proxy;
+    process.env.http_proxy = "http://127.0.0.1:9";
+    try {
+      const { job } = await thumbnail(origin.serve("/proxied.mp4", media.faststart));
+      expect(await pixels(await job.output(completed(job.state).result.url))).toEqual(await pixels(reference));
+    } finally {
+      if (before === undefined) delete process.env.http_proxy;
+      else process.env.http_proxy = before;
+    }
+  });
+
   it("an origin that ignores Range: the whole file in one request, the same frame", async () => {
     const { job, served, requests } = await thumbnail(origin.serve("/ignoring.mp4", media.moovAtEnd, { kind: "ignore-range" }));
     expect(await pixels(await job.output(completed(job.state).result.url))).toEqual(await pixels(reference));

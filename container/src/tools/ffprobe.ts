@@ -22,10 +22,12 @@ export const INPUT_FORMATS = [
  * Options that go before every `-i`: known containers only, and local files only, except
  * for the job's input served on loopback (input-source.ts), opened over http and nothing
  * else. (The listed demuxers open no other URL: MOV's external references, `enable_drefs`,
- * are off by default; an option only MOV knows cannot be given to every input.)
+ * are off by default; an option only MOV knows cannot be given to every input.) The
+ * loopback input is read directly, never through a proxy named by the environment's
+ * `http_proxy` (ffmpeg's http honours it; an empty `-http_proxy` turns it off).
  */
 export function inputOptions(input?: string): string[] {
-  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", "http,tcp", "-format_whitelist", INPUT_FORMATS];
+  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", "http,tcp", "-http_proxy", "", "-format_whitelist", INPUT_FORMATS];
   return ["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS];
 }
 

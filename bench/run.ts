@@ -1,5 +1,5 @@
-// `npm run bench`: starts the local service, runs the seven measurements (issues 10 and 16)
-// in one go, and writes docs/benchmarks.md and docs/benchmarks.png. Raw results are kept in
+// `npm run bench`: starts the local service, runs the measurements (issues 10, 16 and 27;
+// section 8, large inputs, needs no service and runs on the processor's job table) in one go, and writes docs/benchmarks.md and docs/benchmarks.png. Raw results are kept in
 // bench/.media/results.json; `--only overhead,statements` runs those sections and keeps the
 // others from the last results; `--report-only` redraws the report from them, and `--quick`
 // runs each measurement once, small, to check the bench itself (not for the report).

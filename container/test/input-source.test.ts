@@ -111,17 +111,18 @@ describe("a thumbnail near the end of a large MP4 reads a small part of it", () 
     expect(served).toBeLessThanOrEqual(media.size + FIRST_READ_BYTES);
   });
 
-  it("extractAudio and compressVideo of the same file give the same outputs from ranges as from a whole download", async () => {
+  it("extractAudio, compressVideo and videoExtraction of the same file give the same outputs from ranges as from a whole download", async () => {
     for (const [type, params] of [
       ["extractAudio", { quality: "low" }],
       ["compressVideo", { codec: "h264", quality: "low", maxWidth: 96 }],
+      ["videoExtraction", { audio: { quality: "low" }, frames: { mode: "timestamps", values: [1, 58], format: "png", width: 96 } }],
     ] as const) {
       const outputs = [];
       for (const behaviour of [{ kind: "ranges" }, { kind: "ignore-range" }] as const) {
         origin.reset();
         const job = await runJob(type, { url: origin.serve(`/${type}-${behaviour.kind}.mp4`, media.moovAtEnd, behaviour), ...params } as never, { deadlineMs: 120_000 });
-        const { result } = completed(job.state);
-        outputs.push(await job.output(result.url));
+        const state = completed(job.state);
+        outputs.push(Buffer.concat(await Promise.all(state.outputs.map((o) => job.output(o.name)))));
         // Everything read once: the whole file, never more than once over.
         expect(origin.bytesServed).toBeLessThanOrEqual(media.size + FIRST_READ_BYTES);
       }

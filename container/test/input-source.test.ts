@@ -136,8 +136,10 @@ describe("a thumbnail near the end of a large MP4 reads a small part of it", () 
   });
 
   it("extractAudio, compressVideo and videoExtraction of the same file give the same outputs from ranges as from a whole download", async () => {
-    // compressVideo's encode is compared by what it measured: x264 under this load once
-    // wrote a different file from the same packets (the test above holds the packets equal).
+    // compressVideo's encode is compared by what it measured: read through the loopback
+    // source its file came out different about 1 run in 10 on a loaded machine, while the
+    // packets ffmpeg read were equal in every one of 18 runs (the test above) and 8 encodes
+    // of the local file under the same load were equal. Why is not known yet.
     for (const [type, params] of [
       ["extractAudio", { quality: "low" }],
       ["compressVideo", { codec: "h264", quality: "low", maxWidth: 96 }],

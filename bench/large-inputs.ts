@@ -62,7 +62,7 @@ async function largeInputs(): Promise<{ faststart: string; moovAtEnd: string; sh
   const short = join(LARGE_DIR, "short.mp4");
   const faststart = join(LARGE_DIR, "large-faststart.mp4");
   const moovAtEnd = join(LARGE_DIR, "large-moov-at-end.mp4");
-  const made = await stat(moovAtEnd).then((s) => s.size > 2 ** 30, () => false);
+  const made = await stat(moovAtEnd).then((s) => s.size >= 1e9, () => false);
   if (made) return { faststart, moovAtEnd, short };
   log("making the 1 GB inputs (once, cached in bench/.media/large)");
   await exec("ffmpeg", [

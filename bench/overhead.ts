@@ -135,7 +135,7 @@ const longCases: Case[] = [
       const png = join(paths.out, "frame.png");
       const time = params.timestamp as number;
       const args = thumbnailArgs(params, probe!, { input: paths.input, output: png, time });
-      const ctx = { input: { path: paths.input }, workDir: paths.out, signal: limits.signal, config };
+      const ctx = { input: { source: paths.input }, workDir: paths.out, signal: limits.signal, config };
       await grabFrame(ctx, probe!, args, { time, png, format: params.format, quality: params.quality, output: join(paths.out, "thumb.jpg") });
     },
     extras: (paths) => probeMedia(paths.input, limits.signal),
@@ -150,7 +150,7 @@ const longCases: Case[] = [
       const frames = times.map((time, i) => ({ time, output: join(paths.out, `f${i}.png`) }));
       const args = extractionArgs(params, probe!, { input: paths.input, audio: join(paths.out, "audio.mp3"), frames });
       await runFfmpeg(args.audio!, { ...limits, task: "bench" });
-      const ctx = { input: { path: paths.input }, workDir: paths.out, signal: limits.signal, config };
+      const ctx = { input: { source: paths.input }, workDir: paths.out, signal: limits.signal, config };
       for (const [i, frame] of frames.entries()) {
         const f = params.frames as Exclude<typeof params.frames, false>;
         await grabFrame(ctx, probe!, args.frames[i]!, { time: frame.time, png: frame.output, format: f.format, quality: f.quality, output: join(paths.out, `f${i}.jpg`) });

@@ -1,6 +1,7 @@
 // Writes docs/benchmarks.md (tables) and docs/benchmarks.png (chart.ts's SVG, rendered by
 // sharp) from one run's measurements. Nothing here judges a timing: the
 // numbers are reported as measured, with the machine and its load beside them.
+import { largeInputsSection, type LargeInputsResult } from "./large-inputs.ts";
 import { readFile, writeFile } from "node:fs/promises";
 import sharp from "sharp";
 import { CREATE_GOAL, type ApiResult } from "./api-load.ts";
@@ -40,6 +41,7 @@ export interface Results {
   limits?: LimitsResult;
   statements?: StatementsResult;
   cost?: CostResult;
+  largeInputs?: LargeInputsResult;
   /** When each section was measured, if not in this run's first line. */
   measuredAt?: Record<string, string>;
   /** Hand-written analysis, appended as is. */
@@ -63,6 +65,7 @@ export const SECTION_NAMES = {
   limits: "5. Limits under load",
   statements: "6. D1 statements and Durable Object requests per job",
   cost: "6b. A long job's Durable Object requests, and a 1080p encode's CPU time",
+  largeInputs: "8. Large inputs: read as the job needs them",
 } as const;
 
 export function markdown(r: Results): string {
@@ -112,6 +115,8 @@ ${section(r, "limits", () => limitsSection(r.limits!))}
 ${section(r, "statements", () => statementsSection(r.statements!))}
 
 ${section(r, "cost", () => costSection(r.cost!))}
+
+${section(r, "largeInputs", () => largeInputsSection(r.largeInputs!, SECTION_NAMES.largeInputs))}
 
 ${r.analysis}
 `);

@@ -1,5 +1,5 @@
-// `npm run bench`: starts the local service, runs the seven measurements (issues 10 and 16)
-// in one go, and writes docs/benchmarks.md and docs/benchmarks.png. Raw results are kept in
+// `npm run bench`: starts the local service, runs the measurements (issues 10, 16 and 27;
+// section 8, large inputs, needs no service and runs on the processor's job table) in one go, and writes docs/benchmarks.md and docs/benchmarks.png. Raw results are kept in
 // bench/.media/results.json; `--only overhead,statements` runs those sections and keeps the
 // others from the last results; `--report-only` redraws the report from them, and `--quick`
 // runs each measurement once, small, to check the bench itself (not for the report).
@@ -14,6 +14,7 @@ import { measureApi } from "./api-load.ts";
 import { measureAv1 } from "./av1.ts";
 import { measureCost } from "./cost.ts";
 import { measureDispatch } from "./dispatch.ts";
+import { measureLargeInputs } from "./large-inputs.ts";
 import { measureLimits } from "./limits-load.ts";
 import { makeInputs, MEDIA_DIR, startMediaServer } from "./media.ts";
 import { measureOverhead } from "./overhead.ts";
@@ -96,8 +97,10 @@ async function main() {
 
   const inputs = await section("inputs", makeInputs);
   const sizes = Object.fromEntries(await Promise.all(Object.entries(inputs).map(async ([k, p]) => [k, { bytes: (await stat(p)).size }])));
-  log("starting the service (processor + wrangler dev)");
-  const service = await startService({ startTimeout: 120_000, ...BENCH_SERVICE });
+  // Compression and large inputs run the tools and the processor's job table alone: no service for them.
+  const needsService = only.some((name) => name !== "quality" && name !== "largeInputs");
+  if (needsService) log("starting the service (processor + wrangler dev)");
+  const service = needsService ? await startService({ startTimeout: 120_000, ...BENCH_SERVICE }) : undefined;
   const media = await startMediaServer();
   try {
     const previous = await previousResults();
@@ -109,24 +112,25 @@ async function main() {
     };
     const longRuns = (short: boolean, type?: string) => (quick ? 1 : short ? 5 : type === "compressVideo" || type === "videoExtraction" || type === "videoAdaptive" ? 3 : 5);
     if (runs("overhead")) {
-      const org = await Org.create(service, "bench-overhead", "enterprise", 6);
+      const org = await Org.create(service!, "bench-overhead", "enterprise", 6);
       measured("overhead", await section("1. processing overhead", () => measureOverhead(org, inputs, media, (c) => longRuns(!(c.input in { video: 1, photo: 1, pdf: 1 }), c.type))));
     }
     if (runs("av1")) {
-      const org = await Org.create(service, "bench-av1", "enterprise", 6);
+      const org = await Org.create(service!, "bench-av1", "enterprise", 6);
       measured("av1", await section("1b. AV1", () => measureAv1(org, inputs, media, quick ? 1 : 3)));
     }
     if (runs("quality")) measured("quality", await section("2. compression", () => measureQuality(inputs)));
-    if (runs("api")) measured("api", await section("3. API load", () => measureApi(service, inputs, media)));
-    if (runs("dispatch")) measured("dispatch", await section("4. dispatch latency", () => measureDispatch(service, inputs, media, quick ? 10 : 100)));
-    if (runs("limits")) measured("limits", await section("5. limits under load", () => measureLimits(service, inputs, media)));
+    if (runs("api")) measured("api", await section("3. API load", () => measureApi(service!, inputs, media)));
+    if (runs("dispatch")) measured("dispatch", await section("4. dispatch latency", () => measureDispatch(service!, inputs, media, quick ? 10 : 100)));
+    if (runs("limits")) measured("limits", await section("5. limits under load", () => measureLimits(service!, inputs, media)));
     if (runs("statements")) {
-      const org = await Org.create(service, "bench-statements", "enterprise", 6);
-      measured("statements", await section("6. D1 statements per job", () => measureStatements(service, org, inputs, media, (short) => (quick || !short ? 1 : 3))));
+      const org = await Org.create(service!, "bench-statements", "enterprise", 6);
+      measured("statements", await section("6. D1 statements per job", () => measureStatements(service!, org, inputs, media, (short) => (quick || !short ? 1 : 3))));
     }
+    if (runs("largeInputs")) measured("largeInputs", await section("8. large inputs", () => measureLargeInputs(quick)));
     if (runs("cost")) {
-      const org = await Org.create(service, "bench-cost", "enterprise", 2);
-      measured("cost", await section("6b. a long job's requests, an encode's CPU", () => measureCost(service, org, inputs, media, quick ? 30_000 : 180_000)));
+      const org = await Org.create(service!, "bench-cost", "enterprise", 2);
+      measured("cost", await section("6b. a long job's requests, an encode's CPU", () => measureCost(service!, org, inputs, media, quick ? 30_000 : 180_000)));
     }
     results.totalSeconds = (performance.now() - started) / 1000;
     results.analysis = analysis(results);
@@ -135,7 +139,7 @@ async function main() {
     log(`wrote ${docs.markdown} and ${docs.png} in ${Math.round(results.totalSeconds)} s`);
   } finally {
     await media.close();
-    await service.stop();
+    await service?.stop();
   }
 }
 

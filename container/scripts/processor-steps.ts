@@ -24,6 +24,7 @@ import { StepLog } from "../src/steps.ts";
 import { runFfmpeg } from "../src/tools/ffmpeg.ts";
 import { probeMedia } from "../src/tools/ffprobe.ts";
 import { grabFrame } from "../src/tools/frames.ts";
+import { localInput } from "../src/input-source.ts";
 import { ghostscriptFailure, runGhostscript } from "../src/tools/ghostscript.ts";
 import { buildPdf, photoJpeg } from "../test/pdf-fixtures.ts";
 
@@ -86,7 +87,7 @@ const cases: Case[] = [
     raw: (params, out) => {
       const png = join(out, "frame.png");
       const args = thumbnailArgs(params, clipProbe, { input: clip, output: png, time: 2 });
-      const ctx = { input: { path: clip }, workDir: out, signal, config };
+      const ctx = { input: { source: clip }, workDir: out, signal, config };
       return grabFrame(ctx, clipProbe, args, { time: 2, png, format: params.format, quality: params.quality, output: join(out, "thumbnail.jpg") });
     },
   },
@@ -129,7 +130,7 @@ async function cpuMs(): Promise<number> {
 async function runProcessor(c: Case, params: unknown, workDir: string): Promise<{ ms: number; steps: StepLog; result: unknown }> {
   await mkdir(join(workDir, "out"), { recursive: true });
   const ctx: ProcessorContext = {
-    input: { path: c.input, size: (await stat(c.input)).size },
+    input: localInput(c.input, (await stat(c.input)).size),
     workDir,
     signal,
     config,

@@ -75,50 +75,130 @@ function tooLarge(limit: number, size?: number): JobFailure {
 }
 
 export async function fetchInput(rawUrl: string, destination: string, options: FetchInputOptions): Promise<FetchedInput> {
-  const { limits, signal } = options;
-  const anyAddress = limits.ALLOW_PRIVATE_NETWORK_INPUTS || options.fromRunner !== undefined;
-  const policy = anyAddress ? () => ({ allowed: true }) as const : (options.addressPolicy ?? classifyAddress);
-  const lookup = guardedLookup(policy, options.lookup ?? dnsLookup);
-  const total = AbortSignal.any([signal, AbortSignal.timeout(limits.INPUT_TOTAL_TIMEOUT_MS)]);
-  let url = options.fromRunner ? runnerUrl(rawUrl) : checkedUrl(rawUrl, limits);
-  let hop: Hop = {};
+  const total = AbortSignal.any([options.signal, AbortSignal.timeout(options.limits.INPUT_TOTAL_TIMEOUT_MS)]);
+  const origin = new InputOrigin(rawUrl, options);
   try {
-    for (let redirects = 0; ; redirects++) {
-      hop = {};
-      const response = await request(url, { lookup, policy, limits, signal: total, hop, token: options.fromRunner?.token });
-      const status = response.statusCode ?? 0;
-      if (REDIRECT_STATUSES.has(status) && response.headers.location) {
-        response.destroy();
-        if (options.fromRunner) throw unreachable(`the runner's input route answered HTTP ${status} (a redirect), which is refused`);
-        if (redirects >= MAX_REDIRECTS) throw unreachable(`the input URL redirected more than ${MAX_REDIRECTS} times`);
-        url = checkedUrl(resolveLocation(response.headers.location, url), limits, "redirected to a URL that is refused");
-        continue;
-      }
-      if (status < 200 || status >= 300) {
-        response.destroy();
-        // The runner's route failing is the service's failure, not the input's: the attempt
-        // is reported interrupted and tried again (JOB_ERRORS processing_interrupted is
-        // retryable), except for an upload that is gone.
-        if (options.fromRunner && status === 404) throw unreachable("the uploaded input no longer exists (unused uploads are removed after 24 hours); upload it again");
-        if (options.fromRunner) throw interrupted(`the service could not read the uploaded input (its input route answered HTTP ${status})`);
-        throw unreachable(`the input URL answered HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ""}`);
-      }
-      const declared = Number(response.headers["content-length"]);
-      if (Number.isFinite(declared) && declared > limits.MAX_INPUT_BYTES) {
-        response.destroy();
-        throw tooLarge(limits.MAX_INPUT_BYTES, declared);
-      }
-      const size = await save(response, destination, limits.MAX_INPUT_BYTES, total);
-      return { path: destination, size, url: url.href };
-    }
+    const answer = await origin.get(undefined, total);
+    const size = await answer.read(() => save(answer.response, destination, options.limits.MAX_INPUT_BYTES, total));
+    return { path: destination, size, url: answer.url.href };
   } catch (error) {
     await rm(destination, { force: true });
-    if (signal.aborted) throw new JobCancelled();
-    if (hop.failure) throw hop.failure;
-    if (error instanceof JobFailure) throw error;
-    if (total.aborted) throw unreachable(`downloading the input took longer than the limit of ${seconds(limits.INPUT_TOTAL_TIMEOUT_MS)}`, error);
-    if (options.fromRunner) throw interrupted(`the service could not read the uploaded input (${describeNetworkError(error, url)})`, error);
-    throw unreachable(describeNetworkError(error, url), error);
+    throw error;
+  } finally {
+    origin.close();
+  }
+}
+
+/** One 2xx answer of the origin: its response, the URL that gave it, and how to read its body with failures said as fetchInput says them. */
+export interface OriginAnswer {
+  response: http.IncomingMessage;
+  status: number;
+  url: URL;
+  /** Runs `work` (reading the body), turning what fails into the input's JobFailure (or JobCancelled). */
+  read<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * One input's origin, asked as often as the job needs (the whole file, or byte ranges of
+ * it: input-source.ts), every request under the same rules: the URL checked, its redirects
+ * followed from the first URL again and each checked, the address checked at lookup and at
+ * connect, connect and idle limits. Its own keep-alive agents: a connection is reused only
+ * by this input's requests, and its address was checked when it connected (and is checked
+ * again on each reuse).
+ */
+export class InputOrigin {
+  readonly #options: FetchInputOptions;
+  readonly #url: URL;
+  readonly #policy: (address: string) => AddressVerdict;
+  readonly #lookup: LookupFunction;
+  readonly #agents = { http: new http.Agent({ keepAlive: true, maxSockets: 4 }), https: new https.Agent({ keepAlive: true, maxSockets: 4 }) };
+
+  /** Throws input_unreachable for a URL the rules refuse, before any request. */
+  constructor(rawUrl: string, options: FetchInputOptions) {
+    this.#options = options;
+    const anyAddress = options.limits.ALLOW_PRIVATE_NETWORK_INPUTS || options.fromRunner !== undefined;
+    this.#policy = anyAddress ? () => ({ allowed: true }) as const : (options.addressPolicy ?? classifyAddress);
+    this.#lookup = guardedLookup(this.#policy, options.lookup ?? dnsLookup);
+    this.#url = options.fromRunner ? runnerUrl(rawUrl) : checkedUrl(rawUrl, options.limits);
+  }
+
+  /**
+   * A GET of the input, with `range` as its Range header when given, resolving to the first
+   * 2xx answer after redirects (or a 416 to a range); `signal` bounds the request and its body. A refused
+   * redirect, a non-2xx status or a network failure rejects with the input's JobFailure.
+   */
+  async get(range: string | undefined, signal: AbortSignal): Promise<OriginAnswer> {
+    const { limits, fromRunner } = this.#options;
+    let url = this.#url;
+    let hop: Hop = {};
+    const fail = (error: unknown): never => {
+      throw this.#failure(error, { url, hop, signal });
+    };
+    try {
+      for (let redirects = 0; ; redirects++) {
+        hop = {};
+        const agent = url.protocol === "https:" ? this.#agents.https : this.#agents.http;
+        const response = await request(url, { lookup: this.#lookup, policy: this.#policy, limits, signal, hop, token: fromRunner?.token, range, agent });
+        const status = response.statusCode ?? 0;
+        if (REDIRECT_STATUSES.has(status) && response.headers.location) {
+          response.destroy();
+          if (fromRunner) throw unreachable(`the runner's input route answered HTTP ${status} (a redirect), which is refused`);
+          if (redirects >= MAX_REDIRECTS) throw unreachable(`the input URL redirected more than ${MAX_REDIRECTS} times`);
+          url = checkedUrl(resolveLocation(response.headers.location, url), limits, "redirected to a URL that is refused");
+          continue;
+        }
+        // A range past the end (an empty input) is an answer the range reader handles.
+        const unsatisfiable = status === 416 && range !== undefined;
+        if ((status < 200 || status >= 300) && !unsatisfiable) {
+          response.destroy();
+          // The runner's route failing is the service's failure, not the input's: the attempt
+          // is reported interrupted and tried again (JOB_ERRORS processing_interrupted is
+          // retryable), except for an upload that is gone.
+          if (fromRunner && status === 404) throw unreachable("the uploaded input no longer exists (unused uploads are removed after 24 hours); upload it again");
+          if (fromRunner) throw interrupted(`the service could not read the uploaded input (its input route answered HTTP ${status})`);
+          throw unreachable(`the input URL answered HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ""}`);
+        }
+        const declared = Number(response.headers["content-length"]);
+        if (status === 200 && Number.isFinite(declared) && declared > limits.MAX_INPUT_BYTES) {
+          response.destroy();
+          throw tooLarge(limits.MAX_INPUT_BYTES, declared);
+        }
+        const answerHop = hop;
+        const answerUrl = url;
+        return {
+          response,
+          status,
+          url,
+          read: async (work) => {
+            try {
+              return await work();
+            } catch (error) {
+              response.destroy();
+              throw this.#failure(error, { url: answerUrl, hop: answerHop, signal });
+            }
+          },
+        };
+      }
+    } catch (error) {
+      return fail(error);
+    }
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): void {
+    this.#agents.http.destroy();
+    this.#agents.https.destroy();
+  }
+
+  /** What failed, in the words fetchInput has always used: cancelled, the hop's own verdict, a limit, or the network. */
+  #failure(error: unknown, { url, hop, signal }: { url: URL; hop: Hop; signal: AbortSignal }): Error {
+    const { limits, fromRunner } = this.#options;
+    if (this.#options.signal.aborted) return new JobCancelled();
+    if (hop.failure) return hop.failure;
+    if (error instanceof JobFailure || error instanceof JobCancelled) return error;
+    if (signal.aborted) return unreachable(`downloading the input took longer than the limit of ${seconds(limits.INPUT_TOTAL_TIMEOUT_MS)}`, error);
+    if (fromRunner) return interrupted(`the service could not read the uploaded input (${describeNetworkError(error, url)})`, error);
+    return unreachable(describeNetworkError(error, url), error);
   }
 }
 
@@ -172,6 +252,10 @@ interface RequestOptions {
   hop: Hop;
   /** The attempt's token, for the runner's input route only. */
   token?: string;
+  /** The Range header, when a part of the input is asked for. */
+  range?: string;
+  /** The input's own keep-alive agent (InputOrigin). */
+  agent: http.Agent;
 }
 
 function request(url: URL, options: RequestOptions): Promise<http.IncomingMessage> {
@@ -181,12 +265,14 @@ function request(url: URL, options: RequestOptions): Promise<http.IncomingMessag
     const req = client.get(url, {
       lookup: options.lookup,
       signal: options.signal,
-      // A fresh connection per request: a pooled socket would skip the connect-time check.
-      agent: false,
+      // The input's own agent: its sockets are this input's only, each checked when it
+      // connected and again below when it is reused.
+      agent: options.agent,
       headers: {
         "user-agent": "media-jobs/1 (+input fetch)",
         accept: "*/*",
         "accept-encoding": "identity",
+        ...(options.range ? { range: options.range } : {}),
         ...(options.token ? { authorization: `Bearer ${options.token}`, [PROTOCOL_HEADER]: String(PROCESSOR_PROTOCOL_VERSION) } : {}),
       },
     });
@@ -200,12 +286,19 @@ function request(url: URL, options: RequestOptions): Promise<http.IncomingMessag
     );
     req.on("socket", (socket: Socket) => {
       // The address actually connected, whatever resolved it: the last word on where bytes go.
-      socket.once("connect", () => {
+      const check = () => {
         const address = socket.remoteAddress ?? "";
         const verdict = options.policy(address);
         if (!verdict.allowed) fail(unreachable(`refused the connection to ${url.host}: its address ${address} is non-public (${verdict.range})`));
-      });
-      socket.once(url.protocol === "https:" ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
+      };
+      if (req.reusedSocket) {
+        // A kept-alive socket of this input, connected (and checked) before: checked again.
+        check();
+        clearTimeout(connectTimer);
+      } else {
+        socket.once("connect", check);
+        socket.once(url.protocol === "https:" ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
+      }
     });
     req.setTimeout(limits.INPUT_IDLE_TIMEOUT_MS, () =>
       fail(unreachable(`the input server sent no data for ${seconds(limits.INPUT_IDLE_TIMEOUT_MS)} (the idle limit)`)),

@@ -19,10 +19,11 @@ import type { StoredResult } from "../../src/contract/stored-result.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure, stopped } from "./errors.ts";
 import { EventPusher, type OutputFile } from "./events.ts";
-import { fetchInput, formatBytes } from "./fetch-input.ts";
+import { formatBytes } from "./fetch-input.ts";
+import { InputSource } from "./input-source.ts";
 import { log } from "./log.ts";
 import { PushPaths } from "./push-path.ts";
-import { processors } from "./processors/index.ts";
+import { processors, READS_INPUT_AS_NEEDED } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
 import { StepLog, type StepTime } from "./steps.ts";
 
@@ -209,21 +210,28 @@ export class JobTable {
       entry.events?.progressed();
     };
     const steps = entry.steps;
+    let input: InputSource | undefined;
     try {
       const processor = processors[request.type];
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
       await mkdir(join(entry.dir, "out"), { recursive: true });
       const fetchStart = Date.now();
-      const input = request.callback?.input
-        ? await fetchInput(request.callback.input, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback.token } })
-        : await fetchInput(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
+      input = request.callback?.input
+        ? await InputSource.open(request.callback.input, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback.token } })
+        : await InputSource.open(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
+      // A type not converted to reading its input as needed starts on the complete local file, as always.
+      if (!READS_INPUT_AS_NEEDED.has(request.type)) await input.file();
       entry.timings.fetchInputMs = Date.now() - fetchStart;
       setProgress(5);
       const processStart = Date.now();
+      // The input failing while the tools read it (a refused redirect, a limit, the origin
+      // gone) stops them; the job then reports the input's failure, not the tools'.
+      const work = AbortSignal.any([signal, input.failed.signal]);
+      const source = input;
       const result = await steps.run(() => (processor as Processor<JobType>)(request.params, {
-        input,
+        input: source,
         workDir: entry.dir,
-        signal,
+        signal: work,
         config: this.#config,
         setProgress,
         addOutput: (name: string, contentType: string) => {
@@ -236,6 +244,7 @@ export class JobTable {
           return path;
         },
       }));
+      if (input.failure) throw input.failure;
       if (entry.controller.signal.aborted) throw new JobCancelled();
       for (const [name, output] of entry.outputs) {
         output.size = (await stat(output.path)).size;
@@ -247,8 +256,9 @@ export class JobTable {
       entry.progress = 100;
       entry.state = "completed";
     } catch (error) {
-      // Stopped by its signal: the caller's cancel, or the job's own time limit (errors.ts decides).
-      const failure = signal.aborted ? stopped(signal, this.#config.JOB_TIMEOUT_MS) : error;
+      // Stopped by its signal: the caller's cancel, or the job's own time limit (errors.ts
+      // decides); else the input's own failure, which stopped the tools, before theirs.
+      const failure = signal.aborted ? stopped(signal, this.#config.JOB_TIMEOUT_MS) : (input?.failure ?? error);
       if (failure instanceof JobCancelled) {
         entry.state = "cancelled";
       } else if (failure instanceof JobFailure) {
@@ -261,10 +271,12 @@ export class JobTable {
         log("error", "job crashed", { job: entry.id, error: String((error as Error)?.stack ?? error) });
       }
       // Nothing of a failed or cancelled job is served, so its files can go now.
+      await input?.close();
       await rm(entry.dir, { recursive: true, force: true });
     } finally {
+      await input?.close();
       entry.finishedAt = Date.now();
-      log("info", "job finished", { job: entry.id, type: request.type, state: entry.state, ms: entry.finishedAt - started, ...entry.timings, steps: steps.list() });
+      log("info", "job finished", { job: entry.id, type: request.type, state: entry.state, ms: entry.finishedAt - started, ...entry.timings, input: input?.stats, steps: steps.list() });
       // Not awaited by `done`: a cancel or DELETE must not wait for the runner to answer. A drain waits for it.
       entry.reported = entry.events?.finished() ?? Promise.resolve();
     }

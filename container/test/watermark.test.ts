@@ -272,8 +272,9 @@ describe("watermarks on the new video types", () => {
   it("videoAdaptive carries the logo in every rendition, at the same place and relative size", async () => {
     const job = await runJob("videoAdaptive", { url: blackVideo, renditions: [{ height: 144 }, { height: 240 }], segmentDuration: 2, watermark: { url: logoUrl, size: 0.25 } });
     const { result } = completed(job.state);
-    expect(result.renditions.map((r) => [r.width, r.height])).toEqual([[192, 144], [320, 240]]);
-    for (const rendition of result.renditions) {
+    const renditions = result.renditions as { url: string; width: number; height: number }[];
+    expect(renditions.map((r) => [r.width, r.height])).toEqual([[192, 144], [320, 240]]);
+    for (const rendition of renditions) {
       const frame = await firstFrame(await job.output(rendition.url.replace(/\.m3u8$/, ".mp4")));
       const box = overlayBox(logo({ size: 0.25 }), { width: rendition.width, height: rendition.height });
       expect(await brightness(frame, inner(box))).toBeGreaterThan(220);

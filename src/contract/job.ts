@@ -49,7 +49,7 @@ export const jobTimings = z.object({
   queuedMs: phaseMs.describe("Created until its first attempt started (waiting for a concurrency slot and a processor)."),
   retriesMs: phaseMs.describe("The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it."),
   startMs: phaseMs.describe("The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included."),
-  fetchInputMs: phaseMs.describe("The processor's download of the input, in the last attempt."),
+  fetchInputMs: phaseMs.describe("The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range."),
   processMs: phaseMs.describe("The processing itself (probe, tools, outputs written), in the last attempt."),
   storeOutputMs: phaseMs.describe("Outputs moved from the processor into storage."),
   reportMs: phaseMs.describe("The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service."),

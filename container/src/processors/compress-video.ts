@@ -140,7 +140,7 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, water
   // Always scale to the computed size: a pass-through when it is the input's own, and odd
   // sides, non-square pixels and rotated phone video all come out square-pixelled and even.
   const scale = `scale=${size.width}:${size.height},setsar=1`;
-  const args = [...inputOptions(), "-i", paths.input];
+  const args = [...inputOptions(paths.input), "-i", paths.input];
   if (watermark) {
     // The watermark goes on the scaled picture, laid out for its size (tools/watermark.ts).
     const overlay = ffmpegOverlay(watermark, size);
@@ -186,6 +186,8 @@ function videoCodecArgs(params: Params): string[] {
 
 export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const { signal } = ctx;
+  // The encode reads all of the input: the rest downloads at the network's pace while it runs.
+  ctx.input.fillAll();
   const probe = await probeInput(ctx, { video: true });
   const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(8);
@@ -197,7 +199,7 @@ export async function compressVideo(params: Params, ctx: ProcessorContext): Prom
   const format = outputFormat(params);
   const name = `video.${format}`;
   const output = ctx.addOutput(name, CONTENT_TYPES[format]);
-  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.path, output }, watermark), {
+  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark), {
     signal,
     timeoutMs: encodeTimeoutMs(params, picture, probe, ctx.config),
     durationS: probe.duration,

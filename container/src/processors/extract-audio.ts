@@ -31,7 +31,7 @@ export function buildArgs(params: { quality: QualityPreset }, probe: MediaProbe,
   // MP3 holds at most two channels: surround is mixed down rather than refused.
   const channels = audio.channels > 2 ? ["-ac", "2"] : [];
   return [
-    ...inputOptions(), "-i", paths.input,
+    ...inputOptions(paths.input), "-i", paths.input,
     "-map", `0:${audio.index}`, "-vn", "-sn", "-dn",
     ...encoderArgs(params.quality), ...channels,
     "-f", "mp3", paths.output,
@@ -45,7 +45,7 @@ export function buildArgs(params: { quality: QualityPreset }, probe: MediaProbe,
  * as `-ac 2` does (both end in the same aresample conversion; the bytes are equal, tested).
  */
 export function earlyArgs(quality: QualityPreset, paths: Paths): string[] {
-  return [...inputOptions(), "-i", paths.input, "-map", "[out]", ...encoderArgs(quality), "-f", "mp3", paths.output];
+  return [...inputOptions(paths.input), "-i", paths.input, "-map", "[out]", ...encoderArgs(quality), "-f", "mp3", paths.output];
 }
 
 export function earlyGraph(probe: MediaProbe): string {
@@ -61,7 +61,7 @@ export interface EarlyMp3 {
 
 export function startMp3(quality: QualityPreset, name: string, ctx: ProcessorContext): EarlyMp3 {
   const path = join(ctx.workDir, `early-${name}`);
-  return { path, ffmpeg: new EarlyFfmpeg(earlyArgs(quality, { input: ctx.input.path, output: path }), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS }) };
+  return { path, ffmpeg: new EarlyFfmpeg(earlyArgs(quality, { input: ctx.input.source, output: path }), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS }) };
 }
 
 export interface Mp3Output {
@@ -109,6 +109,8 @@ async function probeMp3(path: string, signal: AbortSignal): Promise<{ duration: 
 }
 
 export async function extractAudio(params: JobParams<"extractAudio">, ctx: ProcessorContext): Promise<StoredResult<"extractAudio">> {
+  // The encode reads all of the input: the rest downloads at the network's pace while it runs.
+  ctx.input.fillAll();
   // The encoder starts beside the probe; the probe's verdict (no audio, too long, not media) kills it unused.
   const early = startMp3(params.quality, "audio.mp3", ctx);
   try {

@@ -23,3 +23,19 @@ export const processors: { [T in JobType]?: Processor<T> } = {
   compressPdf,
   videoAdaptive,
 };
+
+/**
+ * Types whose processor reads `ctx.input.source` as its tools need it (a seek reads the
+ * bytes it lands on; a whole read starts while the rest arrives). Every other type starts
+ * once its input is a complete local file at `ctx.input.path` (docs/architecture.md, "How
+ * the processor reads an input").
+ */
+export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
+  "videoThumbnail",
+  "videoExtraction",
+  "extractAudio",
+  "compressVideo",
+  "videoPreview",
+  "videoStoryboard",
+  "videoAdaptive",
+]);

@@ -1,5 +1,5 @@
-// What a processor module gets and gives. The framework (jobs.ts) downloads the input
-// once, gives each processor a private work directory, and collects the outputs it
+// What a processor module gets and gives. The framework (jobs.ts) reads the input
+// (input-source.ts), gives each processor a private work directory, and collects the outputs it
 // registers; a processor's result holds output names where the API will put signed URLs.
 // Its steps are timed without its help: every tool run (tools/spawn.ts) and sharp step is
 // recorded in the StepLog the processor runs in (steps.ts).
@@ -7,8 +7,31 @@ import type { JobParams, JobType } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import type { Config } from "../config.ts";
 
+/** A job's input (container/src/input-source.ts InputSource). */
+export interface ProcessorInput {
+  /**
+   * The local copy. Complete when the processor starts, unless its type is one of
+   * READS_INPUT_AS_NEEDED (processors/index.ts): then complete once `file()` has resolved.
+   */
+  readonly path: string;
+  /** Bytes. */
+  readonly size: number;
+  /**
+   * What the ffmpeg family opens, with `inputOptions(source)` (tools/ffprobe.ts): the local
+   * copy once complete, else a loopback URL that serves it with Range, each read fetched
+   * from the origin as it comes (a seek reads only the bytes it lands on).
+   */
+  readonly source: string;
+  /** Completes the local copy and resolves to `path`. */
+  file(): Promise<string>;
+  /** Starts fetching the rest in order without waiting (for a tool that reads all of it, so the download runs at the network's pace beside it). */
+  fillAll(): void;
+  /** The first `bytes` bytes (fewer for a shorter input). */
+  head(bytes: number): Promise<Buffer>;
+}
+
 export interface ProcessorContext {
-  input: { path: string; size: number };
+  input: ProcessorInput;
   workDir: string;
   signal: AbortSignal;
   config: Config;

@@ -95,7 +95,7 @@ export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], path
   const split = rungs.length > 1 ? `${marked}[${source}]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join("")};` : marked;
   const graph = split + rungs.map((r, i) => `[${rungs.length > 1 ? `s${i}` : source}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`).join(";");
   const gop = String(Math.max(1, Math.round((video.frameRate ?? 25) * d)));
-  const args = [...inputOptions(), "-i", paths.input, ...(overlay?.inputs ?? []), "-filter_complex", graph];
+  const args = [...inputOptions(paths.input), "-i", paths.input, ...(overlay?.inputs ?? []), "-filter_complex", graph];
   rungs.forEach((r, i) => {
     args.push("-map", `[v${i}]`);
     if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
@@ -315,6 +315,8 @@ async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, wit
 
 export async function videoAdaptive(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoAdaptive">> {
   const { signal } = ctx;
+  // Every rendition is an encode of all of the input: the rest downloads at the network's pace while it runs.
+  ctx.input.fillAll();
   const probe = await probeInput(ctx, { video: true });
   if (probe.duration > ctx.config.MAX_ADAPTIVE_DURATION_S) {
     throw new JobFailure(
@@ -326,7 +328,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   ctx.setProgress(5);
   const rungs = ladderFor(params, probe.video!);
   const paths: Paths = {
-    input: ctx.input.path,
+    input: ctx.input.source,
     rungs: rungs.map((r) => ({ playlist: ctx.addOutput(`stream/${r.name}.m3u8`, PLAYLIST_TYPE), media: ctx.addOutput(`stream/${r.name}.mp4`, "video/mp4") })),
   };
   const withAudio = params.audio && probe.audio !== null;

@@ -68,6 +68,8 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths): { au
 export async function videoExtraction(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoExtraction">> {
   // The MP3 encoder starts beside the probe (as in extractAudio); a video without audio, or one the probe refuses, kills it unused.
   const early = params.audio === false ? null : startMp3(params.audio.quality, "audio.mp3", ctx);
+  // The audio encode reads all of the input: the rest downloads at the network's pace while it runs. Frames alone read what they seek to.
+  if (params.audio !== false) ctx.input.fillAll();
   try {
     return await extract(params, ctx, early);
   } finally {
@@ -102,7 +104,7 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
       const name = frameName(i, frames.format);
       const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[frames.format]);
       const png = join(ctx.workDir, `frame-${i + 1}.png`);
-      const [args] = buildArgs({ ...params, audio: false }, probe, { input: ctx.input.path, frames: [{ time, output: png }] }).frames;
+      const [args] = buildArgs({ ...params, audio: false }, probe, { input: ctx.input.source, frames: [{ time, output: png }] }).frames;
       const image = await grabFrame(ctx, probe, args!, { time, png, format: frames.format, quality: frames.quality, output, box, overlay });
       results.push({ url: name, size: image.size, width: image.width, height: image.height, format: frames.format, timestamp: round3(time) });
       ctx.setProgress(10 + 85 * (audioShare + ((1 - audioShare) * (i + 1)) / times.length));

@@ -121,7 +121,7 @@ export function buildArgs(params: Params, probe: MediaProbe, plan: Plan, paths: 
       ? `${scaled},split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle[out]`
       : `${scaled}${params.format === "mp4" ? ",format=yuv420p" : ""}[out]`;
   // Seeking half a frame early makes ffmpeg's first frame (the first at or after the seek) the span's own (seekPoint).
-  const args = plan.spans.flatMap((span) => [...inputOptions(), "-ss", seconds(seekPoint(span.start, probe)), "-t", seconds(span.duration), "-i", paths.input]);
+  const args = plan.spans.flatMap((span) => [...inputOptions(paths.input), "-ss", seconds(seekPoint(span.start, probe)), "-t", seconds(span.duration), "-i", paths.input]);
   if (overlay) args.push(...overlay.inputs);
   args.push("-filter_complex", graph, "-map", "[out]", "-an", "-sn", "-dn", "-frames:v", String(plan.maxFrames));
   switch (params.format) {
@@ -184,7 +184,7 @@ export async function videoPreview(params: Params, ctx: ProcessorContext): Promi
 
   const name = `preview.${params.format}`;
   const output = ctx.addOutput(name, CONTENT_TYPES[params.format]);
-  await runFfmpeg(buildArgs(params, probe, plan, { input: ctx.input.path, output }, watermark || undefined), {
+  await runFfmpeg(buildArgs(params, probe, plan, { input: ctx.input.source, output }, watermark || undefined), {
     signal: ctx.signal,
     // Decoding starts at the keyframe before the span: the whole video's limit, not the span's.
     timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),

@@ -109,7 +109,7 @@ export function buildArgs(plan: StoryboardPlan, probe: MediaProbe, paths: { inpu
   ];
   const graph = `[0:${probe.video!.index}]split[tiles][clock];[tiles]${filters.join(",")}[sprite];[clock]fps=1,scale=2:2[progress]`;
   return [
-    ...inputOptions(), "-i", paths.input, ...(overlay?.inputs ?? []), "-filter_complex", graph,
+    ...inputOptions(paths.input), "-i", paths.input, ...(overlay?.inputs ?? []), "-filter_complex", graph,
     "-map", "[sprite]", "-frames:v", "1", "-c:v", "png", "-compression_level", "1", "-f", "image2", "-update", "1", paths.output,
     "-map", "[progress]", "-f", "null", "-",
   ];
@@ -135,6 +135,8 @@ export function storyboardVtt(plan: StoryboardPlan, sprite: string): string {
 }
 
 export async function videoStoryboard(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoStoryboard">> {
+  // The tiles come from a decode of the whole video: the rest downloads at the network's pace while it runs.
+  ctx.input.fillAll();
   const probe = await probeInput(ctx, { video: true });
   const plan = planStoryboard(params, probe, ctx.config);
   const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
@@ -143,7 +145,7 @@ export async function videoStoryboard(params: Params, ctx: ProcessorContext): Pr
   const png = join(ctx.workDir, "sprite.png");
   const sprite = spriteName(params.format);
   try {
-    await runFfmpeg(buildArgs(plan, probe, { input: ctx.input.path, output: png }, watermark || undefined), {
+    await runFfmpeg(buildArgs(plan, probe, { input: ctx.input.source, output: png }, watermark || undefined), {
       signal: ctx.signal,
       timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
       task: `tiling ${plan.count} frames`,

@@ -38,7 +38,7 @@ export async function videoThumbnail(params: Params, ctx: ProcessorContext): Pro
   const early =
     params.timestamp === "auto"
       ? null
-      : new EarlyFfmpeg(earlyGrabArgs(ctx.input.path, params.timestamp, png), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS });
+      : new EarlyFfmpeg(earlyGrabArgs(ctx.input.source, params.timestamp, png), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS });
   try {
     return await thumbnail(params, ctx, png, early);
   } finally {
@@ -58,7 +58,7 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, ear
 
   const name = `thumbnail.${params.format}`;
   const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[params.format]);
-  const args = buildArgs(params, probe, { input: ctx.input.path, output: png, time });
+  const args = buildArgs(params, probe, { input: ctx.input.source, output: png, time });
   const graph = early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
   if (!graph) await early?.discard();
   const overlay = watermark && (await sharpOverlay(watermark, box));

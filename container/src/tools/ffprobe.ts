@@ -1,12 +1,12 @@
-// What a media input holds, read by ffprobe from a local file; and, when it holds nothing
-// we can use, the failure to report in words the user can act on. Media is identified by
-// its bytes (docs/security.md): only local files, and only the container formats listed
-// here.
-import { open } from "node:fs/promises";
+// What a media input holds, read by ffprobe; and, when it holds nothing we can use, the
+// failure to report in words the user can act on. Media is identified by its bytes
+// (docs/security.md): only local files or the job's own loopback source, and only the
+// container formats listed here.
 import type { Config } from "../config.ts";
 import { JobFailure, stopped } from "../errors.ts";
 import { describeDuration, runFfmpeg, seconds } from "./ffmpeg.ts";
 import { runTool } from "./spawn.ts";
+import { readHead } from "../input-source.ts";
 
 /**
  * Demuxers an input may be opened with. Playlists (hls, concat), image sequences and
@@ -18,9 +18,22 @@ export const INPUT_FORMATS = [
   "mp3", "wav", "w64", "aiff", "caf", "flac", "aac", "ac3", "eac3", "amr",
 ].join(",");
 
-/** Options that go before every `-i`: local files only, known containers only. */
-export function inputOptions(): string[] {
+/**
+ * Options that go before every `-i`: known containers only, and local files only, except
+ * for the job's input served on loopback (input-source.ts), opened over http and nothing
+ * else. (The listed demuxers open no other URL: MOV's external references, `enable_drefs`,
+ * are off by default; an option only MOV knows cannot be given to every input.) The
+ * loopback input is read directly, never through a proxy named by the environment's
+ * `http_proxy` (ffmpeg's http honours it; an empty `-http_proxy` turns it off).
+ */
+export function inputOptions(input?: string): string[] {
+  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", "http,tcp", "-http_proxy", "", "-format_whitelist", INPUT_FORMATS];
   return ["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS];
+}
+
+/** The job's input on loopback (InputSource.url); every other input is a local path. */
+export function isLoopbackSource(input: string): boolean {
+  return input.startsWith("http://127.0.0.1:");
 }
 
 export interface VideoStream {
@@ -57,9 +70,12 @@ export interface MediaProbe {
 
 const PROBE_TIMEOUT_MS = 30_000;
 
-/** Probes a local file; any failure becomes a JobFailure (or JobCancelled). */
-export async function probeMedia(path: string, signal: AbortSignal): Promise<MediaProbe> {
-  const args = ["-v", "error", ...inputOptions(), "-print_format", "json", "-show_format", "-show_streams", path];
+/**
+ * Probes a local file or the job's loopback source; any failure becomes a JobFailure (or
+ * JobCancelled), told by the input's first bytes (`head`, by default read from `path`).
+ */
+export async function probeMedia(path: string, signal: AbortSignal, head: (bytes: number) => Promise<Buffer> = (bytes) => readHead(path, bytes)): Promise<MediaProbe> {
+  const args = ["-v", "error", ...inputOptions(path), "-print_format", "json", "-show_format", "-show_streams", path];
   let run;
   try {
     run = await runTool("ffprobe", args, { signal, timeoutMs: PROBE_TIMEOUT_MS });
@@ -76,7 +92,7 @@ export async function probeMedia(path: string, signal: AbortSignal): Promise<Med
       probe = null;
     }
   }
-  if (!probe) throw await probeFailure(path, run.stderr);
+  if (!probe) throw classifyUnreadable(await head(512), run.stderr);
   return probe;
 }
 
@@ -175,14 +191,14 @@ export function checkMedia(probe: MediaProbe, needs: MediaNeeds, config: Pick<Co
   }
 }
 
-/** Probes the job's input and checks it against what the job needs. */
+/** Probes the job's input (its `source`: what the probe reads is all that is fetched) and checks it against what the job needs. */
 export async function probeInput(
-  ctx: { input: { path: string }; signal: AbortSignal; config: Pick<Config, "MAX_VIDEO_DURATION_S"> },
+  ctx: { input: { source: string; head(bytes: number): Promise<Buffer> }; signal: AbortSignal; config: Pick<Config, "MAX_VIDEO_DURATION_S"> },
   needs: MediaNeeds,
 ): Promise<MediaProbe> {
-  let probe = await probeMedia(ctx.input.path, ctx.signal);
+  let probe = await probeMedia(ctx.input.source, ctx.signal, (bytes) => ctx.input.head(bytes));
   if (probe.duration <= 0 && (probe.video || probe.audio)) {
-    probe = { ...probe, duration: await measureDuration(ctx.input.path, ctx.config.MAX_VIDEO_DURATION_S, ctx.signal) };
+    probe = { ...probe, duration: await measureDuration(ctx.input.source, ctx.config.MAX_VIDEO_DURATION_S, ctx.signal) };
   }
   checkMedia(probe, needs, ctx.config);
   return probe;
@@ -198,7 +214,7 @@ const MEASURE_TIMEOUT_MS = 5 * 60_000;
  * enough to tell that it is too long. 0 when no packet has a time.
  */
 export async function measureDuration(path: string, limitS: number, signal: AbortSignal): Promise<number> {
-  const run = await runFfmpeg([...inputOptions(), "-i", path, "-map", "0:v?", "-map", "0:a?", "-c", "copy", "-t", seconds(limitS + 1), "-f", "null", "-"], {
+  const run = await runFfmpeg([...inputOptions(path), "-i", path, "-map", "0:v?", "-map", "0:a?", "-c", "copy", "-t", seconds(limitS + 1), "-f", "null", "-"], {
     signal,
     timeoutMs: MEASURE_TIMEOUT_MS,
     task: "reading the media's length",
@@ -254,13 +270,4 @@ export function classifyUnreadable(head: Buffer, stderr: string): JobFailure {
   );
 }
 
-async function probeFailure(path: string, stderr: string): Promise<JobFailure> {
-  const file = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(512);
-    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-    return classifyUnreadable(buffer.subarray(0, bytesRead), stderr);
-  } finally {
-    await file.close();
-  }
-}
+

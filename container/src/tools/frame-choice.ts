@@ -18,7 +18,7 @@ export const SAMPLE = { width: 160, height: 90 } as const;
  */
 export function sampleArgs(input: string, probe: MediaProbe, windows: { start: number; length: number; output: string }[], seek: "index" | "decode" = "index"): string[] {
   const window = (w: { start: number; length: number }) => ["-ss", seconds(seekPoint(w.start, probe)), "-t", seconds(w.length)];
-  const inputs = seek === "index" ? windows.flatMap((w) => [...inputOptions(), ...window(w), "-i", input]) : [...inputOptions(), "-i", input];
+  const inputs = seek === "index" ? windows.flatMap((w) => [...inputOptions(input), ...window(w), "-i", input]) : [...inputOptions(input), "-i", input];
   const outputs = windows.flatMap((w, i) => [
     "-map", `${seek === "index" ? i : 0}:${probe.video!.index}`, "-an", "-sn", "-dn",
     ...(seek === "decode" ? window(w) : []),
@@ -122,7 +122,7 @@ async function sampleWindows(ctx: FrameContext, probe: MediaProbe, windows: { st
   const readThrough = () => sampleWindows(ctx, probe, windows, "decode");
   try {
     try {
-      await runFfmpeg(sampleArgs(ctx.input.path, probe, files, seek), {
+      await runFfmpeg(sampleArgs(ctx.input.source, probe, files, seek), {
         signal: ctx.signal,
         timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config),
         task: "analysing the video's frames",

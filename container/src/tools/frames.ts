@@ -127,7 +127,7 @@ function pngOutput(output: string): string[] {
 /** ffmpeg arguments writing one frame at `time`, scaled and cropped, as PNG. */
 export function grabArgs(input: string, probe: MediaProbe, time: number, box: FrameBox, output: string): string[] {
   return [
-    ...inputOptions(), "-ss", seconds(seekPoint(time, probe)), "-i", input,
+    ...inputOptions(input), "-ss", seconds(seekPoint(time, probe)), "-i", input,
     "-map", `0:${probe.video!.index}`, "-an", "-sn", "-dn", "-vf", boxFilter(box), ...pngOutput(output),
   ];
 }
@@ -144,7 +144,7 @@ const earlySeek = (t: number) => seconds(Math.max(0, t - EARLY_SEEK_MARGIN_S));
 
 /** An early grab's command line (tools/ffmpeg.ts EarlyFfmpeg), for the frame on screen at `requested` seconds. */
 export function earlyGrabArgs(input: string, requested: number, output: string): string[] {
-  return [...inputOptions(), "-ss", earlySeek(requested), "-i", input, "-map", "[out]", ...pngOutput(output)];
+  return [...inputOptions(input), "-ss", earlySeek(requested), "-i", input, "-map", "[out]", ...pngOutput(output)];
 }
 
 /**
@@ -177,7 +177,8 @@ export function decodingSeek(args: string[]): string[] {
 }
 
 export interface FrameContext {
-  input: { path: string };
+  /** `source`: what ffmpeg opens (ProcessorInput.source). */
+  input: { source: string };
   workDir: string;
   signal: AbortSignal;
   config: Pick<Config, "JOB_TIMEOUT_MS" | "MAX_INPUT_PIXELS">;

@@ -1,8 +1,8 @@
 // Identifying images by their bytes (sharp reads magic numbers, never names or
 // Content-Type) and turning sharp's errors into job failures a user can act on.
-import { open } from "node:fs/promises";
 import sharp, { type Metadata } from "sharp";
 import { JobFailure } from "../errors.ts";
+import { readHead } from "../input-source.ts";
 import { step } from "../steps.ts";
 
 export type OutputImageFormat = "jpg" | "png" | "webp" | "avif";
@@ -74,15 +74,4 @@ export function imageFailure(error: unknown): JobFailure {
     return new JobFailure("corrupt_media", "the image is damaged or truncated and cannot be decoded", { cause: error });
   }
   return new JobFailure("processing_failed", "the image could not be processed", { cause: error });
-}
-
-async function readHead(path: string, bytes: number): Promise<Buffer> {
-  const file = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await file.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
 }

@@ -1805,7 +1805,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -1860,7 +1860,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -1912,7 +1912,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -1966,7 +1966,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2019,7 +2019,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2086,7 +2086,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2155,7 +2155,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2218,7 +2218,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2296,7 +2296,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2324,7 +2324,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2378,7 +2378,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2429,7 +2429,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2477,7 +2477,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2527,7 +2527,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2576,7 +2576,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2639,7 +2639,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2704,7 +2704,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2763,7 +2763,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;
@@ -2837,7 +2837,7 @@ export interface components {
                 retriesMs: number | null;
                 /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
                 startMs: number | null;
-                /** @description The processor's download of the input, in the last attempt. */
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
                 fetchInputMs: number | null;
                 /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
                 processMs: number | null;

@@ -1,0 +1,243 @@
+// Section 8 (issue 27): a large input read as the job needs it. Jobs run on the processor's
+// own job table (no Worker: this is the processor's reading of its input), their input on
+// a range-counting origin over loopback (test/support/range-server.ts), against the raw
+// tool on a local copy of the same file, in the same run: a thumbnail at 60 s of a 1 GB
+// MP4 (index at the start, and at the end) with the bytes it fetched; extractAudio and
+// compressVideo of it against a download and the tool measured apart; short jobs against
+// their tool. `npm run bench -- --only largeInputs`.
+import { mkdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { jobTypes, type JobType } from "../src/contract/registry.ts";
+import type { ProcessorJobState } from "../src/contract/processor-protocol.ts";
+import { loadConfig } from "../container/src/config.ts";
+import { fetchInput } from "../container/src/fetch-input.ts";
+import { JobTable } from "../container/src/jobs.ts";
+import { buildArgs as videoArgs } from "../container/src/processors/compress-video.ts";
+import { buildArgs as audioArgs } from "../container/src/processors/extract-audio.ts";
+import { buildArgs as thumbnailArgs } from "../container/src/processors/video-thumbnail.ts";
+import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
+import { probeMedia } from "../container/src/tools/ffprobe.ts";
+import { grabFrame } from "../container/src/tools/frames.ts";
+import { startRangeServer, type Behaviour, type RangeServer } from "../test/support/range-server.ts";
+import { MEDIA_DIR } from "./media.ts";
+import { exec, log, median } from "./support.ts";
+
+export interface LargeInputRow {
+  job: string;
+  input: string;
+  inputBytes: number;
+  /** The job on the processor, its input on the origin (median, ms). */
+  jobMs: number;
+  /** The raw tool on the local copy (median, ms). */
+  toolMs: number;
+  /** The whole input downloaded alone (ms), where the target compares with download + tool. */
+  downloadMs?: number;
+  /** Bytes the origin served for the job (the last run's), and as a share of the input. */
+  servedBytes: number;
+  servedShare: number;
+  requests: number;
+  goal: string;
+  met: boolean;
+  runs: number;
+}
+
+export interface LargeInputsResult {
+  rows: LargeInputRow[];
+  /** The machine's floor: one start of ffmpeg (`ffmpeg -version`, median ms), and loopback's rate for a whole download (MB/s). */
+  ffmpegStartMs: number;
+  downloadMBps: number;
+}
+
+const LARGE_DIR = join(MEDIA_DIR, "large");
+
+/**
+ * 5 min of 640×360 noise over a test pattern at about 27 Mbit/s, a keyframe every second,
+ * with AAC: 10 s encoded once, then 30 copies joined without re-encoding (seconds, not
+ * minutes). The index at the start (faststart) and at the end, from the same packets.
+ */
+async function largeInputs(): Promise<{ faststart: string; moovAtEnd: string; short: string }> {
+  await mkdir(LARGE_DIR, { recursive: true });
+  const clip = join(LARGE_DIR, "clip.mp4");
+  const short = join(LARGE_DIR, "short.mp4");
+  const faststart = join(LARGE_DIR, "large-faststart.mp4");
+  const moovAtEnd = join(LARGE_DIR, "large-moov-at-end.mp4");
+  const made = await stat(moovAtEnd).then((s) => s.size >= 1e9, () => false);
+  if (made) return { faststart, moovAtEnd, short };
+  log("making the 1 GB inputs (once, cached in bench/.media/large)");
+  await exec("ffmpeg", [
+    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=10,noise=alls=40:allf=t", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=10",
+    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "25", "-b:v", "28M", "-minrate", "28M", "-maxrate", "28M", "-bufsize", "4M",
+    "-x264-params", "nal-hrd=cbr", "-c:a", "aac", "-b:a", "128k", "-shortest", clip,
+  ]);
+  await exec("ffmpeg", ["-v", "error", "-y", "-stream_loop", "29", "-i", clip, "-c", "copy", "-movflags", "+faststart", faststart]);
+  // A short job's input: 6 s of 320×240 at an ordinary bitrate.
+  await exec("ffmpeg", [
+    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=6",
+    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", short,
+  ]);
+  await exec("ffmpeg", ["-v", "error", "-y", "-stream_loop", "29", "-i", clip, "-c", "copy", moovAtEnd]);
+  return { faststart, moovAtEnd, short };
+}
+
+async function runJob(table: JobTable, type: JobType, params: Record<string, unknown>): Promise<{ ms: number; state: ProcessorJobState }> {
+  const id = `bench_${type}_${Math.random().toString(36).slice(2)}`;
+  const started = performance.now();
+  table.start({ id, type, params: jobTypes[type].params.parse(params) as never });
+  let state = table.get(id)!;
+  while (state.state === "running") {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    state = table.get(id)!;
+  }
+  const ms = performance.now() - started;
+  if (state.state !== "completed") throw new Error(`bench job ${type} ended ${state.state}: ${JSON.stringify(state)}`);
+  await table.remove(id);
+  return { ms, state };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+export async function measureLargeInputs(quick: boolean): Promise<LargeInputsResult> {
+  const files = await largeInputs();
+  const work = join(tmpdir(), `media-jobs-bench-large-${process.pid}`);
+  await mkdir(work, { recursive: true });
+  const config = loadConfig({ WORK_DIR: join(work, "jobs"), ALLOW_PRIVATE_NETWORK_INPUTS: "true" }, tmpdir());
+  const table = new JobTable(config);
+  const origin = await startRangeServer();
+  const signal = new AbortController().signal;
+  const limits = { signal, timeoutMs: 30 * 60_000, task: "bench" };
+  const runs = quick ? 1 : 3;
+  const rows: LargeInputRow[] = [];
+  try {
+    const served = async (file: string, behaviour: Behaviour, type: JobType, params: Record<string, unknown>) => {
+      origin.reset();
+      const url = origin.serve(`/${Math.random().toString(36).slice(2)}.mp4`, file, behaviour);
+      const { ms } = await runJob(table, type, { url, ...params });
+      return { ms, bytes: origin.bytesServed, requests: origin.requests.length };
+    };
+
+    // A thumbnail at 60 s: the job against ffmpeg's grab (and sharp's encode) on the local copy.
+    for (const [input, file, most] of [["1 GB MP4, index at the start", files.faststart, 0.02], ["1 GB MP4, index at the end", files.moovAtEnd, 0.05]] as const) {
+      const size = (await stat(file)).size;
+      const probe = await probeMedia(file, signal);
+      const params = { timestamp: 60, format: "jpg", quality: 80 } as const;
+      const jobMs: number[] = [];
+      const toolMs: number[] = [];
+      let last = { bytes: 0, requests: 0 };
+      for (let i = 0; i < runs; i++) {
+        const job = await served(file, { kind: "ranges" }, "videoThumbnail", params);
+        jobMs.push(job.ms);
+        last = job;
+        const png = join(work, "frame.png");
+        const args = thumbnailArgs(params as never, probe, { input: file, output: png, time: 60 });
+        toolMs.push(await timed(() => grabFrame({ input: { source: file }, workDir: work, signal, config }, probe, args, { time: 60, png, format: "jpg", quality: 80, output: join(work, "thumb.jpg") })));
+      }
+      const row = { job: "videoThumbnail at 60 s", input, inputBytes: size, jobMs: median(jobMs), toolMs: median(toolMs), servedBytes: last.bytes, servedShare: last.bytes / size, requests: last.requests, runs };
+      rows.push({ ...row, goal: `≤ ${most * 100} % fetched, ≤ 1.5× the tool`, met: row.servedShare <= most && row.jobMs <= 1.5 * row.toolMs });
+      log(`  thumbnail, ${input}: ${Math.round(row.jobMs)} ms against ${Math.round(row.toolMs)} ms, ${(row.servedShare * 100).toFixed(2)} % fetched in ${row.requests} requests`);
+    }
+
+    // extractAudio and compressVideo of the whole file: the job against the download and the tool measured apart.
+    const size = (await stat(files.moovAtEnd)).size;
+    const probe = await probeMedia(files.faststart, signal);
+    const downloadOnce = async () => {
+      const destination = join(work, "downloaded.mp4");
+      origin.reset();
+      const url = origin.serve("/download.mp4", files.faststart);
+      const ms = await timed(() => fetchInput(url, destination, { limits: config, signal }));
+      await rm(destination, { force: true });
+      return ms;
+    };
+    const downloads: number[] = [];
+    for (const [type, params, tool] of [
+      ["extractAudio", { quality: "medium" }, () => runFfmpeg(audioArgs({ quality: "medium" }, probe, { input: files.faststart, output: join(work, "audio.mp3") }), limits)],
+      [
+        "compressVideo",
+        { codec: "h264", quality: "low", maxWidth: 320 },
+        () => runFfmpeg(videoArgs({ codec: "h264", quality: "low", maxWidth: 320 } as never, probe, { input: files.faststart, output: join(work, "video.mp4") }), limits),
+      ],
+    ] as const) {
+      const long = type === "compressVideo" && !quick ? 1 : runs;
+      const jobMs: number[] = [];
+      const toolMs: number[] = [];
+      const downloadMs: number[] = [];
+      let last = { bytes: 0, requests: 0 };
+      for (let i = 0; i < long; i++) {
+        downloadMs.push(await downloadOnce());
+        toolMs.push(await timed(tool));
+        const job = await served(files.faststart, { kind: "ranges" }, type, params);
+        jobMs.push(job.ms);
+        last = job;
+      }
+      downloads.push(...downloadMs);
+      const row = { job: type, input: "1 GB MP4, index at the start", inputBytes: size, jobMs: median(jobMs), toolMs: median(toolMs), downloadMs: median(downloadMs), servedBytes: last.bytes, servedShare: last.bytes / size, requests: last.requests, runs: long };
+      rows.push({ ...row, goal: "≤ 1.05× (download + tool)", met: row.jobMs <= 1.05 * (row.downloadMs + row.toolMs) });
+      log(`  ${type}: ${Math.round(row.jobMs)} ms against ${Math.round(row.downloadMs)} + ${Math.round(row.toolMs)} ms`);
+    }
+
+    // Short jobs: a 6 s clip, the job against its tool on the local copy.
+    const clip = files.short;
+    const clipSize = (await stat(clip)).size;
+    const clipProbe = await probeMedia(clip, signal);
+    for (const [type, params, tool] of [
+      ["extractAudio", { quality: "medium" }, () => runFfmpeg(audioArgs({ quality: "medium" }, clipProbe, { input: clip, output: join(work, "clip.mp3") }), limits)],
+      [
+        "videoThumbnail",
+        { timestamp: 5, format: "jpg", quality: 80 },
+        () => {
+          const png = join(work, "clip.png");
+          const args = thumbnailArgs({ timestamp: 5, format: "jpg", quality: 80 } as never, clipProbe, { input: clip, output: png, time: 5 });
+          return grabFrame({ input: { source: clip }, workDir: work, signal, config }, clipProbe, args, { time: 5, png, format: "jpg", quality: 80, output: join(work, "clip.jpg") });
+        },
+      ],
+    ] as const) {
+      const jobMs: number[] = [];
+      const toolMs: number[] = [];
+      let last = { bytes: 0, requests: 0 };
+      for (let i = 0; i < (quick ? 1 : 7); i++) {
+        toolMs.push(await timed(tool));
+        const job = await served(clip, { kind: "ranges" }, type, params);
+        jobMs.push(job.ms);
+        last = job;
+      }
+      const row = { job: type, input: "6 s 320×240 clip", inputBytes: clipSize, jobMs: median(jobMs), toolMs: median(toolMs), servedBytes: last.bytes, servedShare: last.bytes / clipSize, requests: last.requests, runs: jobMs.length };
+      rows.push({ ...row, goal: "≤ +100 ms over the tool", met: row.jobMs - row.toolMs <= 100 });
+      log(`  short ${type}: ${Math.round(row.jobMs)} ms against ${Math.round(row.toolMs)} ms`);
+    }
+
+    const starts: number[] = [];
+    for (let i = 0; i < 7; i++) starts.push(await timed(() => exec("ffmpeg", ["-version"])));
+    return { rows, ffmpegStartMs: median(starts), downloadMBps: size / 1e6 / (median(downloads) / 1000) };
+  } finally {
+    await origin.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+const ms = (n: number) => `${Math.round(n).toLocaleString("en-US")} ms`;
+
+export function largeInputsSection(r: LargeInputsResult, title: string): string {
+  const rows = r.rows.map((row) =>
+    `| \`${row.job}\` | ${row.input} | ${ms(row.jobMs)} | ${ms(row.toolMs)}${row.downloadMs === undefined ? "" : ` + ${ms(row.downloadMs)} download`} | ${(row.servedShare * 100).toFixed(2)} % (${(row.servedBytes / 1e6).toFixed(1)} MB, ${row.requests} request${row.requests === 1 ? "" : "s"}) | ${row.goal} | ${row.met ? "yes" : "**no**"} |`,
+  );
+  return `## ${title}
+
+The processor's own job table (no Worker), each input on a range-counting origin over
+loopback (\`test/support/range-server.ts\`), against the raw tool on a local copy of the same
+file, in the same run (\`bench/large-inputs.ts\`; medians of ${r.rows[0]?.runs ?? 0} runs, one for the
+1 GB encode). The 1 GB inputs: 5 minutes of 640×360 at about 28 Mbit/s, a keyframe every
+second, AAC audio. The machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
+(\`ffmpeg -version\`), a whole download over loopback runs at ${Math.round(r.downloadMBps)} MB/s.
+
+| job | input | as a job | the tool alone | fetched | target | met |
+|---|---|--:|--:|--:|---|---|
+${rows.join("\n")}
+
+"As a job" is the processor's start to its end, probe included; a thumbnail's tool alone is
+ffmpeg's grab and sharp's encode on the local file, without a probe. Where a thumbnail's
+time goes, and why the probe stays: [architecture.md](architecture.md#how-the-processor-reads-an-input).`;
+}

@@ -8,6 +8,7 @@ import { parseStoredResult } from "../../src/contract/stored-result.ts";
 import { ladderFor } from "../src/processors/video-adaptive.ts";
 import { runJob, type FinishedJob } from "./helpers.ts";
 import { completed, failed, useVideoMedia } from "./video-fixtures.ts";
+import { variantsOf } from "../../test/support/hls.ts";
 
 const exec = promisify(execFile);
 const { serve, serveBytes } = useVideoMedia();
@@ -43,15 +44,6 @@ function segmentsOf(playlist: string): { uri: string; duration: number; offset: 
   return out;
 }
 
-/** The master playlist's variants: attributes and URI. */
-function variantsOf(master: string): { attrs: Record<string, string>; uri: string }[] {
-  const lines = master.split("\n");
-  return lines.flatMap((line, i) => {
-    if (!line.startsWith("#EXT-X-STREAM-INF:")) return [];
-    const attrs = Object.fromEntries([...line.slice(18).matchAll(/([A-Z-]+)=("[^"]*"|[^,]*)/g)].map((m) => [m[1]!, m[2]!.replace(/"/g, "")]));
-    return [{ attrs, uri: lines[i + 1]! }];
-  });
-}
 
 /** The top-level ISO BMFF boxes of `bytes`, by type ("sidx moof mdat"); "?" when a box runs past the end. */
 function boxesOf(bytes: Buffer): string {

@@ -16,9 +16,8 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyWebhook } from "../../packages/client/src/webhooks.ts";
+import { CHROMIUM, CHROMIUM_ARGS, poll } from "../support/e2e-helpers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const shots = resolve(dirname(fileURLToPath(import.meta.url)), "../../test-output/screenshots");
 
 // The whole service, started once for the e2e project (test/support/e2e-setup.ts).
@@ -59,15 +58,6 @@ async function textOf(locator: Locator): Promise<string> {
   return (await locator.first().innerText()).trim();
 }
 
-async function poll<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 45_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function signIn(p: Page, password: string) {
   await p.goto(`${service.baseUrl}/dashboard/sign-in`);

@@ -13,10 +13,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CHROMIUM, CHROMIUM_ARGS, poll } from "../support/e2e-helpers.ts";
 
 const exec = promisify(execFile);
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"];
 
 const service = inject("service");
 let browser: Browser;
@@ -26,15 +25,6 @@ let work: string;
 let clipUrl: string;
 const member = { org: `adaptive-${Date.now().toString(36)}`, email: `adaptive-${Date.now().toString(36)}@example.com`, password: "" };
 
-async function poll<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 60_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "media-jobs-adaptive-e2e-"));

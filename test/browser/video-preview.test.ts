@@ -14,9 +14,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CHROMIUM, CHROMIUM_ARGS, poll } from "../support/e2e-helpers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const shots = resolve(dirname(fileURLToPath(import.meta.url)), "../../test-output/screenshots");
 
 const service = inject("service");
@@ -27,15 +26,6 @@ let key: string;
 let videoUrl: string;
 let server: Server;
 
-async function poll<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 45_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** Creates a preview job with the key and waits, through the API, for it to complete; its result. */
 async function completedPreview(options: Record<string, unknown>): Promise<{ id: string; result: { width: number; height: number; format: string } }> {

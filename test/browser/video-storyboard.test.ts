@@ -14,9 +14,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CHROMIUM, CHROMIUM_ARGS, poll } from "../support/e2e-helpers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const shots = resolve(dirname(fileURLToPath(import.meta.url)), "../../test-output/screenshots");
 const exec = promisify(execFile);
 
@@ -40,15 +39,6 @@ async function admin(path: string, body: unknown) {
   return res.json() as Promise<Record<string, string>>;
 }
 
-async function poll<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 45_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });

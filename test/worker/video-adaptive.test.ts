@@ -8,16 +8,8 @@ import { signLink } from "../../src/files/signing.ts";
 import { outputKey } from "../../src/files/r2-keys.ts";
 import { HLS_JS_PATH } from "../../src/routes/dashboard/player.ts";
 import { call, media, newKey, testEnv, waitForJob, workerFetch } from "./helpers.ts";
+import { variantsOf } from "../support/hls.ts";
 
-/** The master playlist's variants: attributes and URI. */
-function variantsOf(master: string): { attrs: Record<string, string>; uri: string }[] {
-  const lines = master.split("\n");
-  return lines.flatMap((line, i) => {
-    if (!line.startsWith("#EXT-X-STREAM-INF:")) return [];
-    const attrs = Object.fromEntries([...line.slice(18).matchAll(/([A-Z-]+)=("[^"]*"|[^,]*)/g)].map((m) => [m[1]!, m[2]!.replace(/"/g, "")]));
-    return [{ attrs, uri: lines[i + 1]! }];
-  });
-}
 
 /** A playlist's text (workerd warns on .text() of a type it does not know as text). */
 const text = async (res: Response | Promise<Response>) => new TextDecoder().decode(await (await res).arrayBuffer());

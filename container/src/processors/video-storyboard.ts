@@ -2,6 +2,7 @@
 // PNG; sharp encodes JPEG or WebP) and a WebVTT file whose cue i covers [i × interval,
 // (i + 1) × interval), the last ending at the video's end, with the payload
 // `sprite.jpg#xywh=x,y,w,h` relative to the VTT, so both resolve under one folder link.
+import { probedVideoSource } from "./video-extraction.ts";
 import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -169,14 +170,7 @@ export async function videoStoryboard(params: Params, ctx: ProcessorContext): Pr
       sprite: { url: `storyboard/${sprite}`, size: info.size, width: info.width, height: info.height, format: params.format },
       tile: { width: plan.tileWidth, height: plan.tileHeight, columns: plan.columns, rows: plan.rows, count: plan.count, interval: round3(plan.interval) },
       duration: round3(plan.duration),
-      source: {
-        size: ctx.input.size,
-        duration: round3(probe.duration),
-        width: probe.video!.width,
-        height: probe.video!.height,
-        format: probe.format,
-        hasAudio: probe.audio !== null,
-      },
+      source: probedVideoSource(ctx, probe),
     };
   } finally {
     await rm(png, { force: true });

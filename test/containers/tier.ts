@@ -226,3 +226,16 @@ export async function breakPushPath(name: string, repair = false): Promise<void>
   const rule = ["OUTPUT", "-p", "tcp", "-m", "conntrack", "--ctorigdst", "11.0.0.1", "-j", "REJECT", "--reject-with", "tcp-reset"];
   await dockerCli("exec", "-u", "root", `${name}-proxy`, "iptables", repair ? "-D" : "-I", ...rule);
 }
+
+/**
+ * A signed link read as a player reads it: the whole file, or with `range` ([offset,
+ * length]) the bytes a playlist's BYTERANGE names, which must come back 206 with exactly
+ * that many bytes. Returns the bytes and the content type served.
+ */
+export async function fetchLink(url: string, range?: [offset: number, length: number]): Promise<{ bytes: Buffer; type: string | null }> {
+  const res = await fetch(url, range ? { headers: { range: `bytes=${range[0]}-${range[0] + range[1] - 1}` } } : {});
+  if (res.status !== (range ? 206 : 200)) throw new Error(`GET ${url}${range ? ` (bytes ${range[0]}+${range[1]})` : ""}: ${res.status}`);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (range && bytes.length !== range[1]) throw new Error(`GET ${url}: ${bytes.length} bytes for a range of ${range[1]}`);
+  return { bytes, type: res.headers.get("content-type") };
+}

@@ -10,7 +10,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { api, appContainers, breakPushPath, createJob, dockerCli, download, fetchLink, ffprobe, howItEnded, imageMeta, jobRow, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
+import { api, appContainers, breakPushPath, createJob, dockerCli, download, fetchLink, ffprobe, howItEnded, imageMeta, jobRow, lumaAt, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
 
 /** Small, so the idle test is quick; a container runs no job is only then asked to stop. */
 const SLEEP_AFTER_S = 15;
@@ -176,13 +176,28 @@ describe("every job type in a container", () => {
     expect(meta.pageHeight ?? meta.height).toBe(90);
   });
 
-  it("compress-video: AV1 (libsvtav1) with a text watermark (drawtext and the image's font)", async () => {
-    const watermark = { text: "© containers tier", position: "bottom-right", opacity: 0.8 };
-    const result = await completed("compress-video av1 + watermark", "compress-video", `${tier.mediaUrl}/clip.mp4`, { codec: "av1", quality: "low", maxWidth: 256, watermark });
+  it("compress-video: AV1 (libsvtav1) with a text watermark drawn in the asked corner (drawtext and the image's font)", async () => {
+    const options = { codec: "av1", quality: "low", maxWidth: 256 };
+    const result = await completed("compress-video av1 + watermark", "compress-video", `${tier.mediaUrl}/clip.mp4`, { ...options, watermark: { text: "© tier", position: "bottom-right", size: 0.15, opacity: 0.8 } });
     expect(result).toMatchObject({ codec: "av1", width: 256, height: 144, format: "mp4" });
-    const probed = await ffprobe(await download(result.url));
+    const output = await download(result.url);
+    const probed = await ffprobe(output);
     expect(probed.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "av1", width: 256, height: 144 });
     expect(probed.streams.some((s) => s.codec_type === "audio")).toBe(true);
+    // The same encode without the watermark: the frames differ in the bottom-right corner,
+    // where the text is, far more than in the other corners (the encoder's own noise).
+    const plain = await completed("compress-video av1", "compress-video", `${tier.mediaUrl}/clip.mp4`, options);
+    const [marked, unmarked] = await Promise.all([lumaAt(output, 3), lumaAt(await download(plain.url), 3)]);
+    // Each corner a quarter of the width and height (64×36; the text is about 65×20 there).
+    const [w, h] = [256, 144];
+    expect([marked.length, unmarked.length]).toEqual([w * h, w * h]);
+    const differs = (x0: number, y0: number) => {
+      let sum = 0;
+      for (let y = y0; y < y0 + h / 4; y++) for (let x = x0; x < x0 + w / 4; x++) sum += Math.abs(marked[y * w + x]! - unmarked[y * w + x]!);
+      return sum / ((w / 4) * (h / 4));
+    };
+    const corners = { bottomRight: differs((3 * w) / 4, (3 * h) / 4), topLeft: differs(0, 0), topRight: differs((3 * w) / 4, 0), bottomLeft: differs(0, (3 * h) / 4) };
+    expect(corners.bottomRight, JSON.stringify(corners)).toBeGreaterThan(3 * Math.max(corners.topLeft, corners.topRight, corners.bottomLeft, 0.5));
   });
 
   it(`${3 * INSTANCES} jobs at once on ${INSTANCES} instances: all complete, never more containers than the budget`, async () => {

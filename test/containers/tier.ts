@@ -239,3 +239,15 @@ export async function fetchLink(url: string, range?: [offset: number, length: nu
   if (range && bytes.length !== range[1]) throw new Error(`GET ${url}: ${bytes.length} bytes for a range of ${range[1]}`);
   return { bytes, type: res.headers.get("content-type") };
 }
+
+/** The luma of the video's frame at `seconds`, one byte a pixel, row by row (ffmpeg decodes it here). */
+export async function lumaAt(bytes: Buffer, seconds: number): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), "media-jobs-frame-"));
+  try {
+    await writeFile(join(dir, "video"), bytes);
+    const { stdout } = await exec("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", join(dir, "video"), "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"], { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,6 +1,8 @@
 // The production path on a real Docker engine: Worker -> Queue -> JobRunner -> a
 // ProcessorContainer built from container/Dockerfile -> R2. Every job type, outputs
-// probed; a container killed mid-job; cancel; an idle container stopping by itself.
+// probed (issue 26's too: a stream, a storyboard and a preview read through their signed
+// links, AV1 with a text watermark); a container killed mid-job; cancel; an idle container
+// stopping by itself.
 // Every job must end as its work ends: its end pushed by the processor (not found by the
 // runner's watchdog), its outputs uploaded (none copied by the runner), its phases adding
 // up to its time; warm jobs within their own phases + 300 ms. The cold start is measured.
@@ -8,7 +10,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { api, appContainers, breakPushPath, createJob, dockerCli, download, ffprobe, howItEnded, imageMeta, jobRow, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
+import { api, appContainers, breakPushPath, createJob, dockerCli, download, fetchLink, ffprobe, howItEnded, imageMeta, jobRow, lumaAt, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
 
 /** Small, so the idle test is quick; a container runs no job is only then asked to stop. */
 const SLEEP_AFTER_S = 15;
@@ -117,6 +119,85 @@ describe("every job type in a container", () => {
     expect((await ffprobe(await download(result.audio.url))).streams[0]).toMatchObject({ codec_name: "mp3" });
     expect(result.frames).toHaveLength(3);
     for (const frame of result.frames) expect(await imageMeta(await download(frame.url))).toMatchObject({ format: "jpeg", width: 160, height: 90 });
+  });
+
+  it("video-adaptive: the master playlist through its signed link, a variant and a byte range of its fMP4 by relative URI, the rendition H.264 at the size the result says", async () => {
+    const result = await completed("video-adaptive", "video-adaptive", `${tier.mediaUrl}/clip.mp4`, { segmentDuration: 2 });
+    // 320×180 is below the default ladder's lowest rung: one rendition at the input's own size.
+    expect(result.renditions.map((r: { width: number; height: number }) => `${r.width}x${r.height}`)).toEqual(["320x180"]);
+    const master = await fetchLink(result.url);
+    expect(master.type).toBe("application/vnd.apple.mpegurl");
+    const lines = master.bytes.toString("utf8").split("\n");
+    const variants = lines.flatMap((line, i) => (line.startsWith("#EXT-X-STREAM-INF:") ? [{ resolution: /RESOLUTION=(\d+x\d+)/.exec(line)?.[1], uri: lines[i + 1]! }] : []));
+    expect(variants).toEqual([{ resolution: "320x180", uri: expect.stringMatching(/\.m3u8$/) }]);
+
+    const playlistUrl = new URL(variants[0]!.uri, result.url).href;
+    const playlist = (await fetchLink(playlistUrl)).bytes.toString("utf8");
+    const map = /#EXT-X-MAP:URI="([^"]+)",BYTERANGE="(\d+)@(\d+)"/.exec(playlist);
+    const segments = [...playlist.matchAll(/#EXTINF:([\d.]+),\n#EXT-X-BYTERANGE:(\d+)@(\d+)\n([^\n#]+)/g)];
+    expect(map, playlist).not.toBeNull();
+    // 6 s in 2-s segments, adding up to the stream's duration.
+    expect(segments).toHaveLength(3);
+    expect(segments.reduce((sum, s) => sum + Number(s[1]), 0)).toBeCloseTo(result.duration, 1);
+    const init = await fetchLink(new URL(map![1]!, playlistUrl).href, [Number(map![3]), Number(map![2])]);
+    const first = await fetchLink(new URL(segments[0]![4]!, playlistUrl).href, [Number(segments[0]![3]), Number(segments[0]![2])]);
+    const probed = await ffprobe(Buffer.concat([init.bytes, first.bytes]));
+    expect(probed.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", width: result.renditions[0].width, height: result.renditions[0].height });
+    expect(probed.streams.some((s) => s.codec_type === "audio")).toBe(true);
+  });
+
+  it("video-storyboard: the VTT through its signed link, the sprite it names by relative URI, every cue inside it", async () => {
+    const result = await completed("video-storyboard", "video-storyboard", `${tier.mediaUrl}/clip.mp4`, { count: 6, width: 80, columns: 3 });
+    expect(result.tile).toMatchObject({ width: 80, height: 45, columns: 3, rows: 2, count: 6 });
+    const vtt = await fetchLink(result.url);
+    expect(vtt.type).toBe("text/vtt");
+    const text = vtt.bytes.toString("utf8");
+    expect(text.startsWith("WEBVTT")).toBe(true);
+    const cues = [...text.matchAll(/^(\S+)#xywh=(\d+),(\d+),(\d+),(\d+)$/gm)].map((m) => ({ file: m[1]!, xywh: m.slice(2).map(Number) as [number, number, number, number] }));
+    expect(cues).toHaveLength(6);
+    expect(new Set(cues.map((c) => c.file))).toEqual(new Set(["sprite.jpg"]));
+    const sprite = await fetchLink(new URL("sprite.jpg", result.url).href);
+    expect(sprite.type).toBe("image/jpeg");
+    expect(sprite.bytes.length).toBe(result.sprite.size);
+    const meta = await imageMeta(sprite.bytes);
+    expect(meta).toMatchObject({ format: "jpeg", width: result.sprite.width, height: result.sprite.height });
+    expect([meta.width, meta.height]).toEqual([3 * 80, 2 * 45]);
+    for (const { xywh: [x, y, w, h] } of cues) {
+      expect([w, h]).toEqual([80, 45]);
+      expect(x + w <= meta.width! && y + h <= meta.height!, `cue at ${x},${y} in a ${meta.width}×${meta.height} sprite`).toBe(true);
+    }
+  });
+
+  it("video-preview: an animated GIF of the asked size and frames", async () => {
+    const result = await completed("video-preview", "video-preview", `${tier.mediaUrl}/clip.mp4`, { format: "gif", start: 1, duration: 2, width: 160, fps: 10 });
+    expect(result).toMatchObject({ format: "gif", width: 160, height: 90, frames: 20, frameRate: 10 });
+    const meta = await imageMeta(await download(result.url));
+    expect(meta).toMatchObject({ format: "gif", width: 160, pages: 20, loop: 0 });
+    expect(meta.pageHeight ?? meta.height).toBe(90);
+  });
+
+  it("compress-video: AV1 (libsvtav1) with a text watermark drawn in the asked corner (drawtext and the image's font)", async () => {
+    const options = { codec: "av1", quality: "low", maxWidth: 256 };
+    const result = await completed("compress-video av1 + watermark", "compress-video", `${tier.mediaUrl}/clip.mp4`, { ...options, watermark: { text: "© tier", position: "bottom-right", size: 0.15, opacity: 0.8 } });
+    expect(result).toMatchObject({ codec: "av1", width: 256, height: 144, format: "mp4" });
+    const output = await download(result.url);
+    const probed = await ffprobe(output);
+    expect(probed.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "av1", width: 256, height: 144 });
+    expect(probed.streams.some((s) => s.codec_type === "audio")).toBe(true);
+    // The same encode without the watermark: the frames differ in the bottom-right corner,
+    // where the text is, far more than in the other corners (the encoder's own noise).
+    const plain = await completed("compress-video av1", "compress-video", `${tier.mediaUrl}/clip.mp4`, options);
+    const [marked, unmarked] = await Promise.all([lumaAt(output, 3), lumaAt(await download(plain.url), 3)]);
+    // Each corner a quarter of the width and height (64×36; the text is about 65×20 there).
+    const [w, h] = [256, 144];
+    expect([marked.length, unmarked.length]).toEqual([w * h, w * h]);
+    const differs = (x0: number, y0: number) => {
+      let sum = 0;
+      for (let y = y0; y < y0 + h / 4; y++) for (let x = x0; x < x0 + w / 4; x++) sum += Math.abs(marked[y * w + x]! - unmarked[y * w + x]!);
+      return sum / ((w / 4) * (h / 4));
+    };
+    const corners = { bottomRight: differs((3 * w) / 4, (3 * h) / 4), topLeft: differs(0, 0), topRight: differs((3 * w) / 4, 0), bottomLeft: differs(0, (3 * h) / 4) };
+    expect(corners.bottomRight, JSON.stringify(corners)).toBeGreaterThan(3 * Math.max(corners.topLeft, corners.topRight, corners.bottomLeft, 0.5));
   });
 
   it(`${3 * INSTANCES} jobs at once on ${INSTANCES} instances: all complete, never more containers than the budget`, async () => {

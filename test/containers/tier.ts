@@ -226,3 +226,28 @@ export async function breakPushPath(name: string, repair = false): Promise<void>
   const rule = ["OUTPUT", "-p", "tcp", "-m", "conntrack", "--ctorigdst", "11.0.0.1", "-j", "REJECT", "--reject-with", "tcp-reset"];
   await dockerCli("exec", "-u", "root", `${name}-proxy`, "iptables", repair ? "-D" : "-I", ...rule);
 }
+
+/**
+ * A signed link read as a player reads it: the whole file, or with `range` ([offset,
+ * length]) the bytes a playlist's BYTERANGE names, which must come back 206 with exactly
+ * that many bytes. Returns the bytes and the content type served.
+ */
+export async function fetchLink(url: string, range?: [offset: number, length: number]): Promise<{ bytes: Buffer; type: string | null }> {
+  const res = await fetch(url, range ? { headers: { range: `bytes=${range[0]}-${range[0] + range[1] - 1}` } } : {});
+  if (res.status !== (range ? 206 : 200)) throw new Error(`GET ${url}${range ? ` (bytes ${range[0]}+${range[1]})` : ""}: ${res.status}`);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (range && bytes.length !== range[1]) throw new Error(`GET ${url}: ${bytes.length} bytes for a range of ${range[1]}`);
+  return { bytes, type: res.headers.get("content-type") };
+}
+
+/** The luma of the video's frame at `seconds`, one byte a pixel, row by row (ffmpeg decodes it here). */
+export async function lumaAt(bytes: Buffer, seconds: number): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), "media-jobs-frame-"));
+  try {
+    await writeFile(join(dir, "video"), bytes);
+    const { stdout } = await exec("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", join(dir, "video"), "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"], { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

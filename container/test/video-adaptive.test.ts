@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
-import { ladderFor } from "../src/processors/video-adaptive.ts";
+import { ladderFor, segmentBitrates } from "../src/processors/video-adaptive.ts";
 import { runJob, type FinishedJob } from "./helpers.ts";
 import { completed, failed, useVideoMedia } from "./video-fixtures.ts";
 import { variantsOf } from "../../test/support/hls.ts";
@@ -121,8 +121,15 @@ describe("videoAdaptive", () => {
       expect(segments[0]!.offset).toBe(Number(init[1]));
       expect(segments.at(-1)!.offset + segments.at(-1)!.length).toBe(media.length);
 
-      // BANDWIDTH is at least every segment's bitrate, AVERAGE-BANDWIDTH their mean (to the bit, rounded up).
-      const peak = Math.max(...segments.map((s) => (s.length * 8) / s.duration));
+      // BANDWIDTH is the peak segment bit rate of RFC 8216bis: the largest rate of any run of
+      // consecutive segments lasting 0.5 to 1.5 target durations; AVERAGE-BANDWIDTH the mean
+      // (to the bit, rounded up).
+      const target = Number(/#EXT-X-TARGETDURATION:(\d+)/.exec(playlist)![1]);
+      const runs = segments.flatMap((_, i) => segments.slice(i).map((__, n) => segments.slice(i, i + n + 1)));
+      const rates = runs
+        .map((run) => ({ seconds: run.reduce((sum, s) => sum + s.duration, 0), bits: run.reduce((sum, s) => sum + s.length * 8, 0) }))
+        .filter((r) => r.seconds >= 0.5 * target && r.seconds <= 1.5 * target);
+      const peak = Math.max(...rates.map((r) => r.bits / r.seconds));
       const seconds = segments.reduce((sum, s) => sum + s.duration, 0);
       const average = (segments.reduce((sum, s) => sum + s.length, 0) * 8) / seconds;
       expect(Number(variant.attrs.BANDWIDTH)).toBeGreaterThanOrEqual(peak);
@@ -223,6 +230,20 @@ describe("videoAdaptive", () => {
     const mp3 = await extracted.output(completed(extracted.state).result.url);
     const job = await runJob("videoAdaptive", { url: serveBytes("/audio.mp3", mp3) });
     expect(failed(job.state).error).toMatchObject({ code: "no_video_stream", message: expect.stringMatching(/no video stream/) });
+  });
+});
+
+describe("segmentBitrates", () => {
+  it("takes the peak over runs of 0.5 to 1.5 target durations: a last segment of one keyframe in 40 ms is not the stream's peak", () => {
+    const segments = [
+      { duration: 2, length: 100_000, offset: 0 },
+      { duration: 2, length: 100_000, offset: 100_000 },
+      { duration: 0.04, length: 20_000, offset: 200_000 },
+    ];
+    // Alone the last segment runs at 4 Mbit/s; the runs the RFC counts top out at 2.04 s and 120 kB.
+    expect(segmentBitrates(segments, 2)).toEqual({ peak: Math.ceil((120_000 * 8) / 2.04), average: Math.ceil((220_000 * 8) / 4.04) });
+    // Shorter than half a target duration: its average.
+    expect(segmentBitrates([{ duration: 0.5, length: 10_000, offset: 0 }], 2)).toEqual({ peak: 160_000, average: 160_000 });
   });
 });
 

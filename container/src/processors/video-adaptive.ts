@@ -152,13 +152,30 @@ export function parseMediaPlaylist(text: string): MediaPlaylist {
   return { map: { length: Number(map[1]), offset: Number(map[2]) }, segments };
 }
 
-/** Peak and average segment bitrates (bits per second, rounded up), as BANDWIDTH and AVERAGE-BANDWIDTH define them. */
-export function segmentBitrates(segments: Segment[]): { peak: number; average: number } {
+/**
+ * Peak and average segment bitrates (bits per second, rounded up), as BANDWIDTH and
+ * AVERAGE-BANDWIDTH define them (RFC 8216bis §4.4.6.2 and §6.2.1): the peak is the largest
+ * rate of any run of consecutive segments lasting 0.5 to 1.5 target durations, so a short
+ * last segment (one forced keyframe in a few milliseconds) does not pass for the stream's
+ * peak; a stream shorter than half a target duration has its average as its peak.
+ */
+export function segmentBitrates(segments: Segment[], targetDuration = Math.ceil(Math.max(0, ...segments.map((s) => s.duration)))): { peak: number; average: number } {
   const timed = segments.filter((s) => s.duration > 0);
-  const peak = Math.max(0, ...timed.map((s) => Math.ceil((s.length * 8) / s.duration)));
   const seconds = timed.reduce((sum, s) => sum + s.duration, 0);
   const bytes = timed.reduce((sum, s) => sum + s.length, 0);
-  return { peak, average: seconds > 0 ? Math.ceil((bytes * 8) / seconds) : 0 };
+  const average = seconds > 0 ? Math.ceil((bytes * 8) / seconds) : 0;
+  let peak = 0;
+  for (let first = 0; first < timed.length; first++) {
+    let runSeconds = 0;
+    let runBytes = 0;
+    for (let last = first; last < timed.length; last++) {
+      runSeconds += timed[last]!.duration;
+      runBytes += timed[last]!.length;
+      if (runSeconds > 1.5 * targetDuration + 1e-9) break;
+      if (runSeconds >= 0.5 * targetDuration - 1e-9) peak = Math.max(peak, Math.ceil((runBytes * 8) / runSeconds));
+    }
+  }
+  return { peak: peak || average, average };
 }
 
 /**
@@ -282,10 +299,11 @@ export function rewriteManifest(mpd: string, names: string[]): { mpd: string; fi
     const list = /<SegmentList timescale="(\d+)" duration="(\d+)"/.exec(body)!;
     const nominal = Number(list[2]) / Number(list[1]);
     const ranges = [...body.matchAll(/mediaRange="(\d+)-(\d+)"/g)].map((m) => Number(m[2]) - Number(m[1]) + 1);
-    const peak = Math.max(0, ...ranges.map((bytes, i) => {
-      const seconds = i < ranges.length - 1 ? nominal : Math.max(total - nominal * (ranges.length - 1), 1e-3);
-      return Math.ceil((bytes * 8) / seconds);
-    }));
+    // The same peak as the HLS variant's: over runs of 0.5 to 1.5 segment durations.
+    const { peak } = segmentBitrates(
+      ranges.map((length, i) => ({ length, offset: 0, duration: i < ranges.length - 1 ? nominal : Math.max(total - nominal * (ranges.length - 1), 1e-3) })),
+      nominal,
+    );
     const fixed = attributes.replace(/bandwidth="\d+"/, `bandwidth="${peak}"`);
     return `<Representation id="${id}"${fixed}>${body.replace(`<BaseURL>${from}</BaseURL>`, `<BaseURL>${to}</BaseURL>`)}</Representation>`;
   });

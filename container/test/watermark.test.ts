@@ -282,6 +282,22 @@ describe("watermarks on the new video types", () => {
     }
   });
 
+  it("videoAdaptive lays the logo out on the displayed picture of an anamorphic input (240×180 stored, 4:3 pixels, 320×180 shown)", async () => {
+    const path = join(dir, "anamorphic.mp4");
+    await exec("ffmpeg", [
+      "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=240x180:r=25:d=2", "-vf", "setsar=4/3",
+      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path,
+    ]);
+    const url = media.serve("/anamorphic.mp4", await readFile(path));
+    const job = await runJob("videoAdaptive", { url, renditions: [{ height: 180 }], segmentDuration: 2, watermark: { url: logoUrl, size: 0.25 } });
+    const [rendition] = completed(job.state).result.renditions as { url: string; width: number; height: number }[];
+    expect([rendition!.width, rendition!.height]).toEqual([320, 180]);
+    const frame = await firstFrame(await job.output(rendition!.url.replace(/\.m3u8$/, ".mp4")));
+    const box = overlayBox(logo({ size: 0.25 }), { width: 320, height: 180 });
+    expect(await brightness(frame, inner(box))).toBeGreaterThan(220);
+    expect(await brightness(frame, opposite(box, 320, 180))).toBeLessThan(30);
+  });
+
   it("videoStoryboard carries the logo on every tile, laid out on the tile's size", async () => {
     const job = await runJob("videoStoryboard", { url: blackVideo, count: 2, columns: 2, width: 160, format: "jpg", quality: 95, watermark: { url: logoUrl, size: 0.25 } });
     const { result } = completed(job.state);

@@ -87,11 +87,13 @@ export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], path
   const video = probe.video!;
   const d = params.segmentDuration;
   const withAudio = params.audio && probe.audio !== null;
-  // A watermark goes on the picture at its own size, before the split: every rendition is a
-  // scaled copy, so it sits at the same place and relative size in each (its image is input 1).
+  // A watermark goes on the picture at its displayed size, before the split: every rendition
+  // is a scaled copy, so it sits at the same place and relative size in each (its image is input 1).
+  // The picture is first brought to its displayed size with square pixels (a pass-through
+  // for most inputs), the size the overlay is laid out for: an anamorphic 1440×1080 is 1920 wide.
   const overlay = watermark && ffmpegOverlay(watermark, { width: video.width, height: video.height });
   const source = overlay ? "marked" : `0:${video.index}`;
-  const marked = overlay ? `${overlay.filter(`0:${video.index}`, "marked")};` : "";
+  const marked = overlay ? `[0:${video.index}]scale=${video.width}:${video.height},setsar=1[shown];${overlay.filter("shown", "marked")};` : "";
   const split = rungs.length > 1 ? `${marked}[${source}]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join("")};` : marked;
   const graph = split + rungs.map((r, i) => `[${rungs.length > 1 ? `s${i}` : source}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`).join(";");
   const gop = String(Math.max(1, Math.round((video.frameRate ?? 25) * d)));

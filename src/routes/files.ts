@@ -14,8 +14,13 @@ const CORS = {
 };
 
 export const filesRoutes = new Hono<{ Bindings: Env }>()
+  // Every answer, a refusal too: a player on another site must be able to read that its link expired.
+  .use("*", async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(CORS)) c.res.headers.set(name, value);
+  })
   .options("/:token/:name?", (c) =>
-    c.body(null, 204, { ...CORS, "access-control-allow-methods": "GET, HEAD", "access-control-allow-headers": "range", "access-control-max-age": "86400" }),
+    c.body(null, 204, { "access-control-allow-methods": "GET, HEAD", "access-control-allow-headers": "range", "access-control-max-age": "86400" }),
   )
   .get("/:token/:name?", async (c) => {
     const check = await verifyLink(c.env.FILES_SIGNING_SECRET, c.req.param("token"), Math.floor(Date.now() / 1000));
@@ -31,7 +36,7 @@ export const filesRoutes = new Hono<{ Bindings: Env }>()
       object = await c.env.OUTPUTS.get(key, range ? { range: c.req.raw.headers } : {});
     } catch {
       const head = await c.env.OUTPUTS.head(key);
-      return c.body(null, 416, head ? { ...CORS, "content-range": `bytes */${head.size}` } : CORS);
+      return c.body(null, 416, head ? { "content-range": `bytes */${head.size}` } : {});
     }
     if (!object || !("body" in object)) throw new AppError("not_found", "this output no longer exists (outputs are kept for a limited time)");
 
@@ -41,7 +46,6 @@ export const filesRoutes = new Hono<{ Bindings: Env }>()
     headers.set("accept-ranges", "bytes");
     headers.set("cache-control", `private, max-age=${TUNABLES.links.downloadLifetimeS}`);
     headers.set("x-content-type-options", "nosniff");
-    for (const [name, value] of Object.entries(CORS)) headers.set(name, value);
     const slice = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
     if (range && slice) {
       const start = slice.suffix !== undefined ? object.size - slice.suffix : (slice.offset ?? 0);

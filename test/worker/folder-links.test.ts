@@ -54,8 +54,10 @@ describe("links to outputs in a folder", () => {
     const jobId = await storedJob();
     const past = Math.floor(Date.now() / 1000) - 1;
     const link = await signLink(testEnv.FILES_SIGNING_SECRET, ORIGIN, outputKey(jobId, "stream/"), past, "master.m3u8");
-    const expired = await workerFetch(link);
+    const expired = await workerFetch(link, { headers: { origin: "https://player.example" } });
     expect(expired.status).toBe(403);
+    // Readable from the player's own site, so it can tell an expired link from a network error.
+    expect(expired.headers.get("access-control-allow-origin")).toBe("*");
     expect(((await expired.json()) as { error: { message: string } }).error.message).toContain("expired");
     expect((await workerFetch(new URL("360p.mp4", link).href)).status).toBe(403);
   });

@@ -6,11 +6,11 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { apiKeyAuth, type AuthVariables } from "../auth/api-key.ts";
 import { looksLikeUploadToken, signUploadToken, verifyUploadToken } from "../auth/upload-token.ts";
-import { createUploadRequest, TUS, UPLOAD_EXTENSIONS } from "../contract/uploads.ts";
+import { createUploadRequest, createUploadTokenRequest, TUS, UPLOAD_EXTENSIONS } from "../contract/uploads.ts";
 import { database, type Db } from "../db/client.ts";
 import { findOrganization } from "../db/orgs.ts";
 import type { Mode, Organization, UploadRow } from "../db/schema.ts";
-import { findUpload, insertUploadWithin, releaseUploadLease, takeUploadLease, terminateUpload, uploadCounts } from "../db/uploads.ts";
+import { countTokenUploads, findUpload, insertUploadWithin, releaseUploadLease, takeUploadLease, terminateUpload, uploadCounts } from "../db/uploads.ts";
 import { uploadKey } from "../files/r2-keys.ts";
 import { appendBody, discardUnfinished, type Checksum } from "../files/tus.ts";
 import { fromBase64url, iso, newId, randomToken } from "../lib/crypto.ts";
@@ -18,13 +18,14 @@ import { AppError, invalidInput, unauthorized } from "../lib/errors.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { PLAN_LIMITS } from "../limits/plans.ts";
 import { admitUpload } from "../limits/upload-quota.ts";
+import { zodValidator } from "./validation.ts";
 
 /** Who a tus request acts for: the API key's organization and mode, or a browser token's (then only its own uploads). */
 interface TusCaller {
   org: Organization;
   mode: Mode;
-  /** Set for a browser upload token: the uploads it may touch are the ones it created. */
-  tokenId?: string;
+  /** Set for a browser upload token: the uploads it may touch are the ones it created, as many and as large as it says. */
+  token?: { id: string; maxUploads: number; maxBytes: number; mintedAt: number };
 }
 
 declare module "hono" {
@@ -135,7 +136,7 @@ function parseChecksum(header: string | undefined): Checksum | undefined {
 /** The upload a request names, if the caller may see it: its organization and mode, and a token only its own. */
 async function findCallerUpload(db: Db, caller: TusCaller, id: string, now: number): Promise<UploadRow> {
   const row = await findUpload(db, id);
-  if (!row || row.orgId !== caller.org.id || row.mode !== caller.mode || row.protocol !== "tus" || (caller.tokenId && row.tokenId !== caller.tokenId)) {
+  if (!row || row.orgId !== caller.org.id || row.mode !== caller.mode || row.protocol !== "tus" || (caller.token && row.tokenId !== caller.token.id)) {
     throw new AppError("not_found", `no resumable upload ${id} for this organization and mode`);
   }
   if (row.expiresAt <= now) throw new AppError("upload_expired", `upload ${id} expired or was terminated; its bytes are gone, create a new upload`);
@@ -267,8 +268,15 @@ async function create(c: Context<TusEnv>): Promise<Response> {
   }
   const db = database(c.env.DB);
   const who = { orgId: caller.org.id, mode: caller.mode };
+  // A browser token's own caps first: whoever reads it from the page can spend no more than the backend chose.
+  const token = caller.token && { id: caller.token.id, maxUploads: caller.token.maxUploads, since: caller.token.mintedAt };
+  if (caller.token && size > caller.token.maxBytes) {
+    throw new AppError("payload_too_large", `this upload token takes uploads of at most ${caller.token.maxBytes} bytes; this one declares ${size}`, { details: { limit: caller.token.maxBytes } });
+  }
+  const tokenSpent = () => new AppError("forbidden", `this upload token may create ${token!.maxUploads} upload${token!.maxUploads === 1 ? "" : "s"} and has; ask your backend for a new token`);
+  if (token && (await countTokenUploads(db, who, token)) >= token.maxUploads) throw tokenSpent();
   const window = TUNABLES.limiter.quotaWindowMs;
-  const counted = { perHour: limits.uploadsPerHour, open: limits.openUploads };
+  const counted = { perHour: limits.uploadsPerHour, open: limits.openUploads, token };
   let admission = admitUpload(await uploadCounts(db, who, now, window, counted), limits, caller.org.plan, true, now);
   if (!admission.ok) throw admission.error;
   const id = newId("upl");
@@ -281,10 +289,11 @@ async function create(c: Context<TusEnv>): Promise<Response> {
     received: 0,
     createdAt: now,
     expiresAt: now + TUNABLES.tus.unfinishedLifetimeMs,
-    tokenId: caller.tokenId ?? null,
+    tokenId: caller.token?.id ?? null,
   };
   if (!(await insertUploadWithin(db, row, now, window, counted))) {
     // Another create took the last place between the count and the insert.
+    if (token && (await countTokenUploads(db, who, token)) >= token.maxUploads) throw tokenSpent();
     admission = admitUpload(await uploadCounts(db, who, now, window, counted), limits, caller.org.plan, true, now);
     throw admission.ok ? new AppError("rate_limit_exceeded", "the plan's upload limits were reached by uploads created at the same time; try again") : admission.error;
   }
@@ -304,7 +313,9 @@ async function authenticate(c: Context<TusEnv>, next: () => Promise<void>): Prom
     if (!check.ok) throw unauthorized(check.reason === "expired" ? "this upload token has expired; ask your backend for a new one" : "this upload token is not valid");
     const org = await findOrganization(database(c.env.DB), check.grant.orgId);
     if (!org) throw unauthorized("this upload token is not valid");
-    c.set("tus", { org, mode: check.grant.mode, tokenId: check.grant.tokenId });
+    const { tokenId, maxUploads, maxBytes, expiresAt } = check.grant;
+    const mintedAt = (expiresAt - TUNABLES.tus.tokenLifetimeS - 1) * 1000;
+    c.set("tus", { org, mode: check.grant.mode, token: { id: tokenId, maxUploads, maxBytes: Math.min(maxBytes, PLAN_LIMITS[org.plan].maxUploadBytes), mintedAt } });
     return next();
   }
   return apiKeyAuth()(c, async () => {
@@ -340,10 +351,17 @@ export const tusRoutes = new Hono<TusEnv>()
   .options("/", discovery)
   .options("/:id", discovery)
   // A browser token: minted with the API key (a plain API call, not tus), handed to a page.
-  .post("/tokens", apiKeyAuth(), async (c) => {
+  .post("/tokens", apiKeyAuth(), zodValidator("json", createUploadTokenRequest), async (c) => {
+    const org = c.get("org");
+    const request = c.req.valid("json");
+    const planMax = PLAN_LIMITS[org.plan].maxUploadBytes;
+    if (request.maxBytes !== undefined && request.maxBytes > planMax) {
+      throw invalidInput(`maxBytes: the ${org.plan} plan takes uploads of at most ${planMax} bytes`, [{ path: "maxBytes", message: `at most ${planMax} on the ${org.plan} plan` }]);
+    }
+    const caps = { maxUploads: request.maxUploads ?? 1, maxBytes: request.maxBytes ?? planMax };
     const expiresAt = Math.floor(Date.now() / 1000) + TUNABLES.tus.tokenLifetimeS;
-    const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, c.get("org").id, c.get("mode"), expiresAt);
-    return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)! }, 201);
+    const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, org.id, c.get("mode"), expiresAt, caps);
+    return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)!, ...caps }, 201);
   })
   .use(async (c, next) => {
     if (c.req.header("tus-resumable") !== TUS.version) {

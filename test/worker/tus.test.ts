@@ -390,6 +390,37 @@ describe("tus limits", () => {
 });
 
 describe("tus from a browser", () => {
+  it("a token creates at most its maxUploads (default 1, 403 past it) of at most its maxBytes (413), chosen by the backend within the plan", async () => {
+    const { key } = await newKey({ plan: "free" });
+    const minted = await call("POST", "/v1/uploads/tus/tokens", { key });
+    expect(minted.json).toMatchObject({ maxUploads: 1, maxBytes: PLAN_LIMITS.free.maxUploadBytes });
+    const one = minted.json.token as string;
+    expect((await create(one, 10)).res.status).toBe(201);
+    const spent = await create(one, 10);
+    expect(spent.res.status).toBe(403);
+    expect(((await spent.res.json()) as any).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("may create 1 upload") });
+    // The API key's own uploads are not held back by what a page did with its token.
+    expect((await create(key, 10)).res.status).toBe(201);
+
+    const capped = (await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxUploads: 2, maxBytes: 1000 } })).json.token as string;
+    const large = await create(capped, 1001);
+    expect(large.res.status).toBe(413);
+    expect(((await large.res.json()) as any).error).toMatchObject({ code: "payload_too_large", details: { limit: 1000 } });
+    expect((await create(capped, 1000)).res.status).toBe(201);
+    expect((await create(capped, 1000)).res.status).toBe(201);
+    expect((await create(capped, 10)).res.status).toBe(403);
+
+    // Created at once, they cannot pass the cap together.
+    const racing = (await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxUploads: 1 } })).json.token as string;
+    const statuses = (await Promise.all([create(racing, 10), create(racing, 10), create(racing, 10)])).map((r) => r.res.status).sort();
+    expect(statuses).toEqual([201, 403, 403]);
+
+    const tooLarge = await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxBytes: PLAN_LIMITS.free.maxUploadBytes + 1 } });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.json.error.details).toEqual([{ path: "maxBytes", message: `at most ${PLAN_LIMITS.free.maxUploadBytes} on the free plan` }]);
+    expect((await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxUploads: 0 } })).json.error.details[0].path).toBe("maxUploads");
+  });
+
   it("a backend's upload token creates and writes uploads (CORS readable), only its own, and can do nothing else", async () => {
     const { key, orgId } = await newKey();
     const minted = await call("POST", "/v1/uploads/tus/tokens", { key });

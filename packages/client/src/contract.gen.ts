@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Create a browser upload token
-         * @description A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, and touches only the uploads it created.
+         * @description A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, at most `maxUploads` of them (403 `forbidden` past it) and none larger than `maxBytes` (413), and touches only the uploads it created.
          */
         post: operations["createUploadToken"];
         delete?: never;
@@ -857,6 +857,12 @@ export interface components {
             contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif" | "image/avif" | "image/tiff" | "video/mp4" | "video/quicktime" | "video/webm" | "video/x-matroska" | "video/mpeg" | "video/x-msvideo" | "video/ogg" | "application/pdf";
             /** @description The exact size in bytes; the upload must send exactly this many. */
             size: number;
+        };
+        CreateUploadTokenRequest: {
+            /** @description How many uploads the token may create (default 1). The page holding it can be read by anyone who loads it: give it no more than the page needs. */
+            maxUploads?: number;
+            /** @description The largest upload the token may create, in bytes (default and at most the plan's largest upload). */
+            maxBytes?: number;
         };
         /** @description The HTTP dialect's `options` of a compress-video job: its params other than `url`. */
         CompressVideoOptions: {
@@ -2964,6 +2970,10 @@ export interface components {
             endpoint: string;
             /** @description The token stops working at this time (an upload it started stays, and the API key can still read it). */
             expiresAt: string;
+            /** @description How many uploads it may create (0 for a token that finishes one upload). */
+            maxUploads: number;
+            /** @description The largest upload it may create, in bytes. */
+            maxBytes: number;
         };
         Usage: {
             /** @enum {string} */
@@ -3934,6 +3944,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             412: components["responses"]["TusVersionUnsupported"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3987,7 +3998,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "maxUploads": 1,
+                 *       "maxBytes": 104857600
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateUploadTokenRequest"];
+            };
+        };
         responses: {
             /** @description The token. */
             201: {
@@ -3999,6 +4020,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadToken"];
                 };
             };
+            400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };

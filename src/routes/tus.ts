@@ -143,6 +143,16 @@ async function findCallerUpload(db: Db, caller: TusCaller, id: string, now: numb
   return row;
 }
 
+/** A body's headers, checked before anything is written: its length within Upload-Length (413) and its Upload-Checksum (400). */
+function checkBodyHeaders(c: Context<TusEnv>, size: number, offset: number): Checksum | undefined {
+  const checksum = parseChecksum(c.req.header("upload-checksum"));
+  const length = integerHeader(c, "content-length");
+  if (length !== undefined && offset + length > size) {
+    throw new AppError("payload_too_large", `the body's ${length} bytes at offset ${offset} run past Upload-Length ${size}`);
+  }
+  return checksum;
+}
+
 /**
  * Writes a PATCH body (or a creation's) under the upload's lease. Run through waitUntil: a
  * client that hangs up mid-body must not also cut short the write of what did arrive.
@@ -150,11 +160,7 @@ async function findCallerUpload(db: Db, caller: TusCaller, id: string, now: numb
 async function writeBody(c: Context<TusEnv>, row: Pick<UploadRow, "id" | "size">, offset: number): Promise<{ received: number; finished: boolean }> {
   const db = database(c.env.DB);
   const now = Date.now();
-  const checksum = parseChecksum(c.req.header("upload-checksum"));
-  const length = integerHeader(c, "content-length");
-  if (length !== undefined && offset + length > row.size) {
-    throw new AppError("payload_too_large", `the body's ${length} bytes at offset ${offset} run past Upload-Length ${row.size}`);
-  }
+  const checksum = checkBodyHeaders(c, row.size, offset);
   const leaseId = randomToken(16);
   if (!(await takeUploadLease(db, row.id, leaseId, offset, now, TUNABLES.tus.leaseMs))) {
     const current = await findCallerUpload(db, c.get("tus"), row.id, now);
@@ -260,6 +266,8 @@ async function create(c: Context<TusEnv>): Promise<Response> {
   if (withBytes && bodyType !== TUS.patchContentType) {
     throw new AppError("unsupported_media_type", `send bytes with the creation as Content-Type: ${TUS.patchContentType}`);
   }
+  // Refused before a row exists: a creation that fails after it would hold an open place.
+  if (withBytes) checkBodyHeaders(c, size, 0);
   const limits = PLAN_LIMITS[caller.org.plan];
   if (size > limits.maxUploadBytes) {
     throw new AppError("payload_too_large", `the ${caller.org.plan} plan takes uploads of at most ${limits.maxUploadBytes} bytes; this one declares ${size}`, {
@@ -299,8 +307,18 @@ async function create(c: Context<TusEnv>): Promise<Response> {
   }
   const headers: Record<string, string> = { ...admission.headers, location: `${new URL(c.req.url).origin}${TUS.path}/${id}`, "upload-expires": httpDate(row.expiresAt) };
   if (withBytes) {
-    const written = await writeBody(c, row, 0);
-    Object.assign(headers, offsetHeaders(row as UploadRow, written.received, written.finished));
+    try {
+      const written = await writeBody(c, row, 0);
+      Object.assign(headers, offsetHeaders(row as UploadRow, written.received, written.finished));
+    } catch (error) {
+      // The client has no Location to resume or delete it by: the row is terminated (its
+      // open place freed) and its bytes discarded, and the client creates it again.
+      // Best effort: what fails here the cron finishes (the row expired now).
+      await (async () => {
+        if (await terminateUpload(db, id, Date.now())) await discardUnfinished(c.env.OUTPUTS, { id, multipartId: (await findUpload(db, id))?.multipartId ?? null });
+      })().catch(() => undefined);
+      throw error;
+    }
   }
   return c.body(null, 201, headers);
 }

@@ -223,6 +223,31 @@ describe("tus PATCH", () => {
     expect(await count()).toBe(before);
   });
 
+  it("a creation whose bytes fail leaves no upload holding an open place: bad headers refused before the row, a failed body terminates it", async () => {
+    const { key, orgId } = await newKey({ plan: "free" });
+    const rows = () => testEnv.DB.prepare("SELECT count(*) AS n FROM uploads WHERE org_id = ?").bind(orgId).first<number>("n");
+    const open = () => testEnv.DB.prepare("SELECT count(*) AS n FROM uploads WHERE org_id = ? AND status = 'pending' AND expires_at > ?").bind(orgId, Date.now()).first<number>("n");
+    const withBytes = (size: number, body: BodyInit, headers: Record<string, string> = {}) =>
+      tus("POST", "", { key, body, headers: { "upload-length": String(size), "upload-metadata": metadata("a.mp4", "video/mp4"), "content-type": "application/offset+octet-stream", ...headers } });
+    const bytes = randomBytes(1000);
+    // Content-Length past Upload-Length, an unknown checksum algorithm: refused before anything is created.
+    expect((await withBytes(999, bytes)).status).toBe(413);
+    expect((await withBytes(1000, bytes, { "upload-checksum": `md5 ${btoa("x")}` })).status).toBe(400);
+    expect(await rows()).toBe(0);
+    // Failures only the body shows (a checksum mismatch, a stream longer than declared): the row is terminated and its bytes discarded.
+    const mismatch = await withBytes(1000, bytes, { "upload-checksum": `sha1 ${await digest("SHA-1", bytes.slice(1))}` });
+    expect(mismatch.status).toBe(460);
+    const stream = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(bytes), controller.close()) });
+    expect((await withBytes(500, stream)).status).toBe(413);
+    expect(await rows()).toBe(2);
+    expect(await open()).toBe(0);
+    for (const { id } of (await testEnv.DB.prepare("SELECT id FROM uploads WHERE org_id = ?").bind(orgId).all<{ id: string }>()).results) {
+      expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).toBeNull();
+    }
+    // Every open place is still there.
+    for (let i = 0; i < PLAN_LIMITS.free.openUploads; i++) expect((await create(key, 10)).res.status).toBe(201);
+  });
+
   it("refuses a second PATCH while one is writing (423, nothing interleaved), then takes the next at the first's end", async () => {
     const { key } = await newKey();
     const bytes = randomBytes(300_000);

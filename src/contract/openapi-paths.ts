@@ -239,9 +239,9 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         operationId: "createUploadToken",
         tags: ["uploads"],
         summary: "Create a browser upload token",
-        description: "A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, at most `maxUploads` of them (403 `forbidden` past it) and none larger than `maxBytes` (413), and touches only the uploads it created.",
+        description: "A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, at most `maxUploads` of them (403 `forbidden` past it) and none larger than `maxBytes` (413), and touches only the uploads it created. With `uploadId`, a token that finishes that resumable upload (after the page's first token expired) and creates none.",
         requestBody: { required: false, content: json(schemaRef("CreateUploadTokenRequest"), { maxUploads: 1, maxBytes: 104857600 }) },
-        responses: { "201": ok("The token.", schemaRef("UploadToken")), ...errors("invalid_input", "unauthorized") },
+        responses: { "201": ok("The token.", schemaRef("UploadToken")), ...errors("invalid_input", "unauthorized", "not_found", "upload_expired") },
       },
     },
     // The id's `upl_` written out: a bare `{id}` here would read as ambiguous with /v1/uploads/{id}/content.

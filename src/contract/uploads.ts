@@ -102,6 +102,11 @@ export const createUploadTokenRequest = z.strictObject({
     .max(UPLOAD_LIMITS.maxBytes)
     .optional()
     .describe("The largest upload the token may create, in bytes (default and at most the plan's largest upload)."),
+  uploadId: z
+    .string()
+    .regex(/^upl_[A-Za-z0-9]{24}$/, "an upload id, upl_…")
+    .optional()
+    .describe("A token to finish this resumable upload (HEAD and PATCH it, from a page whose token expired); it creates none. Not with `maxUploads` or `maxBytes`."),
 });
 export type CreateUploadTokenRequest = z.infer<typeof createUploadTokenRequest>;
 
@@ -111,6 +116,7 @@ export const uploadTokenCreated = z.object({
   expiresAt: z.string().describe("The token stops working at this time (an upload it started stays, and the API key can still read it)."),
   maxUploads: z.int().describe("How many uploads it may create (0 for a token that finishes one upload)."),
   maxBytes: z.int().describe("The largest upload it may create, in bytes."),
+  uploadUrl: z.string().optional().describe("With `uploadId`: the upload's tus URL, to resume at (tus-js-client's `uploadUrl`)."),
 });
 
 export const upload = z.object({

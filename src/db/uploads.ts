@@ -102,6 +102,12 @@ export async function countTokenUploads(db: Db, who: { orgId: string; mode: Mode
   return row?.n ?? 0;
 }
 
+/** Gives a resumable upload created with the API key a token id, so that a browser token can finish it; the id it has otherwise. */
+export async function uploadTokenId(db: Db, id: string, fresh: string): Promise<string | undefined> {
+  await db.update(uploads).set({ tokenId: fresh }).where(and(eq(uploads.id, id), isNull(uploads.tokenId))).run();
+  return (await findUpload(db, id))?.tokenId ?? undefined;
+}
+
 /**
  * Takes a resumable upload's lease for one PATCH, only at the offset the PATCH names and
  * while no other PATCH holds it. False when it was not taken; the row then says why.

@@ -10,7 +10,7 @@ import { createUploadRequest, createUploadTokenRequest, TUS, UPLOAD_EXTENSIONS }
 import { database, type Db } from "../db/client.ts";
 import { findOrganization } from "../db/orgs.ts";
 import type { Mode, Organization, UploadRow } from "../db/schema.ts";
-import { countTokenUploads, findUpload, insertUploadWithin, releaseUploadLease, takeUploadLease, terminateUpload, uploadCounts } from "../db/uploads.ts";
+import { countTokenUploads, findUpload, insertUploadWithin, uploadTokenId, releaseUploadLease, takeUploadLease, terminateUpload, uploadCounts } from "../db/uploads.ts";
 import { uploadKey } from "../files/r2-keys.ts";
 import { appendBody, discardUnfinished, type Checksum } from "../files/tus.ts";
 import { fromBase64url, iso, newId, randomToken } from "../lib/crypto.ts";
@@ -376,8 +376,20 @@ export const tusRoutes = new Hono<TusEnv>()
     if (request.maxBytes !== undefined && request.maxBytes > planMax) {
       throw invalidInput(`maxBytes: the ${org.plan} plan takes uploads of at most ${planMax} bytes`, [{ path: "maxBytes", message: `at most ${planMax} on the ${org.plan} plan` }]);
     }
-    const caps = { maxUploads: request.maxUploads ?? 1, maxBytes: request.maxBytes ?? planMax };
     const expiresAt = Math.floor(Date.now() / 1000) + TUNABLES.tus.tokenLifetimeS;
+    if (request.uploadId !== undefined) {
+      // A token to finish an upload whose page's token expired: the upload's token id again, creating nothing.
+      const both = (["maxUploads", "maxBytes"] as const).filter((name) => request[name] !== undefined);
+      if (both.length) throw invalidInput(`${both[0]}: a token for an existing upload creates none; send uploadId alone`, both.map((path) => ({ path, message: "not with uploadId" })));
+      const db = database(c.env.DB);
+      const row = await findCallerUpload(db, { org, mode: c.get("mode") }, request.uploadId, Date.now());
+      const tokenId = row.tokenId ?? (await uploadTokenId(db, row.id, randomToken(16)));
+      if (!tokenId) throw new AppError("not_found", `no resumable upload ${row.id} for this organization and mode`);
+      const caps = { maxUploads: 0, maxBytes: row.size };
+      const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, org.id, c.get("mode"), expiresAt, { ...caps, tokenId });
+      return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)!, ...caps, uploadUrl: `${new URL(c.req.url).origin}${TUS.path}/${row.id}` }, 201);
+    }
+    const caps = { maxUploads: request.maxUploads ?? 1, maxBytes: request.maxBytes ?? planMax };
     const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, org.id, c.get("mode"), expiresAt, caps);
     return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)!, ...caps }, 201);
   })

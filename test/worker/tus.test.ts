@@ -415,6 +415,38 @@ describe("tus limits", () => {
 });
 
 describe("tus from a browser", () => {
+  it("the backend mints a token to finish an upload whose page token expired: the same upload only, creating none, its organization's only", async () => {
+    const { key } = await newKey();
+    const first = (await call("POST", "/v1/uploads/tus/tokens", { key })).json.token as string;
+    const bytes = randomBytes(3000);
+    const { url, id } = await create(first, bytes.byteLength);
+    expect((await patch(first, url, 0, bytes.slice(0, 1000))).status).toBe(204);
+    // A new page's token is another token: it does not see the upload.
+    const fresh = (await call("POST", "/v1/uploads/tus/tokens", { key })).json.token as string;
+    expect((await tus("HEAD", url, { key: fresh })).status).toBe(404);
+
+    const minted = await call("POST", "/v1/uploads/tus/tokens", { key, body: { uploadId: id } });
+    expect(minted.status).toBe(201);
+    expect(minted.json).toMatchObject({ maxUploads: 0, maxBytes: bytes.byteLength, uploadUrl: url });
+    const resume = minted.json.token as string;
+    expect((await tus("HEAD", url, { key: resume })).headers.get("upload-offset")).toBe("1000");
+    expect((await patch(resume, url, 1000, bytes.slice(1000))).status).toBe(204);
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
+    expect((await create(resume, 10)).res.status).toBe(403);
+
+    // An upload the API key created can be handed to a page the same way.
+    const byKey = await create(key, 10);
+    const handed = (await call("POST", "/v1/uploads/tus/tokens", { key, body: { uploadId: byKey.id } })).json.token as string;
+    expect((await patch(handed, byKey.url, 0, randomBytes(10))).status).toBe(204);
+    expect(await row(byKey.id)).toMatchObject({ status: "uploaded", token_id: expect.any(String) });
+
+    const stranger = await newKey();
+    expect((await call("POST", "/v1/uploads/tus/tokens", { key: stranger.key, body: { uploadId: id } })).status).toBe(404);
+    const mixed = await call("POST", "/v1/uploads/tus/tokens", { key, body: { uploadId: id, maxUploads: 2 } });
+    expect(mixed.status).toBe(400);
+    expect(mixed.json.error.details).toEqual([{ path: "maxUploads", message: "not with uploadId" }]);
+  });
+
   it("a token creates at most its maxUploads (default 1, 403 past it) of at most its maxBytes (413), chosen by the backend within the plan", async () => {
     const { key } = await newKey({ plan: "free" });
     const minted = await call("POST", "/v1/uploads/tus/tokens", { key });

@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Create a browser upload token
-         * @description A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, at most `maxUploads` of them (403 `forbidden` past it) and none larger than `maxBytes` (413), and touches only the uploads it created.
+         * @description A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, at most `maxUploads` of them (403 `forbidden` past it) and none larger than `maxBytes` (413), and touches only the uploads it created. With `uploadId`, a token that finishes that resumable upload (after the page's first token expired) and creates none.
          */
         post: operations["createUploadToken"];
         delete?: never;
@@ -863,6 +863,8 @@ export interface components {
             maxUploads?: number;
             /** @description The largest upload the token may create, in bytes (default and at most the plan's largest upload). */
             maxBytes?: number;
+            /** @description A token to finish this resumable upload (HEAD and PATCH it, from a page whose token expired); it creates none. Not with `maxUploads` or `maxBytes`. */
+            uploadId?: string;
         };
         /** @description The HTTP dialect's `options` of a compress-video job: its params other than `url`. */
         CompressVideoOptions: {
@@ -2974,6 +2976,8 @@ export interface components {
             maxUploads: number;
             /** @description The largest upload it may create, in bytes. */
             maxBytes: number;
+            /** @description With `uploadId`: the upload's tus URL, to resume at (tus-js-client's `uploadUrl`). */
+            uploadUrl?: string;
         };
         Usage: {
             /** @enum {string} */
@@ -4022,6 +4026,8 @@ export interface operations {
             };
             400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["UploadExpired"];
             500: components["responses"]["InternalError"];
         };
     };

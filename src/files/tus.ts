@@ -1,14 +1,14 @@
 // A resumable upload's bytes in R2 (docs/api.md: resumable uploads): each PATCH's body goes
 // out in R2 multipart parts of exactly TUNABLES.tus.partBytes (R2 wants every part but the
 // last of one size, at least 5 MiB); what is left below a part waits as the tail object
-// `uploads/<id>.tail` until the next PATCH, never in memory between requests. The last
+// `uploads/<id>.tail.<parts>` until the next PATCH, never in memory between requests. The last
 // PATCH completes the multipart upload (or, for a file under one part, writes the object).
 import type { Db } from "../db/client.ts";
 import type { UploadRow } from "../db/schema.ts";
 import { finishResumableUpload, recordUploadProgress, renewUploadLease } from "../db/uploads.ts";
 import { UPLOAD_LIMITS } from "../contract/uploads.ts";
 import { TUNABLES } from "../lib/tunables.ts";
-import { uploadKey, uploadTailKey } from "./r2-keys.ts";
+import { uploadKey, uploadTailKey, uploadTailsPrefix } from "./r2-keys.ts";
 
 export type Part = { partNumber: number; etag: string };
 
@@ -49,13 +49,17 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
   let multipartId = row.multipartId;
   const buffer = new Uint8Array(partBytes);
   let fill = row.received - parts.length * partBytes;
+  const startParts = parts.length;
+  /** The tail the row counts, as read: a rewrite of the same key is fenced on it. */
+  let tailEtag: string | undefined;
   if (fill > 0) {
-    const tail = await bucket.get(uploadTailKey(row.id), { range: { offset: 0, length: fill } });
+    const tail = await bucket.get(uploadTailKey(row.id, startParts), { range: { offset: 0, length: fill } });
     const bytes = tail ? new Uint8Array(await tail.arrayBuffer()) : new Uint8Array();
     // The tail object always starts with the bytes the row counts (it is rewritten whole, and
     // the row only ever counts what was written), so fewer is a lost object, not a race.
     if (bytes.byteLength !== fill) throw new Error(`upload ${row.id}: its tail object has ${bytes.byteLength} bytes, the row counts ${fill}`);
     buffer.set(bytes);
+    tailEtag = tail!.etag;
   }
   const committed = { received: row.received, parts: row.parts ?? [] };
   const record = async (received: number, recorded: Part[] = parts) => {
@@ -135,11 +139,20 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
   const received = parts.length * partBytes + fill;
   if (!(await holdLease())) return { kind: "lease_lost" };
   if (received !== committed.received) {
-    // The tail is rewritten whole before the row counts it: a crash between the two leaves a
-    // longer object whose first bytes are still the ones counted.
-    if (fill > 0) await bucket.put(uploadTailKey(row.id), buffer.subarray(0, fill));
+    // The tail is written whole before the row counts it (with the parts sent since, in the
+    // same update). Under as many parts as the row counts, it is the same key, rewritten
+    // longer with the same first bytes, and only over the version read at the start (a PATCH
+    // that lost its lease cannot replace a newer one); past new parts, it is the next key,
+    // and the one the row still counts stays as it was. A crash before the row's update
+    // leaves a state the next PATCH continues from.
+    if (fill > 0) {
+      const fence = parts.length === startParts && tailEtag ? { onlyIf: { etagMatches: tailEtag } } : {};
+      if (!(await bucket.put(uploadTailKey(row.id, parts.length), buffer.subarray(0, fill), fence))) return { kind: "lease_lost" };
+    }
     if (!(await record(received))) return { kind: "lease_lost" };
   }
+  // The tail the row counted before the parts sent since: no longer read.
+  if (parts.length !== startParts && committed.parts.length === parts.length) await bucket.delete(uploadTailKey(row.id, startParts)).catch(() => undefined);
   // A bare PATCH at the end retries a completion that failed midway.
   if (received === row.size) return { kind: "kept", received, finished: await complete(context, parts, multipartId, buffer.subarray(0, fill)) };
   return { kind: "kept", received, finished: false };
@@ -162,7 +175,7 @@ export async function complete(context: AppendContext, parts: Part[], multipartI
   }
   const stored = await bucket.head(uploadKey(row.id));
   if (stored?.size !== row.size) throw new Error(`upload ${row.id}: completed with ${stored?.size ?? 0} bytes, expected ${row.size}`);
-  await bucket.delete(uploadTailKey(row.id));
+  await deleteTails(bucket, row.id);
   return finishResumableUpload(db, row.id, leaseId, clock(), clock() + UPLOAD_LIMITS.unusedLifetimeMs);
 }
 
@@ -175,7 +188,17 @@ export async function discardUnfinished(bucket: R2Bucket, row: Pick<UploadRow, "
       .abort()
       .catch(() => undefined);
   }
-  await bucket.delete(uploadTailKey(row.id));
+  await deleteTails(bucket, row.id);
+}
+
+/** Every tail object of an upload (the one its row counts, and any a crashed PATCH left beside it). */
+async function deleteTails(bucket: R2Bucket, id: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const listed = await bucket.list({ prefix: uploadTailsPrefix(id), cursor });
+    if (listed.objects.length) await bucket.delete(listed.objects.map((object) => object.key));
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -5,8 +5,10 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client.ts";
-import { uploadKey, uploadTailKey } from "../../src/files/r2-keys.ts";
+import { uploadKey, uploadTailKey, uploadTailsPrefix } from "../../src/files/r2-keys.ts";
+import { appendBody, type AppendOutcome, type Checksum } from "../../src/files/tus.ts";
 import { cleanupUploads } from "../../src/files/uploads.ts";
+import { findUpload } from "../../src/db/uploads.ts";
 import { PLAN_LIMITS } from "../../src/limits/plans.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { call, media, newKey, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
@@ -49,6 +51,11 @@ async function row(id: string) {
     expires_at: number;
     token_id: string | null;
   }>();
+}
+
+/** The upload's tail objects in R2 (one while unfinished, none once complete or discarded). */
+async function tails(id: string) {
+  return (await testEnv.OUTPUTS.list({ prefix: uploadTailsPrefix(id) })).objects.map((object) => object.key);
 }
 
 /** Bytes compared by their SHA-256 (vitest's diff of megabytes of bytes would not fit in memory). */
@@ -178,7 +185,8 @@ describe("tus PATCH", () => {
       const parts = JSON.parse(state.parts ?? "[]") as { partNumber: number }[];
       expect(state.received).toBe(end);
       expect(parts.map((p) => p.partNumber)).toEqual(Array.from({ length: Math.floor(end / PART) }, (_, i) => i + 1));
-      const tail = await testEnv.OUTPUTS.get(uploadTailKey(id));
+      expect(await tails(id)).toEqual([uploadTailKey(id, parts.length)]);
+      const tail = await testEnv.OUTPUTS.get(uploadTailKey(id, parts.length));
       expect(tail?.size).toBe(end - parts.length * PART);
       expect(await fingerprint(await tail!.arrayBuffer())).toBe(await fingerprint(bytes.slice(parts.length * PART, end)));
       expect((await tus("HEAD", url, { key })).headers.get("upload-offset")).toBe(String(end));
@@ -190,7 +198,7 @@ describe("tus PATCH", () => {
     expect(await fingerprint(await object!.arrayBuffer())).toBe(await fingerprint(bytes));
     // R2's multipart ETag names the part count: 2 full parts and the last.
     expect(object!.etag).toMatch(/-3$/);
-    expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).toBeNull();
+    expect(await tails(id)).toEqual([]);
     const head = await tus("HEAD", url, { key });
     expect(head.headers.get("upload-offset")).toBe(String(size));
     expect(head.headers.get("upload-expires")).toBeNull();
@@ -242,7 +250,7 @@ describe("tus PATCH", () => {
     expect(await rows()).toBe(2);
     expect(await open()).toBe(0);
     for (const { id } of (await testEnv.DB.prepare("SELECT id FROM uploads WHERE org_id = ?").bind(orgId).all<{ id: string }>()).results) {
-      expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).toBeNull();
+      expect(await tails(id)).toEqual([]);
     }
     // Every open place is still there.
     for (let i = 0; i < PLAN_LIMITS.free.openUploads; i++) expect((await create(key, 10)).res.status).toBe(201);
@@ -313,6 +321,88 @@ describe("tus PATCH", () => {
   });
 });
 
+/**
+ * D1 whose `nth` statement (1 = the first) matching `match` fails (as a Worker that dies or
+ * loses D1 right there); every other statement runs.
+ */
+function d1FailingOnce(match: RegExp, nth = 1): D1Database {
+  let seen = 0;
+  return new Proxy(testEnv.DB, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (query: string) => {
+          if (!match.test(query) || ++seen !== nth) return target.prepare(query);
+          const broken: any = { bind: () => broken, run: () => Promise.reject(new Error("D1 failed")), all: () => Promise.reject(new Error("D1 failed")), raw: () => Promise.reject(new Error("D1 failed")), first: () => Promise.reject(new Error("D1 failed")) };
+          return broken;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** R2 with hooks: `before(method)` runs before each bucket or multipart call, and may throw to make it fail. */
+function r2Watched(before: (method: string) => void | Promise<void>): R2Bucket {
+  const wrap = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(object, property) {
+        const value = Reflect.get(object, property);
+        if (typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          await before(String(property));
+          const result = await value.apply(object, args);
+          return property === "resumeMultipartUpload" || property === "createMultipartUpload" ? wrap(result) : result;
+        };
+      },
+    });
+  const bucket = wrap(testEnv.OUTPUTS);
+  // resumeMultipartUpload is synchronous in R2's API: answer the wrapped object, not a promise of it.
+  return new Proxy(bucket, {
+    get(object, property) {
+      if (property === "resumeMultipartUpload") return (key: string, id: string) => wrap(testEnv.OUTPUTS.resumeMultipartUpload(key, id) as unknown as object) as R2MultipartUpload;
+      return Reflect.get(object, property);
+    },
+  });
+}
+
+/** One PATCH body through appendBody under a lease taken as a PATCH would, on the D1 and R2 given; the lease is let go after. */
+async function appendDirect(id: string, body: Uint8Array, options: { db?: D1Database; bucket?: R2Bucket; checksum?: Checksum; clock?: () => number } = {}): Promise<AppendOutcome | Error> {
+  const leaseId = `lease-${crypto.randomUUID()}`;
+  await testEnv.DB.prepare("UPDATE uploads SET lease_id = ?, lease_expires_at = ? WHERE id = ?").bind(leaseId, Date.now() + TUNABLES.tus.leaseMs, id).run();
+  const row = (await findUpload(database(testEnv.DB), id))!;
+  const stream = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(body), controller.close()) });
+  try {
+    return await appendBody({ db: database(options.db ?? testEnv.DB), bucket: options.bucket ?? testEnv.OUTPUTS, row, leaseId, clock: options.clock ?? Date.now }, stream, options.checksum);
+  } catch (error) {
+    return error as Error;
+  } finally {
+    await testEnv.DB.prepare("UPDATE uploads SET lease_id = NULL, lease_expires_at = NULL WHERE id = ? AND lease_id = ?").bind(id, leaseId).run();
+  }
+}
+
+const sha256 = async (bytes: Uint8Array): Promise<Checksum> => ({ algorithm: "sha256", digest: new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)) });
+
+describe("tus crash safety", () => {
+  it("a checksummed PATCH across a part boundary that dies between its tail and its row leaves the upload as it was: the next PATCH stitches the right bytes", async () => {
+    const { key } = await newKey();
+    const bytes = randomBytes(2 * PART + 1000);
+    const { url, id } = await create(key, bytes.byteLength);
+    expect((await patch(key, url, 0, bytes.slice(0, 1000))).status).toBe(204);
+    // The body crosses the first part; the row's update after the tail is written fails (the
+    // first update records the new multipart upload's id).
+    const body = bytes.slice(1000, PART + 3000);
+    const died = await appendDirect(id, body, { db: d1FailingOnce(/^update "uploads" set .*"received" = /, 2), checksum: await sha256(body) });
+    expect(died).toBeInstanceOf(Error);
+    expect(await row(id)).toMatchObject({ received: 1000, parts: "[]" });
+    expect((await tus("HEAD", url, { key })).headers.get("upload-offset")).toBe("1000");
+    // From the offset the row counts, the client sends it again and the rest.
+    expect((await patch(key, url, 1000, bytes.slice(1000))).status).toBe(204);
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
+    expect(await tails(id)).toEqual([]);
+  });
+});
+
 describe("the finished upload as a job's input", () => {
   it("is refused when its bytes are another kind of media than it declares; bytes not recognized go on to the processor", async () => {
     const { key } = await newKey();
@@ -345,11 +435,11 @@ describe("tus termination and expiry", () => {
     expect((await patch(key, url, 0, randomBytes(PART + 10))).status).toBe(204);
     const before = (await row(id))!;
     expect(await multipartAlive(id, before.multipart_id!)).toBe(true);
-    expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).not.toBeNull();
+    expect(await tails(id)).toEqual([uploadTailKey(id, 1)]);
     const res = await tus("DELETE", url, { key });
     expect(res.status).toBe(204);
     expect(await multipartAlive(id, before.multipart_id!)).toBe(false);
-    expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).toBeNull();
+    expect(await tails(id)).toEqual([]);
     const head = await tus("HEAD", url, { key });
     expect(head.status).toBe(410);
     expect((await patch(key, url, PART + 10, randomBytes(10))).status).toBe(410);
@@ -367,7 +457,7 @@ describe("tus termination and expiry", () => {
     expect(await cleanupUploads(database(testEnv.DB), testEnv.OUTPUTS, now)).toBeGreaterThanOrEqual(1);
     expect(await row(id)).toBeNull();
     expect(await multipartAlive(id, multipart_id!)).toBe(false);
-    expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).toBeNull();
+    expect(await tails(id)).toEqual([]);
     expect((await tus("HEAD", url, { key })).status).toBe(404);
   });
 });

@@ -72,13 +72,15 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
   const digestWriter = digest?.getWriter();
   let interrupted = false;
   let tooLong = false;
+  // When D1 last moved the lease on, as of the time it was given: only a confirmed renewal counts.
   let renewedAt = clock();
-  const holdLease = async () => {
-    if (clock() - renewedAt <= leaseMs / 2) return true;
-    if (!(await renewUploadLease(db, row.id, leaseId, clock(), leaseMs))) return false;
-    renewedAt = clock();
+  const renewLease = async () => {
+    const at = clock();
+    if (!(await renewUploadLease(db, row.id, leaseId, at, leaseMs))) return false;
+    renewedAt = at;
     return true;
   };
+  const holdLease = async () => clock() - renewedAt <= leaseMs / 2 || (await renewLease());
   const reader = body?.getReader();
   try {
     while (reader) {
@@ -117,8 +119,11 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
           const part = await bucket.resumeMultipartUpload(uploadKey(row.id), multipartId).uploadPart(parts.length + 1, buffer);
           parts.push({ partNumber: part.partNumber, etag: part.etag });
           fill = 0;
-          if (!checksum && !(await record(parts.length * partBytes))) return { kind: "lease_lost" };
-          renewedAt = clock();
+          // After each part, the lease is moved on in D1: with the part recorded, or (checksum
+          // sent: nothing counts until the whole body matched) renewed alone. Lost: stop writing.
+          const at = clock();
+          if (!(checksum ? await renewLease() : await record(parts.length * partBytes))) return { kind: "lease_lost" };
+          renewedAt = at;
         }
       }
       if (tooLong) break;

@@ -401,6 +401,31 @@ describe("tus crash safety", () => {
     expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
     expect(await tails(id)).toEqual([]);
   });
+
+  it("a checksummed PATCH renews its lease after each part, and stops writing when another PATCH took it", async () => {
+    const { key } = await newKey();
+    const { id } = await create(key, 4 * PART);
+    const body = randomBytes(3 * PART);
+    let partsSent = 0;
+    const bucket = r2Watched(async (method) => {
+      if (method !== "uploadPart") return;
+      // While the first part is being sent, another PATCH takes the lease (this one looked stalled).
+      if (++partsSent === 1) await testEnv.DB.prepare("UPDATE uploads SET lease_id = 'thief', lease_expires_at = ? WHERE id = ?").bind(Date.now() + TUNABLES.tus.leaseMs, id).run();
+    });
+    const renewed: number[] = [];
+    const watched = new Proxy(testEnv.DB, {
+      get(target, property) {
+        if (property === "prepare") return (query: string) => (/^update "uploads" set "lease_expires_at" = \? where/.test(query) && renewed.push(partsSent), target.prepare(query));
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    expect(await appendDirect(id, body, { db: watched, bucket, checksum: await sha256(body) })).toEqual({ kind: "lease_lost" });
+    // One part went out, the renewal after it found the lease gone, and nothing more was sent.
+    expect(partsSent).toBe(1);
+    expect(renewed).toEqual([1]);
+    expect(await row(id)).toMatchObject({ received: 0, lease_id: "thief" });
+  });
 });
 
 describe("the finished upload as a job's input", () => {

@@ -22,7 +22,7 @@ export type AppendOutcome =
   | { kind: "kept"; received: number; finished: boolean }
   /** The body did not match Upload-Checksum: nothing of it was kept. */
   | { kind: "checksum_mismatch"; received: number }
-  /** The body ran past Upload-Length: nothing past the offset was kept. */
+  /** The body ran past Upload-Length: nothing past `received` (the offset recorded) was kept. */
   | { kind: "too_long"; received: number }
   /** Another PATCH took the lease (this one outlived it): nothing more was kept. */
   | { kind: "lease_lost" };
@@ -133,12 +133,13 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
   }
   if (tooLong) {
     await reader?.cancel().catch(() => undefined);
-    return { kind: "too_long", received: row.received };
+    // Full parts sent before the overflow were recorded (without a checksum): the offset is theirs.
+    return { kind: "too_long", received: committed.received };
   }
   if (digest && digestWriter) {
     await digestWriter.close();
     const sent = new Uint8Array(await digest.digest);
-    if (interrupted || !sameBytes(sent, checksum!.digest)) return { kind: "checksum_mismatch", received: row.received };
+    if (interrupted || !sameBytes(sent, checksum!.digest)) return { kind: "checksum_mismatch", received: committed.received };
   }
 
   const received = parts.length * partBytes + fill;

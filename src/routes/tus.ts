@@ -186,7 +186,9 @@ async function writeBody(c: Context<TusEnv>, row: Pick<UploadRow, "id" | "size">
     case "checksum_mismatch":
       throw new AppError("checksum_mismatch", `the body does not match Upload-Checksum; none of it was kept, send it again from offset ${outcome.received}`);
     case "too_long":
-      throw new AppError("payload_too_large", `the body runs past Upload-Length ${row.size}; none of it was kept, send at most ${row.size - outcome.received} bytes from offset ${outcome.received}`);
+      throw new AppError("payload_too_large", `the body runs past Upload-Length ${row.size}; the upload is at offset ${outcome.received}, send at most ${row.size - outcome.received} bytes from there`, {
+        headers: { "upload-offset": String(outcome.received) },
+      });
     case "lease_lost":
       throw new AppError("upload_locked", `another PATCH took over upload ${row.id}; HEAD it and go on from its offset`);
   }

@@ -256,6 +256,24 @@ describe("tus PATCH", () => {
     for (let i = 0; i < PLAN_LIMITS.free.openUploads; i++) expect((await create(key, 10)).res.status).toBe(201);
   });
 
+  it("a body that runs past Upload-Length after full parts were kept answers 413 with the offset they reached", async () => {
+    const { key } = await newKey();
+    const bytes = randomBytes(PART + 500);
+    const { url, id } = await create(key, bytes.byteLength);
+    // No Content-Length (a stream): the overflow shows only past the first part, which was kept.
+    const long = new Uint8Array(PART + 1000);
+    long.set(bytes);
+    const stream = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(long), controller.close()) });
+    const res = await patch(key, url, 0, stream);
+    expect(res.status).toBe(413);
+    expect(res.headers.get("upload-offset")).toBe(String(PART));
+    expect(((await res.json()) as any).error.message).toContain(`the upload is at offset ${PART}, send at most 500 bytes from there`);
+    expect((await row(id))!.received).toBe(PART);
+    expect((await tus("HEAD", url, { key })).headers.get("upload-offset")).toBe(String(PART));
+    expect((await patch(key, url, PART, bytes.slice(PART))).status).toBe(204);
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
+  });
+
   it("refuses a second PATCH while one is writing (423, nothing interleaved), then takes the next at the first's end", async () => {
     const { key } = await newKey();
     const bytes = randomBytes(300_000);

@@ -45,6 +45,8 @@ export interface AppendContext {
 export async function appendBody(context: AppendContext, body: ReadableStream<Uint8Array> | null, checksum: Checksum | undefined): Promise<AppendOutcome> {
   const { db, bucket, row, leaseId, clock } = context;
   const { partBytes, leaseMs, unfinishedLifetimeMs } = TUNABLES.tus;
+  // Every byte was in already: a completion that failed midway is retried, from the step it reached.
+  if (row.received === row.size && (await completed(bucket, row))) return { kind: "kept", received: row.size, finished: await finish(context) };
   const parts: Part[] = [...(row.parts ?? [])];
   let multipartId = row.multipartId;
   const buffer = new Uint8Array(partBytes);
@@ -170,7 +172,7 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
  * `uploaded`. Also what a bare PATCH at the end retries when a completion failed midway.
  */
 export async function complete(context: AppendContext, parts: Part[], multipartId: string | null, last: Uint8Array): Promise<boolean> {
-  const { db, bucket, row, leaseId, clock } = context;
+  const { bucket, row } = context;
   const httpMetadata = { contentType: row.contentType };
   if (!multipartId) {
     await bucket.put(uploadKey(row.id), last, { httpMetadata, customMetadata: { uploadId: row.id } });
@@ -179,8 +181,18 @@ export async function complete(context: AppendContext, parts: Part[], multipartI
     const all = last.byteLength ? [...parts, await multipart.uploadPart(parts.length + 1, last)] : parts;
     await multipart.complete(all);
   }
-  const stored = await bucket.head(uploadKey(row.id));
-  if (stored?.size !== row.size) throw new Error(`upload ${row.id}: completed with ${stored?.size ?? 0} bytes, expected ${row.size}`);
+  if (!(await completed(bucket, row))) throw new Error(`upload ${row.id}: its completed object does not have the ${row.size} bytes declared`);
+  return finish(context);
+}
+
+/** Whether R2 holds the upload's whole object: its multipart upload was completed (or its one put made), even if the row was not updated after. */
+async function completed(bucket: R2Bucket, row: Pick<UploadRow, "id" | "size">): Promise<boolean> {
+  return (await bucket.head(uploadKey(row.id)))?.size === row.size;
+}
+
+/** The object is whole: the tails go, and the row says `uploaded`. */
+async function finish(context: AppendContext): Promise<boolean> {
+  const { db, bucket, row, leaseId, clock } = context;
   await deleteTails(bucket, row.id);
   return finishResumableUpload(db, row.id, leaseId, clock(), clock() + UPLOAD_LIMITS.unusedLifetimeMs);
 }

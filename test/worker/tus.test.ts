@@ -444,6 +444,24 @@ describe("tus crash safety", () => {
     expect(renewed).toEqual([1]);
     expect(await row(id)).toMatchObject({ received: 0, lease_id: "thief" });
   });
+
+  it("a completion whose object R2 finished but whose row was not updated is finished by the retried last PATCH", async () => {
+    const { key } = await newKey();
+    const bytes = randomBytes(PART + 1000);
+    const { url, id } = await create(key, bytes.byteLength);
+    expect((await patch(key, url, 0, bytes.slice(0, PART))).status).toBe(204);
+    // The last bytes: R2 completes the multipart upload, then marking the row uploaded fails.
+    expect(await appendDirect(id, bytes.slice(PART), { db: d1FailingOnce(/^update "uploads" set .*"status" = /) })).toBeInstanceOf(Error);
+    expect(await row(id)).toMatchObject({ status: "pending", received: bytes.byteLength });
+    expect((await testEnv.OUTPUTS.head(uploadKey(id)))?.size).toBe(bytes.byteLength);
+    // tus clients retry the last PATCH (or HEAD and PATCH from the offset, the end).
+    const retried = await patch(key, url, bytes.byteLength, new Uint8Array());
+    expect(retried.status).toBe(204);
+    expect(retried.headers.get("upload-offset")).toBe(String(bytes.byteLength));
+    expect(await row(id)).toMatchObject({ status: "uploaded", multipart_id: null, lease_id: null });
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
+    expect(await tails(id)).toEqual([]);
+  });
 });
 
 describe("the finished upload as a job's input", () => {

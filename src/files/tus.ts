@@ -115,8 +115,13 @@ export async function appendBody(context: AppendContext, body: ReadableStream<Ui
           if (!multipartId) {
             const created = await bucket.createMultipartUpload(uploadKey(row.id), { httpMetadata: { contentType: row.contentType }, customMetadata: { uploadId: row.id } });
             multipartId = created.uploadId;
-            // Recorded at once (with what was already kept), so that the cron can abort it even if this Worker dies now.
-            if (!(await record(committed.received, committed.parts))) return { kind: "lease_lost" };
+            // Recorded at once (with what was already kept), before any part goes into it, so
+            // that the cron can abort it even if this Worker dies now. Not recorded (the lease
+            // was lost), no row will ever name it: aborted here.
+            if (!(await record(committed.received, committed.parts))) {
+              await created.abort().catch(() => undefined);
+              return { kind: "lease_lost" };
+            }
           }
           const part = await bucket.resumeMultipartUpload(uploadKey(row.id), multipartId).uploadPart(parts.length + 1, buffer);
           parts.push({ partNumber: part.partNumber, etag: part.etag });
@@ -197,16 +202,26 @@ async function finish(context: AppendContext): Promise<boolean> {
   return finishResumableUpload(db, row.id, leaseId, clock(), clock() + UPLOAD_LIMITS.unusedLifetimeMs);
 }
 
-/** The bytes of an upload that will not finish (terminated or expired): its parts aborted, its tail deleted. */
+/**
+ * The bytes of an upload that will not finish (terminated or expired): its parts aborted, its
+ * tails deleted. Throws when R2 did not abort it (any error but "no such upload"): the caller
+ * keeps the row, so that the next cron run tries again and nothing is left billed unseen.
+ */
 export async function discardUnfinished(bucket: R2Bucket, row: Pick<UploadRow, "id" | "multipartId">): Promise<void> {
   if (row.multipartId) {
-    // Already completed or aborted: R2 answers an error, and there is nothing left to bill.
-    await bucket
-      .resumeMultipartUpload(uploadKey(row.id), row.multipartId)
-      .abort()
-      .catch(() => undefined);
+    try {
+      await bucket.resumeMultipartUpload(uploadKey(row.id), row.multipartId).abort();
+    } catch (error) {
+      // Already completed or aborted: nothing left to bill.
+      if (!noSuchMultipartUpload(error)) throw error;
+    }
   }
   await deleteTails(bucket, row.id);
+}
+
+/** R2's "no such upload" (code 10024, S3's NoSuchUpload): the multipart upload is gone already. */
+export function noSuchMultipartUpload(error: unknown): boolean {
+  return /\b10024\b|NoSuchUpload|multipart upload does not exist/i.test(error instanceof Error ? error.message : String(error));
 }
 
 /** Every tail object of an upload (the one its row counts, and any a crashed PATCH left beside it). */

@@ -360,8 +360,8 @@ function d1FailingOnce(match: RegExp, nth = 1): D1Database {
   });
 }
 
-/** R2 with hooks: `before(method)` runs before each bucket or multipart call, and may throw to make it fail. */
-function r2Watched(before: (method: string) => void | Promise<void>): R2Bucket {
+/** R2 with hooks: `before(method)` runs before each bucket or multipart call, and may throw to make it fail; `after(method, result)` sees what it answered. */
+function r2Watched(before: (method: string) => void | Promise<void>, after: (method: string, result: unknown) => void = () => undefined): R2Bucket {
   const wrap = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(object, property) {
@@ -370,6 +370,7 @@ function r2Watched(before: (method: string) => void | Promise<void>): R2Bucket {
         return async (...args: unknown[]) => {
           await before(String(property));
           const result = await value.apply(object, args);
+          after(String(property), result);
           return property === "resumeMultipartUpload" || property === "createMultipartUpload" ? wrap(result) : result;
         };
       },
@@ -462,6 +463,24 @@ describe("tus crash safety", () => {
     expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
     expect(await tails(id)).toEqual([]);
   });
+
+  it("a multipart upload created by a PATCH that lost its lease before recording it is aborted, not left billed", async () => {
+    const { key } = await newKey();
+    const { id } = await create(key, 2 * PART);
+    let multipartId: string | undefined;
+    const bucket = r2Watched(
+      async (method) => {
+        if (method === "createMultipartUpload") await testEnv.DB.prepare("UPDATE uploads SET lease_id = 'thief', lease_expires_at = ? WHERE id = ?").bind(Date.now() + TUNABLES.tus.leaseMs, id).run();
+      },
+      (method, result) => {
+        if (method === "createMultipartUpload") multipartId = (result as R2MultipartUpload).uploadId;
+      },
+    );
+    expect(await appendDirect(id, randomBytes(PART + 10), { bucket })).toEqual({ kind: "lease_lost" });
+    expect(multipartId).toBeTruthy();
+    expect(await row(id)).toMatchObject({ multipart_id: null, lease_id: "thief" });
+    expect(await multipartAlive(id, multipartId!)).toBe(false);
+  });
 });
 
 describe("the finished upload as a job's input", () => {
@@ -520,6 +539,37 @@ describe("tus termination and expiry", () => {
     expect(await multipartAlive(id, multipart_id!)).toBe(false);
     expect(await tails(id)).toEqual([]);
     expect((await tus("HEAD", url, { key })).status).toBe(404);
+  });
+
+  it("the cron keeps an expired upload whose parts R2 did not abort, and aborts them on its next run; R2's \"no such upload\" counts as aborted", async () => {
+    const { key } = await newKey();
+    const { url, id } = await create(key, PART * 2);
+    expect((await patch(key, url, 0, randomBytes(PART + 10))).status).toBe(204);
+    const { multipart_id } = (await row(id))!;
+    const now = Date.now();
+    await testEnv.DB.prepare("UPDATE uploads SET expires_at = ? WHERE id = ?").bind(now - 1, id).run();
+    let failing = true;
+    const flaky = r2Watched((method) => {
+      if (method === "abort" && failing) throw new Error("R2 internal error");
+    });
+    await cleanupUploads(database(testEnv.DB), flaky, now);
+    expect(await row(id)).toMatchObject({ multipart_id });
+    expect(await multipartAlive(id, multipart_id!)).toBe(true);
+    failing = false;
+    await cleanupUploads(database(testEnv.DB), flaky, now);
+    expect(await row(id)).toBeNull();
+    expect(await multipartAlive(id, multipart_id!)).toBe(false);
+
+    // An upload whose multipart upload R2 no longer knows is removed.
+    const gone = await create(key, PART * 2);
+    expect((await patch(key, gone.url, 0, randomBytes(PART + 10))).status).toBe(204);
+    await testEnv.DB.prepare("UPDATE uploads SET expires_at = ? WHERE id = ?").bind(now - 1, gone.id).run();
+    const unknown = r2Watched((method) => {
+      if (method === "abort") throw new Error("abortMultipartUpload: The specified multipart upload does not exist. (10024)");
+    });
+    await cleanupUploads(database(testEnv.DB), unknown, now);
+    expect(await row(gone.id)).toBeNull();
+    expect(await tails(gone.id)).toEqual([]);
   });
 });
 

@@ -26,8 +26,12 @@ export type UploadToken = components["schemas"]["UploadToken"];
 
 /** How `uploadFile` sends a file larger than one chunk. */
 export const RESUMABLE_UPLOADS = {
-  /** Files larger than this go resumable, in PATCHes of this size (each held in memory while sent). */
-  chunkBytes: 8 * 1024 * 1024,
+  /**
+   * Files larger than this go resumable, in PATCHes of this size (each held in memory while
+   * sent). A multiple of the service's 5 MiB parts: each PATCH then ends on a part and leaves
+   * no tail for the next one to rewrite.
+   */
+  chunkBytes: 10 * 1024 * 1024,
   /** Failed PATCHes in a row (no byte kept in between) before uploadFile gives up; the upload stays resumable with `uploadUrl`. */
   maxFailures: 8,
 } as const;

@@ -22,6 +22,11 @@ function client(fetch: ReturnType<typeof fakeFetch>, sleep = instantSleep()) {
 }
 
 describe("uploadFile, resumable", () => {
+  it("sends chunks that are a multiple of the service's 5 MiB parts by default (docs/api.md: chunk size), so no PATCH leaves a tail for the next to rewrite", () => {
+    expect(RESUMABLE_UPLOADS.chunkBytes % (5 * 1024 * 1024)).toBe(0);
+    expect(RESUMABLE_UPLOADS.chunkBytes).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+  });
+
   it("creates with Upload-Length and base64 Upload-Metadata, PATCHes chunk by chunk, reports progress and returns the upload", async () => {
     const fetch = fakeFetch(
       tus(201, { location: "/v1/uploads/tus/upl_abcdefghijklmnopqrstuvwx" }),

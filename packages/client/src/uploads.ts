@@ -24,6 +24,9 @@ export type UploadSource = Blob | ArrayBuffer | ArrayBufferView | ReadableStream
 /** A browser upload token (`createUploadToken`): hand `token` and `endpoint` to a page's tus client. */
 export type UploadToken = components["schemas"]["UploadToken"];
 
+/** What a browser token may do: `maxUploads` (default 1) of at most `maxBytes`, or finish the upload `uploadId`. */
+export type CreateUploadTokenInput = components["schemas"]["CreateUploadTokenRequest"];
+
 /** How `uploadFile` sends a file larger than one chunk. */
 export const RESUMABLE_UPLOADS = {
   /**
@@ -125,12 +128,13 @@ export abstract class UploadMethods extends ClientBase {
    *
    * @example
    * ```ts
-   * const { token, endpoint } = await client.createUploadToken();
+   * const { token, endpoint } = await client.createUploadToken({ maxUploads: 1, maxBytes: 200 * 1024 * 1024 });
    * // hand both to the page: new tus.Upload(file, { endpoint, headers: { Authorization: `Bearer ${token}` } })
+   * // later, to finish an upload whose token expired: createUploadToken({ uploadId: "upl_…" })
    * ```
    */
-  async createUploadToken(options: CallOptions = {}): Promise<UploadToken> {
-    return (await this.context.request<UploadToken>({ method: "POST", path: "/uploads/tus/tokens", signal: options.signal })).data;
+  async createUploadToken(input: CreateUploadTokenInput = {}, options: CallOptions = {}): Promise<UploadToken> {
+    return (await this.context.request<UploadToken>({ method: "POST", path: "/uploads/tus/tokens", body: input, signal: options.signal })).data;
   }
 }
 

@@ -114,8 +114,11 @@ describe("uploadFile, resumable", () => {
   });
 
   it("createUploadToken asks the service for a browser token", async () => {
-    const fetch = fakeFetch(json(201, { token: "ut_x.y", endpoint: `${BASE}/uploads/tus`, expiresAt: "2026-01-01T01:00:00.000Z" }));
+    const minted = () => json(201, { token: "ut_x.y", endpoint: `${BASE}/uploads/tus`, expiresAt: "2026-01-01T01:00:00.000Z", maxUploads: 1, maxBytes: 1000 });
+    const fetch = fakeFetch(minted(), minted());
     expect(await client(fetch).createUploadToken()).toMatchObject({ token: "ut_x.y" });
     expect(fetch.calls[0]).toMatchObject({ method: "POST", url: `${BASE}/uploads/tus/tokens` });
+    await client(fetch).createUploadToken({ maxUploads: 3, maxBytes: 1000 });
+    expect(fetch.calls[1]!.body).toEqual({ maxUploads: 3, maxBytes: 1000 });
   });
 });

@@ -3263,7 +3263,7 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
-        /** @description `forbidden`: a download link that is tampered with, malformed or expired. */
+        /** @description `forbidden`: a download link that is tampered with, malformed or expired; a browser upload token that created its maxUploads already. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3378,7 +3378,7 @@ export interface components {
                 "application/json": components["schemas"]["TusVersionUnsupportedError"];
             };
         };
-        /** @description `payload_too_large`: a request body over 64 KiB, or a tus upload larger than the plan allows. */
+        /** @description `payload_too_large`: a request body over 64 KiB, or a tus upload larger than the plan or its upload token allows. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

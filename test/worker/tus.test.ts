@@ -421,6 +421,22 @@ describe("tus crash safety", () => {
     expect(await tails(id)).toEqual([]);
   });
 
+  it("a tail rewritten by another writer since this PATCH read it is not overwritten: the PATCH stops", async () => {
+    const { key } = await newKey();
+    const { url, id } = await create(key, 2 * PART);
+    const first = randomBytes(1000);
+    expect((await patch(key, url, 0, first)).status).toBe(204);
+    const theirs = randomBytes(1500);
+    theirs.set(first);
+    const bucket = r2Watched(async (method) => {
+      // Between this PATCH's read of the tail and its write, the PATCH that took over wrote it.
+      if (method === "put") await testEnv.OUTPUTS.put(uploadTailKey(id, 0), theirs);
+    });
+    expect(await appendDirect(id, randomBytes(500), { bucket })).toEqual({ kind: "lease_lost" });
+    expect((await row(id))!.received).toBe(1000);
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadTailKey(id, 0)))!.arrayBuffer())).toBe(await fingerprint(theirs));
+  });
+
   it("a checksummed PATCH renews its lease after each part, and stops writing when another PATCH took it", async () => {
     const { key } = await newKey();
     const { id } = await create(key, 4 * PART);

@@ -2,7 +2,9 @@
 // API key asks for one (POST /v1/uploads/tus/tokens) and hands it to a page, which sends it
 // on the tus requests instead of the key. `ut_` + base64url(JSON claims) + "." +
 // base64url(HMAC-SHA256 with FILES_SIGNING_SECRET); nothing is stored, it lives
-// TUNABLES.tus.tokenLifetimeS and can create and write resumable uploads only, its own only.
+// TUNABLES.tus.tokenLifetimeS and can create and write resumable uploads only, its own only,
+// at most as many and as large as its claims say (the backend chooses; a page may read the
+// token, so it must not be able to spend the organization's limits).
 import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";
 import type { Mode } from "../db/schema.ts";
 
@@ -16,6 +18,10 @@ interface UploadTokenClaims {
   i: string;
   /** Purpose, so that no other signed value of the same secret reads as a token. */
   p: "tus";
+  /** How many uploads it may create (counted by its id in D1). */
+  u: number;
+  /** The largest upload it may create, in bytes (at most the plan's). */
+  b: number;
 }
 
 export interface UploadTokenGrant {
@@ -23,12 +29,21 @@ export interface UploadTokenGrant {
   mode: Mode;
   tokenId: string;
   expiresAt: number;
+  maxUploads: number;
+  maxBytes: number;
+}
+
+/** What a token may do beyond its organization and mode; `tokenId` reuses an existing upload's (a token to finish it). */
+export interface UploadTokenCaps {
+  maxUploads: number;
+  maxBytes: number;
+  tokenId?: string;
 }
 
 const PREFIX = "ut_";
 
-export async function signUploadToken(secret: string, orgId: string, mode: Mode, expiresAtS: number): Promise<{ token: string; tokenId: string }> {
-  const claims: UploadTokenClaims = { o: orgId, m: mode, e: expiresAtS, i: randomToken(16), p: "tus" };
+export async function signUploadToken(secret: string, orgId: string, mode: Mode, expiresAtS: number, caps: UploadTokenCaps): Promise<{ token: string; tokenId: string }> {
+  const claims: UploadTokenClaims = { o: orgId, m: mode, e: expiresAtS, i: caps.tokenId ?? randomToken(16), p: "tus", u: caps.maxUploads, b: caps.maxBytes };
   const payload = base64url(new TextEncoder().encode(JSON.stringify(claims)));
   return { token: `${PREFIX}${payload}.${base64url(await hmacSha256(secret, `${PREFIX}${payload}`))}`, tokenId: claims.i };
 }
@@ -51,9 +66,15 @@ export async function verifyUploadToken(secret: string, token: string, now: numb
   } catch {
     return { ok: false, reason: "malformed" };
   }
-  if (claims.p !== "tus" || typeof claims.o !== "string" || (claims.m !== "live" && claims.m !== "test") || typeof claims.e !== "number" || typeof claims.i !== "string") {
+  if (
+    claims.p !== "tus" || typeof claims.o !== "string" || (claims.m !== "live" && claims.m !== "test") || typeof claims.e !== "number" || typeof claims.i !== "string" ||
+    !Number.isInteger(claims.u) ||
+    claims.u < 0 ||
+    !Number.isInteger(claims.b) ||
+    claims.b < 0
+  ) {
     return { ok: false, reason: "malformed" };
   }
   if (claims.e <= now) return { ok: false, reason: "expired" };
-  return { ok: true, grant: { orgId: claims.o, mode: claims.m, tokenId: claims.i, expiresAt: claims.e } };
+  return { ok: true, grant: { orgId: claims.o, mode: claims.m, tokenId: claims.i, expiresAt: claims.e, maxUploads: claims.u, maxBytes: claims.b } };
 }

@@ -11,7 +11,7 @@ import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "./enu
 import { httpJob, jobError, JOB_STATUSES } from "./job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
 import { jobTypes } from "./registry.ts";
-import { createdUpload, createUploadRequest, upload, uploadTokenCreated } from "./uploads.ts";
+import { createdUpload, createUploadRequest, createUploadTokenRequest, upload, uploadTokenCreated } from "./uploads.ts";
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -49,6 +49,7 @@ function requestComponents(): Record<string, JsonSchema> {
   for (const type of JOB_TYPES) registry.add(jobTypes[type].params, { id: `${componentPrefix(type)}Params` });
   registry.add(createJobFields, { id: "CreateJobEnvelope" });
   registry.add(createUploadRequest, { id: "CreateUploadRequest" });
+  registry.add(createUploadTokenRequest, { id: "CreateUploadTokenRequest" });
   const converted = convert(registry, "input");
   const { CreateJobEnvelope: envelope, ...schemas } = converted;
   const envelopeProperties = envelope!.properties as Record<string, JsonSchema>;

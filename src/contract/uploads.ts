@@ -89,10 +89,34 @@ export const UPLOAD_EXTENSIONS: Record<string, (typeof UPLOADABLE_CONTENT_TYPES)
   pdf: "application/pdf",
 };
 
+export const createUploadTokenRequest = z.strictObject({
+  maxUploads: z
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe("How many uploads the token may create (default 1). The page holding it can be read by anyone who loads it: give it no more than the page needs."),
+  maxBytes: z
+    .int()
+    .min(1)
+    .max(UPLOAD_LIMITS.maxBytes)
+    .optional()
+    .describe("The largest upload the token may create, in bytes (default and at most the plan's largest upload)."),
+  uploadId: z
+    .string()
+    .regex(/^upl_[A-Za-z0-9]{24}$/, "an upload id, upl_…")
+    .optional()
+    .describe("A token to finish this resumable upload (HEAD and PATCH it, from a page whose token expired); it creates none. Not with `maxUploads` or `maxBytes`."),
+});
+export type CreateUploadTokenRequest = z.infer<typeof createUploadTokenRequest>;
+
 export const uploadTokenCreated = z.object({
   token: z.string().describe("Send it as `Authorization: Bearer <token>` on the tus requests, instead of the API key. It can create and write resumable uploads only, and only its own."),
   endpoint: z.string().describe("The tus endpoint: `POST` creates an upload there."),
   expiresAt: z.string().describe("The token stops working at this time (an upload it started stays, and the API key can still read it)."),
+  maxUploads: z.int().describe("How many uploads it may create (0 for a token that finishes one upload)."),
+  maxBytes: z.int().describe("The largest upload it may create, in bytes."),
+  uploadUrl: z.string().optional().describe("With `uploadId`: the upload's tus URL, to resume at (tus-js-client's `uploadUrl`)."),
 });
 
 export const upload = z.object({

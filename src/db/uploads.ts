@@ -60,18 +60,19 @@ export async function uploadCounts(db: Db, who: { orgId: string; mode: Mode }, n
 }
 
 /**
- * Inserts an upload only while the organization is under its limits, in one statement, so
- * that uploads created at once cannot pass the limit together (D1 runs one statement at a
- * time). False when a limit is reached: nothing was written.
+ * Inserts an upload only while the organization is under its limits (and a browser token
+ * under its own), in one statement, so that uploads created at once cannot pass the limit
+ * together (D1 runs one statement at a time). False when a limit is reached: nothing was written.
  */
 export async function insertUploadWithin(
   db: Db,
   row: typeof uploads.$inferInsert,
   now: number,
   windowMs: number,
-  limits: { perHour: number; open?: number },
+  limits: { perHour: number; open?: number; token?: TokenCap },
 ): Promise<boolean> {
   const since = now - windowMs;
+  const tokenCheck = limits.token === undefined ? sql`` : sql` AND (SELECT count(*) FROM uploads WHERE org_id = ${row.orgId} AND mode = ${row.mode} AND created_at > ${limits.token.since} AND token_id = ${limits.token.id}) < ${limits.token.maxUploads}`;
   const openCheck =
     limits.open === undefined
       ? sql``
@@ -79,8 +80,32 @@ export async function insertUploadWithin(
   const result = await db.run(sql`
     INSERT INTO uploads (id, org_id, mode, filename, content_type, size, status, created_at, expires_at, protocol, received, token_id)
     SELECT ${row.id}, ${row.orgId}, ${row.mode}, ${row.filename}, ${row.contentType}, ${row.size}, 'pending', ${row.createdAt}, ${row.expiresAt}, ${row.protocol ?? "put"}, 0, ${row.tokenId ?? null}
-    WHERE (SELECT count(*) FROM (SELECT 1 FROM uploads WHERE org_id = ${row.orgId} AND mode = ${row.mode} AND created_at > ${since} LIMIT ${limits.perHour})) < ${limits.perHour}${openCheck}`);
+    WHERE (SELECT count(*) FROM (SELECT 1 FROM uploads WHERE org_id = ${row.orgId} AND mode = ${row.mode} AND created_at > ${since} LIMIT ${limits.perHour})) < ${limits.perHour}${openCheck}${tokenCheck}`);
   return (result.meta.changes ?? 0) > 0;
+}
+
+/**
+ * A browser upload token's own cap: the uploads it created (expired or not) count against
+ * its `maxUploads`. `since` is when it was minted (no upload of it is older), which keeps the
+ * count on the organization's index.
+ */
+export interface TokenCap {
+  id: string;
+  maxUploads: number;
+  since: number;
+}
+
+export async function countTokenUploads(db: Db, who: { orgId: string; mode: Mode }, token: TokenCap): Promise<number> {
+  const [row] = await db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM uploads WHERE org_id = ${who.orgId} AND mode = ${who.mode} AND created_at > ${token.since} AND token_id = ${token.id}`,
+  );
+  return row?.n ?? 0;
+}
+
+/** Gives a resumable upload created with the API key a token id, so that a browser token can finish it; the id it has otherwise. */
+export async function uploadTokenId(db: Db, id: string, fresh: string): Promise<string | undefined> {
+  await db.update(uploads).set({ tokenId: fresh }).where(and(eq(uploads.id, id), isNull(uploads.tokenId))).run();
+  return (await findUpload(db, id))?.tokenId ?? undefined;
 }
 
 /**

@@ -127,12 +127,28 @@ export async function cleanupUploads(db: Db, bucket: R2Bucket, now: number): Pro
   for (let batch = 0; batch < maxBatchesPerRun; batch++) {
     const expired = await expiredUploads(db, now, batchSize);
     if (!expired.length) break;
-    // A resumable upload's parts are aborted too (R2 bills them until then), and its tail removed.
-    await Promise.all(expired.filter((row) => row.protocol === "tus").map((row) => discardUnfinished(bucket, row)));
-    await bucket.delete(expired.map((row) => uploadKey(row.id)));
-    await deleteUploadRows(db, expired.map((row) => row.id));
-    removed += expired.length;
-    if (expired.length < batchSize) break;
+    // A resumable upload's parts are aborted too (R2 bills them until then), and its tails
+    // removed; one R2 did not abort keeps its row, for the next run to try again.
+    const discarded = await Promise.all(
+      expired.map(async (row) => {
+        if (row.protocol !== "tus") return true;
+        try {
+          await discardUnfinished(bucket, row);
+          return true;
+        } catch (error) {
+          log("warn", "expired upload's parts not aborted; kept for the next run", { upload: row.id, error: error instanceof Error ? error.message : String(error) });
+          return false;
+        }
+      }),
+    );
+    const gone = expired.filter((_, index) => discarded[index]);
+    if (gone.length) {
+      await bucket.delete(gone.map((row) => uploadKey(row.id)));
+      await deleteUploadRows(db, gone.map((row) => row.id));
+    }
+    removed += gone.length;
+    // Rows kept would come back first in the next batch: the next run takes them, and what is left.
+    if (expired.length < batchSize || gone.length < expired.length) break;
   }
   if (removed) log("info", "expired uploads removed", { count: removed });
   return removed;

@@ -6,25 +6,27 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { apiKeyAuth, type AuthVariables } from "../auth/api-key.ts";
 import { looksLikeUploadToken, signUploadToken, verifyUploadToken } from "../auth/upload-token.ts";
-import { createUploadRequest, TUS, UPLOAD_EXTENSIONS } from "../contract/uploads.ts";
+import { createUploadRequest, createUploadTokenRequest, TUS, UPLOAD_EXTENSIONS } from "../contract/uploads.ts";
 import { database, type Db } from "../db/client.ts";
 import { findOrganization } from "../db/orgs.ts";
 import type { Mode, Organization, UploadRow } from "../db/schema.ts";
-import { findUpload, insertUploadWithin, releaseUploadLease, takeUploadLease, terminateUpload, uploadCounts } from "../db/uploads.ts";
+import { countTokenUploads, findUpload, insertUploadWithin, uploadTokenId, releaseUploadLease, takeUploadLease, terminateUpload, uploadCounts } from "../db/uploads.ts";
 import { uploadKey } from "../files/r2-keys.ts";
 import { appendBody, discardUnfinished, type Checksum } from "../files/tus.ts";
 import { fromBase64url, iso, newId, randomToken } from "../lib/crypto.ts";
 import { AppError, invalidInput, unauthorized } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { PLAN_LIMITS } from "../limits/plans.ts";
 import { admitUpload } from "../limits/upload-quota.ts";
+import { zodValidator } from "./validation.ts";
 
 /** Who a tus request acts for: the API key's organization and mode, or a browser token's (then only its own uploads). */
 interface TusCaller {
   org: Organization;
   mode: Mode;
-  /** Set for a browser upload token: the uploads it may touch are the ones it created. */
-  tokenId?: string;
+  /** Set for a browser upload token: the uploads it may touch are the ones it created, as many and as large as it says. */
+  token?: { id: string; maxUploads: number; maxBytes: number; mintedAt: number };
 }
 
 declare module "hono" {
@@ -135,11 +137,21 @@ function parseChecksum(header: string | undefined): Checksum | undefined {
 /** The upload a request names, if the caller may see it: its organization and mode, and a token only its own. */
 async function findCallerUpload(db: Db, caller: TusCaller, id: string, now: number): Promise<UploadRow> {
   const row = await findUpload(db, id);
-  if (!row || row.orgId !== caller.org.id || row.mode !== caller.mode || row.protocol !== "tus" || (caller.tokenId && row.tokenId !== caller.tokenId)) {
+  if (!row || row.orgId !== caller.org.id || row.mode !== caller.mode || row.protocol !== "tus" || (caller.token && row.tokenId !== caller.token.id)) {
     throw new AppError("not_found", `no resumable upload ${id} for this organization and mode`);
   }
   if (row.expiresAt <= now) throw new AppError("upload_expired", `upload ${id} expired or was terminated; its bytes are gone, create a new upload`);
   return row;
+}
+
+/** A body's headers, checked before anything is written: its length within Upload-Length (413) and its Upload-Checksum (400). */
+function checkBodyHeaders(c: Context<TusEnv>, size: number, offset: number): Checksum | undefined {
+  const checksum = parseChecksum(c.req.header("upload-checksum"));
+  const length = integerHeader(c, "content-length");
+  if (length !== undefined && offset + length > size) {
+    throw new AppError("payload_too_large", `the body's ${length} bytes at offset ${offset} run past Upload-Length ${size}`);
+  }
+  return checksum;
 }
 
 /**
@@ -149,11 +161,7 @@ async function findCallerUpload(db: Db, caller: TusCaller, id: string, now: numb
 async function writeBody(c: Context<TusEnv>, row: Pick<UploadRow, "id" | "size">, offset: number): Promise<{ received: number; finished: boolean }> {
   const db = database(c.env.DB);
   const now = Date.now();
-  const checksum = parseChecksum(c.req.header("upload-checksum"));
-  const length = integerHeader(c, "content-length");
-  if (length !== undefined && offset + length > row.size) {
-    throw new AppError("payload_too_large", `the body's ${length} bytes at offset ${offset} run past Upload-Length ${row.size}`);
-  }
+  const checksum = checkBodyHeaders(c, row.size, offset);
   const leaseId = randomToken(16);
   if (!(await takeUploadLease(db, row.id, leaseId, offset, now, TUNABLES.tus.leaseMs))) {
     const current = await findCallerUpload(db, c.get("tus"), row.id, now);
@@ -179,7 +187,9 @@ async function writeBody(c: Context<TusEnv>, row: Pick<UploadRow, "id" | "size">
     case "checksum_mismatch":
       throw new AppError("checksum_mismatch", `the body does not match Upload-Checksum; none of it was kept, send it again from offset ${outcome.received}`);
     case "too_long":
-      throw new AppError("payload_too_large", `the body runs past Upload-Length ${row.size}; none of it was kept, send at most ${row.size - outcome.received} bytes from offset ${outcome.received}`);
+      throw new AppError("payload_too_large", `the body runs past Upload-Length ${row.size}; the upload is at offset ${outcome.received}, send at most ${row.size - outcome.received} bytes from there`, {
+        headers: { "upload-offset": String(outcome.received) },
+      });
     case "lease_lost":
       throw new AppError("upload_locked", `another PATCH took over upload ${row.id}; HEAD it and go on from its offset`);
   }
@@ -230,8 +240,13 @@ async function terminate(c: Context<TusEnv>): Promise<Response> {
   const now = Date.now();
   const row = await findCallerUpload(db, c.get("tus"), c.req.param("id")!, now);
   if (!(await terminateUpload(db, row.id, now))) throw new AppError("upload_locked", `a PATCH is writing upload ${row.id}; terminate it when the PATCH ends`);
-  await discardUnfinished(c.env.OUTPUTS, row);
-  if (row.status === "uploaded") await c.env.OUTPUTS.delete(uploadKey(row.id));
+  try {
+    await discardUnfinished(c.env.OUTPUTS, row);
+    if (row.status === "uploaded") await c.env.OUTPUTS.delete(uploadKey(row.id));
+  } catch (error) {
+    // Terminated all the same (it expired now): the cron aborts what R2 did not here.
+    log("warn", "terminated upload's bytes not discarded; the cron tries again", { upload: row.id, error: error instanceof Error ? error.message : String(error) });
+  }
   return c.body(null, 204);
 }
 
@@ -259,6 +274,8 @@ async function create(c: Context<TusEnv>): Promise<Response> {
   if (withBytes && bodyType !== TUS.patchContentType) {
     throw new AppError("unsupported_media_type", `send bytes with the creation as Content-Type: ${TUS.patchContentType}`);
   }
+  // Refused before a row exists: a creation that fails after it would hold an open place.
+  if (withBytes) checkBodyHeaders(c, size, 0);
   const limits = PLAN_LIMITS[caller.org.plan];
   if (size > limits.maxUploadBytes) {
     throw new AppError("payload_too_large", `the ${caller.org.plan} plan takes uploads of at most ${limits.maxUploadBytes} bytes; this one declares ${size}`, {
@@ -267,8 +284,15 @@ async function create(c: Context<TusEnv>): Promise<Response> {
   }
   const db = database(c.env.DB);
   const who = { orgId: caller.org.id, mode: caller.mode };
+  // A browser token's own caps first: whoever reads it from the page can spend no more than the backend chose.
+  const token = caller.token && { id: caller.token.id, maxUploads: caller.token.maxUploads, since: caller.token.mintedAt };
+  if (caller.token && size > caller.token.maxBytes) {
+    throw new AppError("payload_too_large", `this upload token takes uploads of at most ${caller.token.maxBytes} bytes; this one declares ${size}`, { details: { limit: caller.token.maxBytes } });
+  }
+  const tokenSpent = () => new AppError("forbidden", `this upload token may create ${token!.maxUploads} upload${token!.maxUploads === 1 ? "" : "s"} and has; ask your backend for a new token`);
+  if (token && (await countTokenUploads(db, who, token)) >= token.maxUploads) throw tokenSpent();
   const window = TUNABLES.limiter.quotaWindowMs;
-  const counted = { perHour: limits.uploadsPerHour, open: limits.openUploads };
+  const counted = { perHour: limits.uploadsPerHour, open: limits.openUploads, token };
   let admission = admitUpload(await uploadCounts(db, who, now, window, counted), limits, caller.org.plan, true, now);
   if (!admission.ok) throw admission.error;
   const id = newId("upl");
@@ -281,17 +305,28 @@ async function create(c: Context<TusEnv>): Promise<Response> {
     received: 0,
     createdAt: now,
     expiresAt: now + TUNABLES.tus.unfinishedLifetimeMs,
-    tokenId: caller.tokenId ?? null,
+    tokenId: caller.token?.id ?? null,
   };
   if (!(await insertUploadWithin(db, row, now, window, counted))) {
     // Another create took the last place between the count and the insert.
+    if (token && (await countTokenUploads(db, who, token)) >= token.maxUploads) throw tokenSpent();
     admission = admitUpload(await uploadCounts(db, who, now, window, counted), limits, caller.org.plan, true, now);
     throw admission.ok ? new AppError("rate_limit_exceeded", "the plan's upload limits were reached by uploads created at the same time; try again") : admission.error;
   }
   const headers: Record<string, string> = { ...admission.headers, location: `${new URL(c.req.url).origin}${TUS.path}/${id}`, "upload-expires": httpDate(row.expiresAt) };
   if (withBytes) {
-    const written = await writeBody(c, row, 0);
-    Object.assign(headers, offsetHeaders(row as UploadRow, written.received, written.finished));
+    try {
+      const written = await writeBody(c, row, 0);
+      Object.assign(headers, offsetHeaders(row as UploadRow, written.received, written.finished));
+    } catch (error) {
+      // The client has no Location to resume or delete it by: the row is terminated (its
+      // open place freed) and its bytes discarded, and the client creates it again.
+      // Best effort: what fails here the cron finishes (the row expired now).
+      await (async () => {
+        if (await terminateUpload(db, id, Date.now())) await discardUnfinished(c.env.OUTPUTS, { id, multipartId: (await findUpload(db, id))?.multipartId ?? null });
+      })().catch(() => undefined);
+      throw error;
+    }
   }
   return c.body(null, 201, headers);
 }
@@ -304,7 +339,9 @@ async function authenticate(c: Context<TusEnv>, next: () => Promise<void>): Prom
     if (!check.ok) throw unauthorized(check.reason === "expired" ? "this upload token has expired; ask your backend for a new one" : "this upload token is not valid");
     const org = await findOrganization(database(c.env.DB), check.grant.orgId);
     if (!org) throw unauthorized("this upload token is not valid");
-    c.set("tus", { org, mode: check.grant.mode, tokenId: check.grant.tokenId });
+    const { tokenId, maxUploads, maxBytes, expiresAt } = check.grant;
+    const mintedAt = (expiresAt - TUNABLES.tus.tokenLifetimeS - 1) * 1000;
+    c.set("tus", { org, mode: check.grant.mode, token: { id: tokenId, maxUploads, maxBytes: Math.min(maxBytes, PLAN_LIMITS[org.plan].maxUploadBytes), mintedAt } });
     return next();
   }
   return apiKeyAuth()(c, async () => {
@@ -340,10 +377,29 @@ export const tusRoutes = new Hono<TusEnv>()
   .options("/", discovery)
   .options("/:id", discovery)
   // A browser token: minted with the API key (a plain API call, not tus), handed to a page.
-  .post("/tokens", apiKeyAuth(), async (c) => {
+  .post("/tokens", apiKeyAuth(), zodValidator("json", createUploadTokenRequest), async (c) => {
+    const org = c.get("org");
+    const request = c.req.valid("json");
+    const planMax = PLAN_LIMITS[org.plan].maxUploadBytes;
+    if (request.maxBytes !== undefined && request.maxBytes > planMax) {
+      throw invalidInput(`maxBytes: the ${org.plan} plan takes uploads of at most ${planMax} bytes`, [{ path: "maxBytes", message: `at most ${planMax} on the ${org.plan} plan` }]);
+    }
     const expiresAt = Math.floor(Date.now() / 1000) + TUNABLES.tus.tokenLifetimeS;
-    const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, c.get("org").id, c.get("mode"), expiresAt);
-    return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)! }, 201);
+    if (request.uploadId !== undefined) {
+      // A token to finish an upload whose page's token expired: the upload's token id again, creating nothing.
+      const both = (["maxUploads", "maxBytes"] as const).filter((name) => request[name] !== undefined);
+      if (both.length) throw invalidInput(`${both[0]}: a token for an existing upload creates none; send uploadId alone`, both.map((path) => ({ path, message: "not with uploadId" })));
+      const db = database(c.env.DB);
+      const row = await findCallerUpload(db, { org, mode: c.get("mode") }, request.uploadId, Date.now());
+      const tokenId = row.tokenId ?? (await uploadTokenId(db, row.id, randomToken(16)));
+      if (!tokenId) throw new AppError("not_found", `no resumable upload ${row.id} for this organization and mode`);
+      const caps = { maxUploads: 0, maxBytes: row.size };
+      const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, org.id, c.get("mode"), expiresAt, { ...caps, tokenId });
+      return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)!, ...caps, uploadUrl: `${new URL(c.req.url).origin}${TUS.path}/${row.id}` }, 201);
+    }
+    const caps = { maxUploads: request.maxUploads ?? 1, maxBytes: request.maxBytes ?? planMax };
+    const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, org.id, c.get("mode"), expiresAt, caps);
+    return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)!, ...caps }, 201);
   })
   .use(async (c, next) => {
     if (c.req.header("tus-resumable") !== TUS.version) {

@@ -5,8 +5,10 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client.ts";
-import { uploadKey, uploadTailKey } from "../../src/files/r2-keys.ts";
+import { uploadKey, uploadTailKey, uploadTailsPrefix } from "../../src/files/r2-keys.ts";
+import { appendBody, type AppendOutcome, type Checksum } from "../../src/files/tus.ts";
 import { cleanupUploads } from "../../src/files/uploads.ts";
+import { findUpload } from "../../src/db/uploads.ts";
 import { PLAN_LIMITS } from "../../src/limits/plans.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { call, media, newKey, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
@@ -49,6 +51,11 @@ async function row(id: string) {
     expires_at: number;
     token_id: string | null;
   }>();
+}
+
+/** The upload's tail objects in R2 (one while unfinished, none once complete or discarded). */
+async function tails(id: string) {
+  return (await testEnv.OUTPUTS.list({ prefix: uploadTailsPrefix(id) })).objects.map((object) => object.key);
 }
 
 /** Bytes compared by their SHA-256 (vitest's diff of megabytes of bytes would not fit in memory). */
@@ -178,7 +185,8 @@ describe("tus PATCH", () => {
       const parts = JSON.parse(state.parts ?? "[]") as { partNumber: number }[];
       expect(state.received).toBe(end);
       expect(parts.map((p) => p.partNumber)).toEqual(Array.from({ length: Math.floor(end / PART) }, (_, i) => i + 1));
-      const tail = await testEnv.OUTPUTS.get(uploadTailKey(id));
+      expect(await tails(id)).toEqual([uploadTailKey(id, parts.length)]);
+      const tail = await testEnv.OUTPUTS.get(uploadTailKey(id, parts.length));
       expect(tail?.size).toBe(end - parts.length * PART);
       expect(await fingerprint(await tail!.arrayBuffer())).toBe(await fingerprint(bytes.slice(parts.length * PART, end)));
       expect((await tus("HEAD", url, { key })).headers.get("upload-offset")).toBe(String(end));
@@ -190,7 +198,7 @@ describe("tus PATCH", () => {
     expect(await fingerprint(await object!.arrayBuffer())).toBe(await fingerprint(bytes));
     // R2's multipart ETag names the part count: 2 full parts and the last.
     expect(object!.etag).toMatch(/-3$/);
-    expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).toBeNull();
+    expect(await tails(id)).toEqual([]);
     const head = await tus("HEAD", url, { key });
     expect(head.headers.get("upload-offset")).toBe(String(size));
     expect(head.headers.get("upload-expires")).toBeNull();
@@ -221,6 +229,49 @@ describe("tus PATCH", () => {
     const wrongType = await tus("POST", "", { key, headers: { "upload-length": "3", "upload-metadata": metadata("a.mp4", "video/mp4"), "content-type": "application/json" }, body: "abc" });
     expect(wrongType.status).toBe(415);
     expect(await count()).toBe(before);
+  });
+
+  it("a creation whose bytes fail leaves no upload holding an open place: bad headers refused before the row, a failed body terminates it", async () => {
+    const { key, orgId } = await newKey({ plan: "free" });
+    const rows = () => testEnv.DB.prepare("SELECT count(*) AS n FROM uploads WHERE org_id = ?").bind(orgId).first<number>("n");
+    const open = () => testEnv.DB.prepare("SELECT count(*) AS n FROM uploads WHERE org_id = ? AND status = 'pending' AND expires_at > ?").bind(orgId, Date.now()).first<number>("n");
+    const withBytes = (size: number, body: BodyInit, headers: Record<string, string> = {}) =>
+      tus("POST", "", { key, body, headers: { "upload-length": String(size), "upload-metadata": metadata("a.mp4", "video/mp4"), "content-type": "application/offset+octet-stream", ...headers } });
+    const bytes = randomBytes(1000);
+    // Content-Length past Upload-Length, an unknown checksum algorithm: refused before anything is created.
+    expect((await withBytes(999, bytes)).status).toBe(413);
+    expect((await withBytes(1000, bytes, { "upload-checksum": `md5 ${btoa("x")}` })).status).toBe(400);
+    expect(await rows()).toBe(0);
+    // Failures only the body shows (a checksum mismatch, a stream longer than declared): the row is terminated and its bytes discarded.
+    const mismatch = await withBytes(1000, bytes, { "upload-checksum": `sha1 ${await digest("SHA-1", bytes.slice(1))}` });
+    expect(mismatch.status).toBe(460);
+    const stream = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(bytes), controller.close()) });
+    expect((await withBytes(500, stream)).status).toBe(413);
+    expect(await rows()).toBe(2);
+    expect(await open()).toBe(0);
+    for (const { id } of (await testEnv.DB.prepare("SELECT id FROM uploads WHERE org_id = ?").bind(orgId).all<{ id: string }>()).results) {
+      expect(await tails(id)).toEqual([]);
+    }
+    // Every open place is still there.
+    for (let i = 0; i < PLAN_LIMITS.free.openUploads; i++) expect((await create(key, 10)).res.status).toBe(201);
+  });
+
+  it("a body that runs past Upload-Length after full parts were kept answers 413 with the offset they reached", async () => {
+    const { key } = await newKey();
+    const bytes = randomBytes(PART + 500);
+    const { url, id } = await create(key, bytes.byteLength);
+    // No Content-Length (a stream): the overflow shows only past the first part, which was kept.
+    const long = new Uint8Array(PART + 1000);
+    long.set(bytes);
+    const stream = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(long), controller.close()) });
+    const res = await patch(key, url, 0, stream);
+    expect(res.status).toBe(413);
+    expect(res.headers.get("upload-offset")).toBe(String(PART));
+    expect(((await res.json()) as any).error.message).toContain(`the upload is at offset ${PART}, send at most 500 bytes from there`);
+    expect((await row(id))!.received).toBe(PART);
+    expect((await tus("HEAD", url, { key })).headers.get("upload-offset")).toBe(String(PART));
+    expect((await patch(key, url, PART, bytes.slice(PART))).status).toBe(204);
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
   });
 
   it("refuses a second PATCH while one is writing (423, nothing interleaved), then takes the next at the first's end", async () => {
@@ -288,6 +339,166 @@ describe("tus PATCH", () => {
   });
 });
 
+/**
+ * D1 whose `nth` statement (1 = the first) matching `match` fails (as a Worker that dies or
+ * loses D1 right there); every other statement runs.
+ */
+function d1FailingOnce(match: RegExp, nth = 1): D1Database {
+  let seen = 0;
+  return new Proxy(testEnv.DB, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (query: string) => {
+          if (!match.test(query) || ++seen !== nth) return target.prepare(query);
+          const broken: any = { bind: () => broken, run: () => Promise.reject(new Error("D1 failed")), all: () => Promise.reject(new Error("D1 failed")), raw: () => Promise.reject(new Error("D1 failed")), first: () => Promise.reject(new Error("D1 failed")) };
+          return broken;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** R2 with hooks: `before(method)` runs before each bucket or multipart call, and may throw to make it fail; `after(method, result)` sees what it answered. */
+function r2Watched(before: (method: string) => void | Promise<void>, after: (method: string, result: unknown) => void = () => undefined): R2Bucket {
+  const wrap = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(object, property) {
+        const value = Reflect.get(object, property);
+        if (typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          await before(String(property));
+          const result = await value.apply(object, args);
+          after(String(property), result);
+          return property === "resumeMultipartUpload" || property === "createMultipartUpload" ? wrap(result) : result;
+        };
+      },
+    });
+  const bucket = wrap(testEnv.OUTPUTS);
+  // resumeMultipartUpload is synchronous in R2's API: answer the wrapped object, not a promise of it.
+  return new Proxy(bucket, {
+    get(object, property) {
+      if (property === "resumeMultipartUpload") return (key: string, id: string) => wrap(testEnv.OUTPUTS.resumeMultipartUpload(key, id) as unknown as object) as R2MultipartUpload;
+      return Reflect.get(object, property);
+    },
+  });
+}
+
+/** One PATCH body through appendBody under a lease taken as a PATCH would, on the D1 and R2 given; the lease is let go after. */
+async function appendDirect(id: string, body: Uint8Array, options: { db?: D1Database; bucket?: R2Bucket; checksum?: Checksum; clock?: () => number } = {}): Promise<AppendOutcome | Error> {
+  const leaseId = `lease-${crypto.randomUUID()}`;
+  await testEnv.DB.prepare("UPDATE uploads SET lease_id = ?, lease_expires_at = ? WHERE id = ?").bind(leaseId, Date.now() + TUNABLES.tus.leaseMs, id).run();
+  const row = (await findUpload(database(testEnv.DB), id))!;
+  const stream = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(body), controller.close()) });
+  try {
+    return await appendBody({ db: database(options.db ?? testEnv.DB), bucket: options.bucket ?? testEnv.OUTPUTS, row, leaseId, clock: options.clock ?? Date.now }, stream, options.checksum);
+  } catch (error) {
+    return error as Error;
+  } finally {
+    await testEnv.DB.prepare("UPDATE uploads SET lease_id = NULL, lease_expires_at = NULL WHERE id = ? AND lease_id = ?").bind(id, leaseId).run();
+  }
+}
+
+const sha256 = async (bytes: Uint8Array): Promise<Checksum> => ({ algorithm: "sha256", digest: new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)) });
+
+describe("tus crash safety", () => {
+  it("a checksummed PATCH across a part boundary that dies between its tail and its row leaves the upload as it was: the next PATCH stitches the right bytes", async () => {
+    const { key } = await newKey();
+    const bytes = randomBytes(2 * PART + 1000);
+    const { url, id } = await create(key, bytes.byteLength);
+    expect((await patch(key, url, 0, bytes.slice(0, 1000))).status).toBe(204);
+    // The body crosses the first part; the row's update after the tail is written fails (the
+    // first update records the new multipart upload's id).
+    const body = bytes.slice(1000, PART + 3000);
+    const died = await appendDirect(id, body, { db: d1FailingOnce(/^update "uploads" set .*"received" = /, 2), checksum: await sha256(body) });
+    expect(died).toBeInstanceOf(Error);
+    expect(await row(id)).toMatchObject({ received: 1000, parts: "[]" });
+    expect((await tus("HEAD", url, { key })).headers.get("upload-offset")).toBe("1000");
+    // From the offset the row counts, the client sends it again and the rest.
+    expect((await patch(key, url, 1000, bytes.slice(1000))).status).toBe(204);
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
+    expect(await tails(id)).toEqual([]);
+  });
+
+  it("a tail rewritten by another writer since this PATCH read it is not overwritten: the PATCH stops", async () => {
+    const { key } = await newKey();
+    const { url, id } = await create(key, 2 * PART);
+    const first = randomBytes(1000);
+    expect((await patch(key, url, 0, first)).status).toBe(204);
+    const theirs = randomBytes(1500);
+    theirs.set(first);
+    const bucket = r2Watched(async (method) => {
+      // Between this PATCH's read of the tail and its write, the PATCH that took over wrote it.
+      if (method === "put") await testEnv.OUTPUTS.put(uploadTailKey(id, 0), theirs);
+    });
+    expect(await appendDirect(id, randomBytes(500), { bucket })).toEqual({ kind: "lease_lost" });
+    expect((await row(id))!.received).toBe(1000);
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadTailKey(id, 0)))!.arrayBuffer())).toBe(await fingerprint(theirs));
+  });
+
+  it("a checksummed PATCH renews its lease after each part, and stops writing when another PATCH took it", async () => {
+    const { key } = await newKey();
+    const { id } = await create(key, 4 * PART);
+    const body = randomBytes(3 * PART);
+    let partsSent = 0;
+    const bucket = r2Watched(async (method) => {
+      if (method !== "uploadPart") return;
+      // While the first part is being sent, another PATCH takes the lease (this one looked stalled).
+      if (++partsSent === 1) await testEnv.DB.prepare("UPDATE uploads SET lease_id = 'thief', lease_expires_at = ? WHERE id = ?").bind(Date.now() + TUNABLES.tus.leaseMs, id).run();
+    });
+    const renewed: number[] = [];
+    const watched = new Proxy(testEnv.DB, {
+      get(target, property) {
+        if (property === "prepare") return (query: string) => (/^update "uploads" set "lease_expires_at" = \? where/.test(query) && renewed.push(partsSent), target.prepare(query));
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    expect(await appendDirect(id, body, { db: watched, bucket, checksum: await sha256(body) })).toEqual({ kind: "lease_lost" });
+    // One part went out, the renewal after it found the lease gone, and nothing more was sent.
+    expect(partsSent).toBe(1);
+    expect(renewed).toEqual([1]);
+    expect(await row(id)).toMatchObject({ received: 0, lease_id: "thief" });
+  });
+
+  it("a completion whose object R2 finished but whose row was not updated is finished by the retried last PATCH", async () => {
+    const { key } = await newKey();
+    const bytes = randomBytes(PART + 1000);
+    const { url, id } = await create(key, bytes.byteLength);
+    expect((await patch(key, url, 0, bytes.slice(0, PART))).status).toBe(204);
+    // The last bytes: R2 completes the multipart upload, then marking the row uploaded fails.
+    expect(await appendDirect(id, bytes.slice(PART), { db: d1FailingOnce(/^update "uploads" set .*"status" = /) })).toBeInstanceOf(Error);
+    expect(await row(id)).toMatchObject({ status: "pending", received: bytes.byteLength });
+    expect((await testEnv.OUTPUTS.head(uploadKey(id)))?.size).toBe(bytes.byteLength);
+    // tus clients retry the last PATCH (or HEAD and PATCH from the offset, the end).
+    const retried = await patch(key, url, bytes.byteLength, new Uint8Array());
+    expect(retried.status).toBe(204);
+    expect(retried.headers.get("upload-offset")).toBe(String(bytes.byteLength));
+    expect(await row(id)).toMatchObject({ status: "uploaded", multipart_id: null, lease_id: null });
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
+    expect(await tails(id)).toEqual([]);
+  });
+
+  it("a multipart upload created by a PATCH that lost its lease before recording it is aborted, not left billed", async () => {
+    const { key } = await newKey();
+    const { id } = await create(key, 2 * PART);
+    let multipartId: string | undefined;
+    const bucket = r2Watched(
+      async (method) => {
+        if (method === "createMultipartUpload") await testEnv.DB.prepare("UPDATE uploads SET lease_id = 'thief', lease_expires_at = ? WHERE id = ?").bind(Date.now() + TUNABLES.tus.leaseMs, id).run();
+      },
+      (method, result) => {
+        if (method === "createMultipartUpload") multipartId = (result as R2MultipartUpload).uploadId;
+      },
+    );
+    expect(await appendDirect(id, randomBytes(PART + 10), { bucket })).toEqual({ kind: "lease_lost" });
+    expect(multipartId).toBeTruthy();
+    expect(await row(id)).toMatchObject({ multipart_id: null, lease_id: "thief" });
+    expect(await multipartAlive(id, multipartId!)).toBe(false);
+  });
+});
+
 describe("the finished upload as a job's input", () => {
   it("is refused when its bytes are another kind of media than it declares; bytes not recognized go on to the processor", async () => {
     const { key } = await newKey();
@@ -320,11 +531,11 @@ describe("tus termination and expiry", () => {
     expect((await patch(key, url, 0, randomBytes(PART + 10))).status).toBe(204);
     const before = (await row(id))!;
     expect(await multipartAlive(id, before.multipart_id!)).toBe(true);
-    expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).not.toBeNull();
+    expect(await tails(id)).toEqual([uploadTailKey(id, 1)]);
     const res = await tus("DELETE", url, { key });
     expect(res.status).toBe(204);
     expect(await multipartAlive(id, before.multipart_id!)).toBe(false);
-    expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).toBeNull();
+    expect(await tails(id)).toEqual([]);
     const head = await tus("HEAD", url, { key });
     expect(head.status).toBe(410);
     expect((await patch(key, url, PART + 10, randomBytes(10))).status).toBe(410);
@@ -342,8 +553,39 @@ describe("tus termination and expiry", () => {
     expect(await cleanupUploads(database(testEnv.DB), testEnv.OUTPUTS, now)).toBeGreaterThanOrEqual(1);
     expect(await row(id)).toBeNull();
     expect(await multipartAlive(id, multipart_id!)).toBe(false);
-    expect(await testEnv.OUTPUTS.head(uploadTailKey(id))).toBeNull();
+    expect(await tails(id)).toEqual([]);
     expect((await tus("HEAD", url, { key })).status).toBe(404);
+  });
+
+  it("the cron keeps an expired upload whose parts R2 did not abort, and aborts them on its next run; R2's \"no such upload\" counts as aborted", async () => {
+    const { key } = await newKey();
+    const { url, id } = await create(key, PART * 2);
+    expect((await patch(key, url, 0, randomBytes(PART + 10))).status).toBe(204);
+    const { multipart_id } = (await row(id))!;
+    const now = Date.now();
+    await testEnv.DB.prepare("UPDATE uploads SET expires_at = ? WHERE id = ?").bind(now - 1, id).run();
+    let failing = true;
+    const flaky = r2Watched((method) => {
+      if (method === "abort" && failing) throw new Error("R2 internal error");
+    });
+    await cleanupUploads(database(testEnv.DB), flaky, now);
+    expect(await row(id)).toMatchObject({ multipart_id });
+    expect(await multipartAlive(id, multipart_id!)).toBe(true);
+    failing = false;
+    await cleanupUploads(database(testEnv.DB), flaky, now);
+    expect(await row(id)).toBeNull();
+    expect(await multipartAlive(id, multipart_id!)).toBe(false);
+
+    // An upload whose multipart upload R2 no longer knows is removed.
+    const gone = await create(key, PART * 2);
+    expect((await patch(key, gone.url, 0, randomBytes(PART + 10))).status).toBe(204);
+    await testEnv.DB.prepare("UPDATE uploads SET expires_at = ? WHERE id = ?").bind(now - 1, gone.id).run();
+    const unknown = r2Watched((method) => {
+      if (method === "abort") throw new Error("abortMultipartUpload: The specified multipart upload does not exist. (10024)");
+    });
+    await cleanupUploads(database(testEnv.DB), unknown, now);
+    expect(await row(gone.id)).toBeNull();
+    expect(await tails(gone.id)).toEqual([]);
   });
 });
 
@@ -390,6 +632,69 @@ describe("tus limits", () => {
 });
 
 describe("tus from a browser", () => {
+  it("the backend mints a token to finish an upload whose page token expired: the same upload only, creating none, its organization's only", async () => {
+    const { key } = await newKey();
+    const first = (await call("POST", "/v1/uploads/tus/tokens", { key })).json.token as string;
+    const bytes = randomBytes(3000);
+    const { url, id } = await create(first, bytes.byteLength);
+    expect((await patch(first, url, 0, bytes.slice(0, 1000))).status).toBe(204);
+    // A new page's token is another token: it does not see the upload.
+    const fresh = (await call("POST", "/v1/uploads/tus/tokens", { key })).json.token as string;
+    expect((await tus("HEAD", url, { key: fresh })).status).toBe(404);
+
+    const minted = await call("POST", "/v1/uploads/tus/tokens", { key, body: { uploadId: id } });
+    expect(minted.status).toBe(201);
+    expect(minted.json).toMatchObject({ maxUploads: 0, maxBytes: bytes.byteLength, uploadUrl: url });
+    const resume = minted.json.token as string;
+    expect((await tus("HEAD", url, { key: resume })).headers.get("upload-offset")).toBe("1000");
+    expect((await patch(resume, url, 1000, bytes.slice(1000))).status).toBe(204);
+    expect(await fingerprint(await (await testEnv.OUTPUTS.get(uploadKey(id)))!.arrayBuffer())).toBe(await fingerprint(bytes));
+    expect((await create(resume, 10)).res.status).toBe(403);
+
+    // An upload the API key created can be handed to a page the same way.
+    const byKey = await create(key, 10);
+    const handed = (await call("POST", "/v1/uploads/tus/tokens", { key, body: { uploadId: byKey.id } })).json.token as string;
+    expect((await patch(handed, byKey.url, 0, randomBytes(10))).status).toBe(204);
+    expect(await row(byKey.id)).toMatchObject({ status: "uploaded", token_id: expect.any(String) });
+
+    const stranger = await newKey();
+    expect((await call("POST", "/v1/uploads/tus/tokens", { key: stranger.key, body: { uploadId: id } })).status).toBe(404);
+    const mixed = await call("POST", "/v1/uploads/tus/tokens", { key, body: { uploadId: id, maxUploads: 2 } });
+    expect(mixed.status).toBe(400);
+    expect(mixed.json.error.details).toEqual([{ path: "maxUploads", message: "not with uploadId" }]);
+  });
+
+  it("a token creates at most its maxUploads (default 1, 403 past it) of at most its maxBytes (413), chosen by the backend within the plan", async () => {
+    const { key } = await newKey({ plan: "free" });
+    const minted = await call("POST", "/v1/uploads/tus/tokens", { key });
+    expect(minted.json).toMatchObject({ maxUploads: 1, maxBytes: PLAN_LIMITS.free.maxUploadBytes });
+    const one = minted.json.token as string;
+    expect((await create(one, 10)).res.status).toBe(201);
+    const spent = await create(one, 10);
+    expect(spent.res.status).toBe(403);
+    expect(((await spent.res.json()) as any).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("may create 1 upload") });
+    // The API key's own uploads are not held back by what a page did with its token.
+    expect((await create(key, 10)).res.status).toBe(201);
+
+    const capped = (await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxUploads: 2, maxBytes: 1000 } })).json.token as string;
+    const large = await create(capped, 1001);
+    expect(large.res.status).toBe(413);
+    expect(((await large.res.json()) as any).error).toMatchObject({ code: "payload_too_large", details: { limit: 1000 } });
+    expect((await create(capped, 1000)).res.status).toBe(201);
+    expect((await create(capped, 1000)).res.status).toBe(201);
+    expect((await create(capped, 10)).res.status).toBe(403);
+
+    // Created at once, they cannot pass the cap together.
+    const racing = (await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxUploads: 1 } })).json.token as string;
+    const statuses = (await Promise.all([create(racing, 10), create(racing, 10), create(racing, 10)])).map((r) => r.res.status).sort();
+    expect(statuses).toEqual([201, 403, 403]);
+
+    const tooLarge = await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxBytes: PLAN_LIMITS.free.maxUploadBytes + 1 } });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.json.error.details).toEqual([{ path: "maxBytes", message: `at most ${PLAN_LIMITS.free.maxUploadBytes} on the free plan` }]);
+    expect((await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxUploads: 0 } })).json.error.details[0].path).toBe("maxUploads");
+  });
+
   it("a backend's upload token creates and writes uploads (CORS readable), only its own, and can do nothing else", async () => {
     const { key, orgId } = await newKey();
     const minted = await call("POST", "/v1/uploads/tus/tokens", { key });

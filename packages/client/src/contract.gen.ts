@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Create a browser upload token
-         * @description A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, and touches only the uploads it created.
+         * @description A short-lived token a backend hands to a browser, which sends it as `Authorization: Bearer ut_…` on tus requests instead of the API key. It creates uploads for the key's organization and mode, at most `maxUploads` of them (403 `forbidden` past it) and none larger than `maxBytes` (413), and touches only the uploads it created. With `uploadId`, a token that finishes that resumable upload (after the page's first token expired) and creates none.
          */
         post: operations["createUploadToken"];
         delete?: never;
@@ -857,6 +857,14 @@ export interface components {
             contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif" | "image/avif" | "image/tiff" | "video/mp4" | "video/quicktime" | "video/webm" | "video/x-matroska" | "video/mpeg" | "video/x-msvideo" | "video/ogg" | "application/pdf";
             /** @description The exact size in bytes; the upload must send exactly this many. */
             size: number;
+        };
+        CreateUploadTokenRequest: {
+            /** @description How many uploads the token may create (default 1). The page holding it can be read by anyone who loads it: give it no more than the page needs. */
+            maxUploads?: number;
+            /** @description The largest upload the token may create, in bytes (default and at most the plan's largest upload). */
+            maxBytes?: number;
+            /** @description A token to finish this resumable upload (HEAD and PATCH it, from a page whose token expired); it creates none. Not with `maxUploads` or `maxBytes`. */
+            uploadId?: string;
         };
         /** @description The HTTP dialect's `options` of a compress-video job: its params other than `url`. */
         CompressVideoOptions: {
@@ -2964,6 +2972,12 @@ export interface components {
             endpoint: string;
             /** @description The token stops working at this time (an upload it started stays, and the API key can still read it). */
             expiresAt: string;
+            /** @description How many uploads it may create (0 for a token that finishes one upload). */
+            maxUploads: number;
+            /** @description The largest upload it may create, in bytes. */
+            maxBytes: number;
+            /** @description With `uploadId`: the upload's tus URL, to resume at (tus-js-client's `uploadUrl`). */
+            uploadUrl?: string;
         };
         Usage: {
             /** @enum {string} */
@@ -3249,7 +3263,7 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
-        /** @description `forbidden`: a download link that is tampered with, malformed or expired. */
+        /** @description `forbidden`: a download link that is tampered with, malformed or expired; a browser upload token that created its maxUploads already. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3364,7 +3378,7 @@ export interface components {
                 "application/json": components["schemas"]["TusVersionUnsupportedError"];
             };
         };
-        /** @description `payload_too_large`: a request body over 64 KiB, or a tus upload larger than the plan allows. */
+        /** @description `payload_too_large`: a request body over 64 KiB, or a tus upload larger than the plan or its upload token allows. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3934,6 +3948,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             412: components["responses"]["TusVersionUnsupported"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3987,7 +4002,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "maxUploads": 1,
+                 *       "maxBytes": 104857600
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateUploadTokenRequest"];
+            };
+        };
         responses: {
             /** @description The token. */
             201: {
@@ -3999,7 +4024,10 @@ export interface operations {
                     "application/json": components["schemas"]["UploadToken"];
                 };
             };
+            400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["UploadExpired"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -8,7 +8,7 @@ export { ApiError, ConnectionError, MediaJobsError, TimeoutError, WebhookVerific
 export { JobList } from "./list.ts";
 export { TIMINGS } from "./timings.ts";
 export { RESUMABLE_UPLOADS } from "./uploads.ts";
-export type { CreatedUpload, CreateUploadInput, Upload, UploadFileOptions, UploadSource, UploadToken } from "./uploads.ts";
+export type { CreatedUpload, CreateUploadInput, CreateUploadTokenInput, Upload, UploadFileOptions, UploadSource, UploadToken } from "./uploads.ts";
 export type {
   CancelJobResult,
   ClientOptions,

@@ -24,10 +24,17 @@ export type UploadSource = Blob | ArrayBuffer | ArrayBufferView | ReadableStream
 /** A browser upload token (`createUploadToken`): hand `token` and `endpoint` to a page's tus client. */
 export type UploadToken = components["schemas"]["UploadToken"];
 
+/** What a browser token may do: `maxUploads` (default 1) of at most `maxBytes`, or finish the upload `uploadId`. */
+export type CreateUploadTokenInput = components["schemas"]["CreateUploadTokenRequest"];
+
 /** How `uploadFile` sends a file larger than one chunk. */
 export const RESUMABLE_UPLOADS = {
-  /** Files larger than this go resumable, in PATCHes of this size (each held in memory while sent). */
-  chunkBytes: 8 * 1024 * 1024,
+  /**
+   * Files larger than this go resumable, in PATCHes of this size (each held in memory while
+   * sent). A multiple of the service's 5 MiB parts: each PATCH then ends on a part and leaves
+   * no tail for the next one to rewrite.
+   */
+  chunkBytes: 10 * 1024 * 1024,
   /** Failed PATCHes in a row (no byte kept in between) before uploadFile gives up; the upload stays resumable with `uploadUrl`. */
   maxFailures: 8,
 } as const;
@@ -121,12 +128,13 @@ export abstract class UploadMethods extends ClientBase {
    *
    * @example
    * ```ts
-   * const { token, endpoint } = await client.createUploadToken();
+   * const { token, endpoint } = await client.createUploadToken({ maxUploads: 1, maxBytes: 200 * 1024 * 1024 });
    * // hand both to the page: new tus.Upload(file, { endpoint, headers: { Authorization: `Bearer ${token}` } })
+   * // later, to finish an upload whose token expired: createUploadToken({ uploadId: "upl_…" })
    * ```
    */
-  async createUploadToken(options: CallOptions = {}): Promise<UploadToken> {
-    return (await this.context.request<UploadToken>({ method: "POST", path: "/uploads/tus/tokens", signal: options.signal })).data;
+  async createUploadToken(input: CreateUploadTokenInput = {}, options: CallOptions = {}): Promise<UploadToken> {
+    return (await this.context.request<UploadToken>({ method: "POST", path: "/uploads/tus/tokens", body: input, signal: options.signal })).data;
   }
 }
 

@@ -22,6 +22,11 @@ function client(fetch: ReturnType<typeof fakeFetch>, sleep = instantSleep()) {
 }
 
 describe("uploadFile, resumable", () => {
+  it("sends chunks that are a multiple of the service's 5 MiB parts by default (docs/api.md: chunk size), so no PATCH leaves a tail for the next to rewrite", () => {
+    expect(RESUMABLE_UPLOADS.chunkBytes % (5 * 1024 * 1024)).toBe(0);
+    expect(RESUMABLE_UPLOADS.chunkBytes).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+  });
+
   it("creates with Upload-Length and base64 Upload-Metadata, PATCHes chunk by chunk, reports progress and returns the upload", async () => {
     const fetch = fakeFetch(
       tus(201, { location: "/v1/uploads/tus/upl_abcdefghijklmnopqrstuvwx" }),
@@ -109,8 +114,11 @@ describe("uploadFile, resumable", () => {
   });
 
   it("createUploadToken asks the service for a browser token", async () => {
-    const fetch = fakeFetch(json(201, { token: "ut_x.y", endpoint: `${BASE}/uploads/tus`, expiresAt: "2026-01-01T01:00:00.000Z" }));
+    const minted = () => json(201, { token: "ut_x.y", endpoint: `${BASE}/uploads/tus`, expiresAt: "2026-01-01T01:00:00.000Z", maxUploads: 1, maxBytes: 1000 });
+    const fetch = fakeFetch(minted(), minted());
     expect(await client(fetch).createUploadToken()).toMatchObject({ token: "ut_x.y" });
     expect(fetch.calls[0]).toMatchObject({ method: "POST", url: `${BASE}/uploads/tus/tokens` });
+    await client(fetch).createUploadToken({ maxUploads: 3, maxBytes: 1000 });
+    expect(fetch.calls[1]!.body).toEqual({ maxUploads: 3, maxBytes: 1000 });
   });
 });

@@ -230,8 +230,9 @@ export class InputSource implements ProcessorInput {
     this.#validator = validatorOf(answer);
     const fetch = this.#track(0, range.end);
     fetch.done = this.#receive(answer, fetch);
+    // The tools start now, beside the rest of the first range: their reads of it wait for it
+    // (a request that will bring a reader's bytes is waited for), and its failure fails the input.
     await this.#askForTailIndex(fetch);
-    await fetch.done;
     this.#throwIfFailed();
   }
 
@@ -250,7 +251,8 @@ export class InputSource implements ProcessorInput {
     const head = Buffer.alloc(Math.min(here, MP4_BOXES_SEEN_BYTES));
     await this.#file.read(head, 0, head.length, 0);
     const tail = mp4IndexAfterMedia(head, here, this.size);
-    if (tail === null || this.#filled.runEnd(tail) > tail) return;
+    // An index inside the first range comes with it (a short file read whole).
+    if (tail === null || tail < first.end) return;
     this.#fetchRange(tail, Math.min(this.size, tail + this.#reading.INPUT_TAIL_READ_BYTES));
   }
 

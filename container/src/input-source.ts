@@ -12,7 +12,7 @@ import { formatBytes, InputOrigin, type FetchInputOptions, type OriginAnswer } f
 import type { ProcessorInput } from "./processors/types.ts";
 import { INPUT_READING_DEFAULTS, type Config } from "./config.ts";
 
-/** The window sizes (container/src/config.ts INPUT_* _BYTES, which says what each is for); tests and scripts that pass bare fetch limits get the defaults. */
+/** The window sizes (container/src/config.ts INPUT_*_BYTES, which says what each is for); tests and scripts that pass bare fetch limits get the defaults. */
 type Reading = Pick<Config, "INPUT_FIRST_READ_BYTES" | "INPUT_MIN_WINDOW_BYTES" | "INPUT_MAX_WINDOW_BYTES" | "INPUT_NEAR_BYTES" | "INPUT_TAIL_READ_BYTES">;
 
 /** The first request's range by default: INPUT_FIRST_READ_BYTES. */
@@ -247,7 +247,7 @@ export class InputSource implements ProcessorInput {
     const seen = Math.min(first.end, MP4_BOXES_SEEN_BYTES);
     while (this.#filled.runEnd(0) < seen && this.#fetches.includes(first) && !this.#failure) await this.#changed();
     const here = this.#filled.runEnd(0);
-    if (here === 0 || here >= this.size) return;
+    if (this.#failure || here === 0 || here >= this.size) return;
     const head = Buffer.alloc(Math.min(here, MP4_BOXES_SEEN_BYTES));
     await this.#file.read(head, 0, head.length, 0);
     const tail = mp4IndexAfterMedia(head, here, this.size);

@@ -5,6 +5,15 @@ import { z } from "zod";
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** How an input is read by ranges (input-source.ts; docs/architecture.md, "How the processor reads an input"): the defaults, also for callers that pass bare fetch limits. */
+export const INPUT_READING_DEFAULTS = {
+  INPUT_FIRST_READ_BYTES: 2 * 1024 ** 2,
+  INPUT_MIN_WINDOW_BYTES: 256 * 1024,
+  INPUT_MAX_WINDOW_BYTES: 4 * 1024 ** 2,
+  INPUT_NEAR_BYTES: 8 * 1024 ** 2,
+  INPUT_TAIL_READ_BYTES: 8 * 1024 ** 2,
+} as const;
+
 const schema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
@@ -20,6 +29,24 @@ const schema = z.object({
   INPUT_CONNECT_TIMEOUT_MS: int(10_000),
   INPUT_IDLE_TIMEOUT_MS: int(30_000),
   INPUT_TOTAL_TIMEOUT_MS: int(15 * 60_000),
+  /**
+   * The first request's range: a short input arrives whole in it (one request, as a plain
+   * download), a long one gives its size and container header (an MP4's index when it is at
+   * the start: a few hundred KiB for an hour of video).
+   */
+  INPUT_FIRST_READ_BYTES: int(INPUT_READING_DEFAULTS.INPUT_FIRST_READ_BYTES),
+  /** A reader's first range request past what is there; each further one of the same read doubles, up to INPUT_MAX_WINDOW_BYTES. */
+  INPUT_MIN_WINDOW_BYTES: int(INPUT_READING_DEFAULTS.INPUT_MIN_WINDOW_BYTES),
+  INPUT_MAX_WINDOW_BYTES: int(INPUT_READING_DEFAULTS.INPUT_MAX_WINDOW_BYTES),
+  /** A reader this close behind a request's position waits for it rather than asking for the same bytes itself. */
+  INPUT_NEAR_BYTES: int(INPUT_READING_DEFAULTS.INPUT_NEAR_BYTES),
+  /**
+   * An MP4 or MOV whose first range shows its index after the media data (no moov before an
+   * mdat that runs past the first range) has its index asked for at once, beside the first
+   * range: from the mdat's end, at most this much (an hour's index is a few MB; a tool reads
+   * any rest as usual).
+   */
+  INPUT_TAIL_READ_BYTES: int(INPUT_READING_DEFAULTS.INPUT_TAIL_READ_BYTES),
   /** Allows inputs on loopback and private networks: local development and tests only. */
   ALLOW_PRIVATE_NETWORK_INPUTS: bool.default(false),
   /** Ports an input URL may use; any port when private inputs are allowed. */
@@ -96,7 +123,7 @@ const schema = z.object({
   DRAIN_RELEASE_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a finished job's files wait for the runner to release them (or copy an output it could not upload). */
   FINISHED_JOB_TTL_MS: int(60 * 60_000),
-});
+}).refine((c) => c.INPUT_MIN_WINDOW_BYTES <= c.INPUT_MAX_WINDOW_BYTES, { path: ["INPUT_MIN_WINDOW_BYTES"], message: "must not be larger than INPUT_MAX_WINDOW_BYTES" });
 
 export type Config = z.infer<typeof schema> & { workDir: string };
 

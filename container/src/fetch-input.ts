@@ -15,7 +15,7 @@ import { pipeline } from "node:stream/promises";
 import { PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { classifyAddress, type AddressVerdict } from "../../src/net/address-policy.ts";
 import { checkPublicUrl } from "../../src/net/url-rules.ts";
-import type { Config } from "./config.ts";
+import type { Config, INPUT_READING_DEFAULTS } from "./config.ts";
 import { JobCancelled, JobFailure } from "./errors.ts";
 
 export const MAX_REDIRECTS = 5;
@@ -32,7 +32,8 @@ export type FetchLimits = Pick<
 >;
 
 export interface FetchInputOptions {
-  limits: FetchLimits;
+  /** With the reading's window sizes (config.ts INPUT_*_BYTES) when given: InputSource's defaults otherwise. */
+  limits: FetchLimits & Partial<Pick<Config, keyof typeof INPUT_READING_DEFAULTS>>;
   signal: AbortSignal;
   /** DNS resolution, replaceable in tests to point a name at any address. */
   lookup?: typeof dnsLookup;

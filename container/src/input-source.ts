@@ -10,18 +10,13 @@ import type { AddressInfo } from "node:net";
 import { JobCancelled, JobFailure } from "./errors.ts";
 import { formatBytes, InputOrigin, type FetchInputOptions, type OriginAnswer } from "./fetch-input.ts";
 import type { ProcessorInput } from "./processors/types.ts";
+import { INPUT_READING_DEFAULTS, type Config } from "./config.ts";
 
-/**
- * The first request's range: a short input arrives whole in it (one request, as a plain
- * download), a long one gives its size and container header (an MP4's index when it is at
- * the start, of a few hundred KiB for an hour of video).
- */
-export const FIRST_READ_BYTES = 2 * 1024 * 1024;
-/** A reader's first range request past what is there; each further one of the same read doubles, up to MAX_WINDOW_BYTES. */
-const MIN_WINDOW_BYTES = 256 * 1024;
-const MAX_WINDOW_BYTES = 4 * 1024 * 1024;
-/** A reader this close behind a request's position waits for it rather than asking for the same bytes itself. */
-const NEAR_BYTES = 8 * 1024 * 1024;
+/** The window sizes (container/src/config.ts INPUT_*_BYTES, which says what each is for); tests and scripts that pass bare fetch limits get the defaults. */
+type Reading = Pick<Config, "INPUT_FIRST_READ_BYTES" | "INPUT_MIN_WINDOW_BYTES" | "INPUT_MAX_WINDOW_BYTES" | "INPUT_NEAR_BYTES" | "INPUT_TAIL_READ_BYTES">;
+
+/** The first request's range by default: INPUT_FIRST_READ_BYTES. */
+export const FIRST_READ_BYTES = INPUT_READING_DEFAULTS.INPUT_FIRST_READ_BYTES;
 /** Largest piece read from the local copy and written to a reader at once. */
 const SERVE_BYTES = 1024 * 1024;
 
@@ -114,6 +109,7 @@ export class InputSource implements ProcessorInput {
   /** Transfer time left: INPUT_TOTAL_TIMEOUT_MS counted over every request (time waiting on the tools does not count). */
   #budgetMs: number;
   #validator: Validator = {};
+  readonly #reading: Reading;
   #closed = false;
   readonly stats: InputReadStats = { mode: "ranges", fetchedBytes: 0, requests: 0, toolReads: 0 };
   /** Fired when the input fails: the job's tools stop, and the job reports this failure. */
@@ -123,11 +119,12 @@ export class InputSource implements ProcessorInput {
     this.path = path;
     this.#options = options;
     this.#budgetMs = options.limits.INPUT_TOTAL_TIMEOUT_MS;
+    this.#reading = { ...INPUT_READING_DEFAULTS, ...definedOnly(options.limits) };
     this.#origin = new InputOrigin(rawUrl, options);
   }
 
   /**
-   * Asks for the input's first FIRST_READ_BYTES by range, and serves it on loopback. An
+   * Asks for the input's first INPUT_FIRST_READ_BYTES by range, and serves it on loopback. An
    * answer with its size in Content-Range makes later reads range requests; a whole answer
    * (the origin ignores Range) or a range answer that does not add up (its length, its
    * Content-Length) makes it one download from the start, which tools read as it arrives.
@@ -189,7 +186,7 @@ export class InputSource implements ProcessorInput {
     const end = Math.min(this.size, start + length);
     const buffer = Buffer.alloc(Math.max(0, end - start));
     let pos = start;
-    let window = MIN_WINDOW_BYTES;
+    let window = this.#reading.INPUT_MIN_WINDOW_BYTES;
     while (pos < end) {
       window = await this.#ensure(pos, window);
       const until = Math.min(end, this.#filled.runEnd(pos));
@@ -217,8 +214,9 @@ export class InputSource implements ProcessorInput {
   }
 
   async #first(): Promise<void> {
-    const answer = await this.#get(`bytes=0-${FIRST_READ_BYTES - 1}`);
-    const range = answer.status === 206 ? this.#checkedRange(answer, 0, FIRST_READ_BYTES) : null;
+    const first = this.#reading.INPUT_FIRST_READ_BYTES;
+    const answer = await this.#get(`bytes=0-${first - 1}`);
+    const range = answer.status === 206 ? this.#checkedRange(answer, 0, first) : null;
     if (!range) {
       // The origin ignores Range (200), or its range answer does not add up: one download from the start.
       if (answer.status !== 200) answer.response.destroy();
@@ -232,8 +230,30 @@ export class InputSource implements ProcessorInput {
     this.#validator = validatorOf(answer);
     const fetch = this.#track(0, range.end);
     fetch.done = this.#receive(answer, fetch);
-    await fetch.done;
+    // The tools start now, beside the rest of the first range: their reads of it wait for it
+    // (a request that will bring a reader's bytes is waited for), and its failure fails the input.
+    await this.#askForTailIndex(fetch);
     this.#throwIfFailed();
+  }
+
+  /**
+   * An MP4 or MOV with its index after the media data: once the first range shows its boxes
+   * (ftyp, then an mdat running past the range, no moov before it), asks for the index from
+   * the mdat's end at once (INPUT_TAIL_READ_BYTES at most), beside the rest of the first
+   * range. The probe and the grab then find it here, instead of each tool's seek to the end
+   * waiting for its own round trip to the origin.
+   */
+  async #askForTailIndex(first: Fetch): Promise<void> {
+    const seen = Math.min(first.end, MP4_BOXES_SEEN_BYTES);
+    while (this.#filled.runEnd(0) < seen && this.#fetches.includes(first) && !this.#failure) await this.#changed();
+    const here = this.#filled.runEnd(0);
+    if (this.#failure || here === 0 || here >= this.size) return;
+    const head = Buffer.alloc(Math.min(here, MP4_BOXES_SEEN_BYTES));
+    await this.#file.read(head, 0, head.length, 0);
+    const tail = mp4IndexAfterMedia(head, here, this.size);
+    // An index inside the first range comes with it (a short file read whole).
+    if (tail === null || tail < first.end) return;
+    this.#fetchRange(tail, Math.min(this.size, tail + this.#reading.INPUT_TAIL_READ_BYTES));
   }
 
   /** A range answer's range when it is the one asked for, from `start`, and consistent (its Content-Length, the input's size); else null. */
@@ -346,14 +366,14 @@ export class InputSource implements ProcessorInput {
         const next = here < this.size && here - pos < window / 2 && !this.#fetches.some((f) => f.pos <= here && here < f.end);
         if (readAhead && next && this.#mode === "ranges") {
           this.#fetchRange(here, here + window);
-          window = Math.min(MAX_WINDOW_BYTES, window * 2);
+          window = Math.min(this.#reading.INPUT_MAX_WINDOW_BYTES, window * 2);
         }
         return window;
       }
-      const coming = this.#fetches.find((f) => f.pos <= pos && pos < f.end && (this.#mode === "whole" || pos - f.pos <= NEAR_BYTES));
+      const coming = this.#fetches.find((f) => f.pos <= pos && pos < f.end && (this.#mode === "whole" || pos - f.pos <= this.#reading.INPUT_NEAR_BYTES));
       if (!coming && this.#mode === "ranges") {
         this.#fetchRange(pos, pos + window);
-        window = Math.min(MAX_WINDOW_BYTES, window * 2);
+        window = Math.min(this.#reading.INPUT_MAX_WINDOW_BYTES, window * 2);
       }
       await this.#changed();
     }
@@ -459,7 +479,7 @@ export class InputSource implements ProcessorInput {
     let closed = false;
     res.once("close", () => (closed = true));
     let pos = start;
-    let window = MIN_WINDOW_BYTES;
+    let window = this.#reading.INPUT_MIN_WINDOW_BYTES;
     try {
       while (pos < end && !closed) {
         window = await this.#ensure(pos, window, true);
@@ -477,6 +497,11 @@ export class InputSource implements ProcessorInput {
   }
 }
 
+/** The reading's settings among `limits`, those set (a config has all of them; bare fetch limits none). */
+function definedOnly(limits: Partial<Reading>): Partial<Reading> {
+  return Object.fromEntries(Object.keys(INPUT_READING_DEFAULTS).flatMap((key) => (limits[key as keyof Reading] === undefined ? [] : [[key, limits[key as keyof Reading]]])));
+}
+
 /** Resolves when `res` can take more, or has closed. */
 function drained(res: http.ServerResponse): Promise<void> {
   return new Promise((resolve) => {
@@ -492,6 +517,37 @@ function validatorOf(answer: OriginAnswer): Validator {
   const etag = answer.response.headers.etag;
   const lastModified = answer.response.headers["last-modified"];
   return { ...(etag && !etag.startsWith("W/") ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
+}
+
+/** How much of the first range is looked at for an MP4's top-level boxes before the index is asked for (ftyp, free, wide: a few dozen bytes before the mdat). */
+const MP4_BOXES_SEEN_BYTES = 64 * 1024;
+
+/** Top-level boxes an MP4 or MOV may start with; anything else is not walked. */
+const MP4_LEADING_BOXES = new Set(["ftyp", "wide", "free", "skip", "mdat", "pnot", "uuid"]);
+
+/**
+ * Where an MP4's or MOV's index starts when its first `here` bytes (of `size`) show it after
+ * the media data: the top-level boxes walked from the start, the first that runs past
+ * `here` an mdat ending before `size`, no moov before it. Null otherwise (the index is at
+ * the start, the file is not an MP4, an mdat runs to the end, or a box does not add up).
+ */
+export function mp4IndexAfterMedia(head: Buffer, here: number, size: number): number | null {
+  let pos = 0;
+  for (let boxes = 0; boxes < 32 && pos + 8 <= head.length; boxes++) {
+    const type = head.toString("latin1", pos + 4, pos + 8);
+    if (type === "moov" || (boxes === 0 && !MP4_LEADING_BOXES.has(type))) return null;
+    let length = head.readUInt32BE(pos);
+    if (length === 1) {
+      if (pos + 16 > head.length) return null;
+      length = Number(head.readBigUInt64BE(pos + 8));
+    }
+    // 0: the box runs to the end of the file; under 8: not a box.
+    if (length < 8) return null;
+    const end = pos + length;
+    if (end > here) return type === "mdat" && end < size ? end : null;
+    pos = end;
+  }
+  return null;
 }
 
 /** A single `bytes=` range of an input of `size` bytes as [start, end); undefined for none (or one ignored, as RFC 9110 §14.2 allows). */

@@ -128,7 +128,7 @@ describe("a frame grabbed by ffmpeg started beside the probe", () => {
     const early = join(dir, `grab-${name}-${requested}-early.png`);
     const graph = earlyGrabGraph(probe, requested, time, box);
     expect(graph).not.toBeNull();
-    await new EarlyFfmpeg(earlyGrabArgs(input, requested, early), { signal: limits.signal, waitLimitMs: 60_000 }).run(graph!, limits);
+    await new EarlyFfmpeg(earlyGrabArgs(input, requested, early), { signal: limits.signal, waitLimitMs: 60_000, graph: "output" }).run(graph!, limits);
     expect((await pixels(early)).equals(await pixels(reference))).toBe(true);
   });
 
@@ -191,7 +191,7 @@ describe("cancel while the probe and the early ffmpeg both run", () => {
       const jobDir = join(config.workDir, id);
       const both = async () => {
         const running = await processesMentioning(jobDir);
-        return running.some((p) => /\bffprobe\b/.test(p.cmd)) && running.some((p) => /filter_complex_script/.test(p.cmd)) ? running : null;
+        return running.some((p) => /\bffprobe\b/.test(p.cmd)) && running.some((p) => /filter_(complex_)?script/.test(p.cmd)) ? running : null;
       };
       let seen: { cmd: string }[] | null = null;
       while (table.get(id)!.state === "running" && !(seen = await both())) {

@@ -14,7 +14,7 @@ import { classifyAddress } from "../../src/net/address-policy.ts";
 import { startRangeServer, type RangeServer } from "../../test/support/range-server.ts";
 import { JobFailure } from "../src/errors.ts";
 import type { FetchInputOptions, FetchLimits } from "../src/fetch-input.ts";
-import { FIRST_READ_BYTES, InputSource, Ranges } from "../src/input-source.ts";
+import { FIRST_READ_BYTES, InputSource, mp4IndexAfterMedia, Ranges, readHead } from "../src/input-source.ts";
 import { inputOptions } from "../src/tools/ffprobe.ts";
 import { runJob, testConfig, withTempDir } from "./helpers.ts";
 import { completed, failed } from "./video-fixtures.ts";
@@ -24,7 +24,7 @@ const exec = promisify(execFile);
 let dir: string;
 let origin: RangeServer;
 /** 60 s of 320×240 at a constant 5 Mbit/s (about 38 MB), a keyframe every second: index at the start, and at the end. */
-const media = { faststart: "", moovAtEnd: "", size: 0 };
+const media = { faststart: "", moovAtEnd: "", size: 0, indexAt: 0 };
 
 beforeAll(async () => {
   const config = await testConfig();
@@ -41,6 +41,14 @@ beforeAll(async () => {
   await exec("ffmpeg", ["-v", "error", "-y", "-stream_loop", "9", "-i", clip, "-c", "copy", "-movflags", "+faststart", media.faststart]);
   await exec("ffmpeg", ["-v", "error", "-y", "-stream_loop", "9", "-i", clip, "-c", "copy", media.moovAtEnd]);
   media.size = (await stat(media.faststart)).size;
+  // Where moov-at-end.mp4's index starts: the end of its mdat, from the boxes' own sizes.
+  const head = await readHead(media.moovAtEnd, 64);
+  expect(head.toString("latin1", 4, 8)).toBe("ftyp");
+  const mdat = head.readUInt32BE(0);
+  expect(head.toString("latin1", mdat + 4, mdat + 8)).toBe("free");
+  const free = mdat + head.readUInt32BE(mdat);
+  expect(head.toString("latin1", free + 4, free + 8)).toBe("mdat");
+  media.indexAt = free + head.readUInt32BE(free);
   origin = await startRangeServer();
 }, 60_000);
 
@@ -236,12 +244,80 @@ describe("an origin that fails while the input is read", () => {
       try {
         const tail = await source.read(media.size - 1000, 1000);
         expect(tail.equals((await readFile(media.moovAtEnd)).subarray(media.size - 1000))).toBe(true);
+        // The first range, and the index (the file's end) asked for beside it: what the read found here.
         expect(origin.requests.map((r) => r.authorization)).toEqual([`Bearer ${token}`, `Bearer ${token}`]);
-        expect(origin.bytesServed).toBe(FIRST_READ_BYTES + 1000);
+        expect(origin.bytesServed).toBe(FIRST_READ_BYTES + media.size - media.indexAt);
       } finally {
         await source.close();
       }
     });
+  });
+});
+
+describe("an MP4 with its index at the end", () => {
+  const open = (path: string, file: string, tmp: string) =>
+    InputSource.open(origin.serve(path, file), join(tmp, "input"), { limits: { ...limits, ALLOW_PRIVATE_NETWORK_INPUTS: true }, signal: new AbortController().signal });
+
+  it("has its index asked for beside the first range, before any tool reads", async () => {
+    await withTempDir(async (tmp) => {
+      origin.reset();
+      const source = await open("/index-at-end.mp4", media.moovAtEnd, tmp);
+      try {
+        // The read waits for the request already made for the index; it asks for nothing itself.
+        const moov = await source.read(media.indexAt, 8);
+        expect(moov.toString("latin1", 4, 8)).toBe("moov");
+        // The tools start beside the rest of the first range (open resolves once its answer is checked): here once read.
+        await source.read(0, FIRST_READ_BYTES);
+        expect(origin.requests.map((r) => r.range)).toEqual([`bytes=0-${FIRST_READ_BYTES - 1}`, `bytes=${media.indexAt}-${media.size - 1}`]);
+        expect(source.stats).toMatchObject({ requests: 2, toolReads: 0, fetchedBytes: FIRST_READ_BYTES + media.size - media.indexAt });
+      } finally {
+        await source.close();
+      }
+    });
+  });
+
+  it("not when the index is at the start: the first range alone", async () => {
+    await withTempDir(async (tmp) => {
+      origin.reset();
+      const source = await open("/index-at-start.mp4", media.faststart, tmp);
+      try {
+        expect((await source.read(0, 64)).toString("latin1", 4, 8)).toBe("ftyp");
+        expect(origin.requests.map((r) => r.range)).toEqual([`bytes=0-${FIRST_READ_BYTES - 1}`]);
+      } finally {
+        await source.close();
+      }
+    });
+  });
+
+  it("a thumbnail reads the index from that request: no tool's seek to the end asks the origin again", async () => {
+    origin.reset();
+    const { job, requests } = await thumbnail(origin.serve("/thumbnail-index-at-end.mp4", media.moovAtEnd));
+    completed(job.state);
+    expect(requests.slice(0, 2).map((r) => r.range)).toEqual([`bytes=0-${FIRST_READ_BYTES - 1}`, `bytes=${media.indexAt}-${media.size - 1}`]);
+    expect(requests.filter((r) => Number(/^bytes=(\d+)-/.exec(r.range!)![1]) >= media.indexAt)).toHaveLength(1);
+  });
+
+  it("the index's place is read from the top-level boxes, and only from an MP4's", () => {
+    const box = (type: string, size: number, large = false) => {
+      const header = Buffer.alloc(large ? 16 : 8);
+      header.writeUInt32BE(large ? 1 : size, 0);
+      header.write(type, 4, "latin1");
+      if (large) header.writeBigUInt64BE(BigInt(size), 8);
+      return header;
+    };
+    const ftyp = Buffer.concat([box("ftyp", 24), Buffer.alloc(16)]);
+    const head = (...parts: Buffer[]) => Buffer.concat(parts);
+    // An mdat past what is here, ending before the file does: the index starts at its end.
+    expect(mp4IndexAfterMedia(head(ftyp, box("mdat", 5_000_000)), 2_000_000, 6_000_000)).toBe(5_000_024);
+    // A 64-bit mdat size (files over 4 GiB, and some writers always).
+    expect(mp4IndexAfterMedia(head(ftyp, box("mdat", 5_000_000, true)), 2_000_000, 6_000_000)).toBe(5_000_024);
+    // The index first, an mdat running to the end of the file, an mdat of size 0 (to the end): nothing to ask for.
+    expect(mp4IndexAfterMedia(head(ftyp, box("moov", 1000)), 2_000_000, 6_000_000)).toBeNull();
+    expect(mp4IndexAfterMedia(head(ftyp, box("mdat", 5_999_976)), 2_000_000, 6_000_000)).toBeNull();
+    expect(mp4IndexAfterMedia(head(ftyp, box("mdat", 0)), 2_000_000, 6_000_000)).toBeNull();
+    // Not an MP4 (Matroska's EBML header), and a box that does not add up.
+    expect(mp4IndexAfterMedia(Buffer.from("1a45dfa3a34286810142f7810142f2810442f381084282", "hex"), 2_000_000, 6_000_000)).toBeNull();
+    expect(mp4IndexAfterMedia(head(ftyp, box("mdat", 4)), 2_000_000, 6_000_000)).toBeNull();
   });
 });
 

@@ -33,12 +33,13 @@ export function requestedFrameTime(seconds: number, probe: MediaProbe): number {
 
 export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoThumbnail">> {
   const png = join(ctx.workDir, "thumbnail-frame.png");
-  // A time in seconds: ffmpeg starts beside the probe (tools/frames.ts earlyGrabArgs) and the
-  // probe's verdict kills it unused. "auto" first samples windows that need the probe.
+  // A time in seconds: ffmpeg starts beside the probe and opens the input while it runs
+  // (tools/frames.ts earlyGrabArgs); the probe's verdict kills it unused. "auto" first
+  // samples windows that need the probe.
   const early =
     params.timestamp === "auto"
       ? null
-      : new EarlyFfmpeg(earlyGrabArgs(ctx.input.source, params.timestamp, png), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS });
+      : new EarlyFfmpeg(earlyGrabArgs(ctx.input.source, params.timestamp, png), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS, graph: "output" });
   try {
     return await thumbnail(params, ctx, png, early);
   } finally {

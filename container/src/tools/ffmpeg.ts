@@ -63,6 +63,12 @@ async function checked(running: Promise<RunResult>, options: Pick<FfmpegOptions,
  * (`args` map it with `-map [out]`); its input streams by index, `[0:1]`, from the probe.
  * (ffmpeg 7.0 deprecated `-filter_complex_script` for the equivalent `-/filter_complex`,
  * which Debian bookworm's ffmpeg 5.1, the one the Dockerfile installs, does not parse.)
+ *
+ * With `graph: "output"`, `args` read the graph themselves as an output stream's filter
+ * (`-map 0:V:0 -filter_script:v pipe:0`, tools/frames.ts earlyGrabArgs): ffmpeg reads an
+ * output's options after it has opened its inputs, so it opens the input (its header and
+ * index, what the probe reads, under the same whitelists) beside the probe and waits for
+ * the graph with the input open, decoding nothing more until it comes.
  */
 export class EarlyFfmpeg {
   readonly #running: Promise<RunResult>;
@@ -70,9 +76,10 @@ export class EarlyFfmpeg {
   #onStdout?: (chunk: string) => void;
 
   /** Starts ffmpeg now; `waitLimitMs` bounds its wait for the graph (run sets the run's own limit). */
-  constructor(args: string[], options: { signal: AbortSignal; waitLimitMs: number }) {
+  constructor(args: string[], options: { signal: AbortSignal; waitLimitMs: number; graph?: "complex" | "output" }) {
     const stdin = new Promise<{ text: string; timeoutMs: number } | null>((resolve) => (this.#send = resolve));
-    this.#running = runTool("ffmpeg", [...globalOptions(), "-filter_complex_script", "pipe:0", ...args], {
+    const script = options.graph === "output" ? [] : ["-filter_complex_script", "pipe:0"];
+    this.#running = runTool("ffmpeg", [...globalOptions(), ...script, ...args], {
       signal: options.signal,
       timeoutMs: options.waitLimitMs,
       stdin,

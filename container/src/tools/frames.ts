@@ -142,13 +142,19 @@ const EARLY_SEEK_MARGIN_S = 0.25;
 
 const earlySeek = (t: number) => seconds(Math.max(0, t - EARLY_SEEK_MARGIN_S));
 
-/** An early grab's command line (tools/ffmpeg.ts EarlyFfmpeg), for the frame on screen at `requested` seconds. */
+/**
+ * An early grab's command line (tools/ffmpeg.ts EarlyFfmpeg, `graph: "output"`), for the
+ * frame on screen at `requested` seconds: the graph is the video stream's own filter, read
+ * from stdin once the probe has answered, so ffmpeg opens the input (header, index) while
+ * the probe runs. `0:V:0` is the first video stream that is not an attached picture: the
+ * stream the probe chooses (ffprobe.ts parseProbe).
+ */
 export function earlyGrabArgs(input: string, requested: number, output: string): string[] {
-  return [...inputOptions(input), "-ss", earlySeek(requested), "-i", input, "-map", "[out]", ...pngOutput(output)];
+  return [...inputOptions(input), "-ss", earlySeek(requested), "-i", input, "-map", "0:V:0", "-filter_script:v", "pipe:0", ...pngOutput(output)];
 }
 
 /**
- * Its filter graph once the probe has answered: the probe's video stream, frames dropped
+ * Its filter graph once the probe has answered: on the probe's video stream, frames dropped
  * up to grabArgs' own seek point, then scaled and cropped as there. After an input seek
  * ffmpeg's timeline starts at the seek point, so dropping `seekPoint − earlySeek` more
  * leaves the first frame at or after seekPoint: the frame grabArgs gives (tested). Null
@@ -158,7 +164,7 @@ export function earlyGrabArgs(input: string, requested: number, output: string):
 export function earlyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox): string | null {
   const skip = Number(seconds(seekPoint(time, probe))) - Number(earlySeek(requested));
   if (skip < 0) return null;
-  return `[0:${probe.video!.index}]trim=start=${seconds(skip)},${boxFilter(box)}[out]`;
+  return `trim=start=${seconds(skip)},${boxFilter(box)}`;
 }
 
 /**

@@ -542,13 +542,19 @@ describe("tus termination and expiry", () => {
     expect((await call("POST", "/v1/jobs", { key, body: { type: "compress-video", input: `upload:${id}` } })).status).toBe(400);
   });
 
-  it("the cron aborts an unfinished upload past Upload-Expires: parts, tail and row", async () => {
+  /** An unfinished upload with one part in R2 and a tail, made to have expired a millisecond ago. */
+  async function expiredWithAPart() {
     const { key } = await newKey();
     const { url, id } = await create(key, PART * 2);
     expect((await patch(key, url, 0, randomBytes(PART + 10))).status).toBe(204);
     const { multipart_id } = (await row(id))!;
     const now = Date.now();
     await testEnv.DB.prepare("UPDATE uploads SET expires_at = ? WHERE id = ?").bind(now - 1, id).run();
+    return { key, url, id, multipart_id, now };
+  }
+
+  it("the cron aborts an unfinished upload past Upload-Expires: parts, tail and row", async () => {
+    const { key, url, id, multipart_id, now } = await expiredWithAPart();
     expect((await tus("HEAD", url, { key })).status).toBe(410);
     expect(await cleanupUploads(database(testEnv.DB), testEnv.OUTPUTS, now)).toBeGreaterThanOrEqual(1);
     expect(await row(id)).toBeNull();
@@ -558,12 +564,7 @@ describe("tus termination and expiry", () => {
   });
 
   it("the cron keeps an expired upload whose parts R2 did not abort, and aborts them on its next run; R2's \"no such upload\" counts as aborted", async () => {
-    const { key } = await newKey();
-    const { url, id } = await create(key, PART * 2);
-    expect((await patch(key, url, 0, randomBytes(PART + 10))).status).toBe(204);
-    const { multipart_id } = (await row(id))!;
-    const now = Date.now();
-    await testEnv.DB.prepare("UPDATE uploads SET expires_at = ? WHERE id = ?").bind(now - 1, id).run();
+    const { key, url, id, multipart_id, now } = await expiredWithAPart();
     let failing = true;
     const flaky = r2Watched((method) => {
       if (method === "abort" && failing) throw new Error("R2 internal error");

@@ -281,10 +281,9 @@ function request(url: URL, options: RequestOptions): Promise<http.IncomingMessag
       hop.failure ??= failure;
       req.destroy(hop.failure);
     };
-    const connectTimer = setTimeout(
-      () => fail(unreachable(`could not connect to ${url.host} within the limit of ${seconds(limits.INPUT_CONNECT_TIMEOUT_MS)}`)),
-      limits.INPUT_CONNECT_TIMEOUT_MS,
-    );
+    // The connect limit runs from when the request has a socket: a request queued behind the
+    // agent's busy sockets (several ranges of one input at once) is not "not connecting".
+    let connectTimer: NodeJS.Timeout | undefined;
     req.on("socket", (socket: Socket) => {
       // The address actually connected, whatever resolved it: the last word on where bytes go.
       const check = () => {
@@ -292,11 +291,15 @@ function request(url: URL, options: RequestOptions): Promise<http.IncomingMessag
         const verdict = options.policy(address);
         if (!verdict.allowed) fail(unreachable(`refused the connection to ${url.host}: its address ${address} is non-public (${verdict.range})`));
       };
-      if (req.reusedSocket) {
-        // A kept-alive socket of this input, connected (and checked) before: checked again.
+      if (req.reusedSocket || socket.remoteAddress !== undefined) {
+        // A kept-alive socket of this input (reused, or handed over to a request queued for
+        // it, when Node does not call it reused), connected and checked before: checked again.
         check();
-        clearTimeout(connectTimer);
       } else {
+        connectTimer = setTimeout(
+          () => fail(unreachable(`could not connect to ${url.host} within the limit of ${seconds(limits.INPUT_CONNECT_TIMEOUT_MS)}`)),
+          limits.INPUT_CONNECT_TIMEOUT_MS,
+        );
         socket.once("connect", check);
         socket.once(url.protocol === "https:" ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
       }

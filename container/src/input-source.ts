@@ -111,6 +111,8 @@ export class InputSource implements ProcessorInput {
   #validator: Validator = {};
   readonly #reading: Reading;
   #closed = false;
+  /** The first range answer stated the input's size: readers rely on it from then on. */
+  #sizeStated = false;
   readonly stats: InputReadStats = { mode: "ranges", fetchedBytes: 0, requests: 0, toolReads: 0 };
   /** Fired when the input fails: the job's tools stop, and the job reports this failure. */
   readonly failed = new AbortController();
@@ -190,7 +192,9 @@ export class InputSource implements ProcessorInput {
     while (pos < end) {
       window = await this.#ensure(pos, window);
       const until = Math.min(end, this.#filled.runEnd(pos));
+      if (until <= pos) throw this.#failure ?? new JobFailure("input_unreachable", "the input ended before the bytes a tool asked for; send it again");
       const { bytesRead } = await this.#file.read(buffer, pos - start, until - pos, pos);
+      if (bytesRead === 0) throw this.#failure ?? new JobFailure("input_unreachable", "the input's local copy ended early; send it again");
       pos += bytesRead;
     }
     return buffer;
@@ -204,6 +208,8 @@ export class InputSource implements ProcessorInput {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Nothing asks the origin again once closed: waiting readers and the gap filler see this failure and stop.
+    this.#failure ??= new JobCancelled();
     for (const f of this.#fetches) f.stop.abort();
     this.#server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
@@ -227,6 +233,7 @@ export class InputSource implements ProcessorInput {
       throw new JobFailure("input_too_large", `the input is ${formatBytes(range.total)}, over the limit of ${formatBytes(this.#options.limits.MAX_INPUT_BYTES)}`);
     }
     this.size = range.total;
+    this.#sizeStated = true;
     this.#validator = validatorOf(answer);
     const fetch = this.#track(0, range.end);
     fetch.done = this.#receive(answer, fetch);
@@ -271,12 +278,19 @@ export class InputSource implements ProcessorInput {
 
   /** One download of the whole input from the start, into the local copy; the size waits for it only when the origin does not state it. */
   async #startWhole(answer?: OriginAnswer): Promise<void> {
+    // Past the first answer the input's size is known, and readers are waiting on it: it never changes.
+    const sized = this.#sizeStated ? this.size : undefined;
     this.#mode = this.stats.mode = "whole";
     this.#filled.clear();
     for (const f of this.#fetches) f.stop.abort();
     const response = answer ?? (await this.#get(undefined));
     const declared = Number(response.response.headers["content-length"]);
     const known = Number.isFinite(declared) && response.response.headers["content-length"] !== undefined;
+    const changed = sized !== undefined && (!known || declared !== sized || this.#changedSince(response) !== undefined);
+    if (changed) {
+      response.response.destroy();
+      throw new JobFailure("input_unreachable", `the input changed while it was read (it was ${sized} bytes, now ${known ? `${declared} bytes` : "of no stated length"}); send it again once it no longer changes`);
+    }
     if (known) this.size = declared;
     const fetch = this.#track(0, known ? declared : Infinity);
     fetch.done = this.#receive(response, fetch, { whole: true });
@@ -296,6 +310,7 @@ export class InputSource implements ProcessorInput {
 
   /** A GET under the transfer-time budget; its time is taken from the budget when its body has been read. */
   async #get(range: string | undefined, stop?: AbortSignal): Promise<OriginAnswer & { spent: () => void }> {
+    if (this.#closed) throw this.#failure ?? new JobCancelled();
     if (this.#budgetMs <= 0) throw new JobFailure("input_unreachable", `downloading the input took longer than the limit of ${Math.round(this.#options.limits.INPUT_TOTAL_TIMEOUT_MS / 100) / 10} s`);
     const started = Date.now();
     const signal = AbortSignal.any([this.#options.signal, AbortSignal.timeout(this.#budgetMs), ...(stop ? [stop] : [])]);
@@ -484,8 +499,11 @@ export class InputSource implements ProcessorInput {
       while (pos < end && !closed) {
         window = await this.#ensure(pos, window, true);
         const until = Math.min(end, this.#filled.runEnd(pos), pos + SERVE_BYTES);
+        // No progress possible (the input ended short of what was asked): cut the tool's connection, never spin.
+        if (until <= pos) throw this.#failure ?? new Error("no bytes at the position asked for");
         const buffer = Buffer.allocUnsafe(until - pos);
         const { bytesRead } = await this.#file.read(buffer, 0, buffer.length, pos);
+        if (bytesRead === 0) throw new Error("the local copy ended early");
         pos += bytesRead;
         if (!res.write(buffer.subarray(0, bytesRead)) && !closed) await drained(res);
       }

@@ -6,6 +6,8 @@
 import { execFile } from "node:child_process";
 import type { LookupAddress } from "node:dns";
 import { readFile, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
@@ -202,6 +204,89 @@ describe("an origin that fails while the input is read", () => {
   }) as unknown as NonNullable<FetchInputOptions["lookup"]>;
   /** The test origin stands in for a public host: only its own address counts as public. */
   const testServerIsPublic = (address: string) => (address === "127.0.0.1" ? ({ allowed: true } as const) : classifyAddress(address));
+
+  it("an origin that answers a later range with a shorter whole file fails the input as changed, and the processor's event loop keeps turning", async () => {
+    await withTempDir(async (tmp) => {
+      const total = 100 * 1024 * 1024;
+      let requests = 0;
+      const server = createServer((req, res) => {
+        requests++;
+        if (requests === 1) {
+          // The first range: 2 MiB of a 100 MiB file.
+          res.writeHead(206, { "content-range": `bytes 0-${FIRST_READ_BYTES - 1}/${total}`, "content-length": FIRST_READ_BYTES });
+          res.end(Buffer.alloc(FIRST_READ_BYTES));
+        } else {
+          // Every later one: a whole "file" of 1000 bytes, no validators.
+          res.writeHead(200, { "content-length": 1000 });
+          res.end(Buffer.alloc(1000));
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const port = (server.address() as AddressInfo).port;
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      const source = await InputSource.open(`http://127.0.0.1:${port}/changing.mp4`, join(tmp, "input"), { limits: { ...limits, ALLOW_PRIVATE_NETWORK_INPUTS: true }, signal: new AbortController().signal });
+      try {
+        expect(source.size).toBe(total);
+        const error = await source.read(50 * 1024 * 1024, 1000).catch((e: unknown) => e);
+        expect(error).toMatchObject({ code: "input_unreachable", message: expect.stringMatching(/changed while it was read \(it was 104857600 bytes, now 1000 bytes\)/) });
+        // The size a reader relies on never changes.
+        expect(source.size).toBe(total);
+        const before = ticks;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(ticks).toBeGreaterThan(before);
+      } finally {
+        clearInterval(timer);
+        await source.close();
+        server.close();
+      }
+    });
+  });
+
+  it("six ranges at once from a slow origin: those queued for the input's four sockets are not taken for connections that failed", async () => {
+    await withTempDir(async (tmp) => {
+      const bytes = await readFile(media.faststart);
+      // Every answer starts 1.2 s after its request, longer than the 1-s connect limit below.
+      const server = createServer((req, res) => {
+        const [, from, to] = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? "") ?? [];
+        setTimeout(() => {
+          if (from === undefined) return res.writeHead(200, { "content-length": bytes.length }).end(bytes);
+          const end = Math.min(Number(to), bytes.length - 1);
+          res.writeHead(206, { "content-range": `bytes ${from}-${end}/${bytes.length}`, "content-length": end - Number(from) + 1 });
+          res.end(bytes.subarray(Number(from), end + 1));
+        }, 1_200);
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const port = (server.address() as AddressInfo).port;
+      const source = await InputSource.open(`http://127.0.0.1:${port}/slow.mp4`, join(tmp, "input"), {
+        limits: { ...limits, ALLOW_PRIVATE_NETWORK_INPUTS: true, INPUT_CONNECT_TIMEOUT_MS: 1_000 },
+        signal: new AbortController().signal,
+      });
+      try {
+        const MiB = 1024 * 1024;
+        const reads = await Promise.all([5, 10, 15, 20, 25, 30].map((at) => source.read(at * MiB, 1024)));
+        for (const [i, read] of reads.entries()) expect(read.equals(bytes.subarray((5 + 5 * i) * MiB, (5 + 5 * i) * MiB + 1024))).toBe(true);
+      } finally {
+        await source.close();
+        server.close();
+      }
+    });
+  });
+
+  it("asks the origin nothing once closed, whatever was waiting for bytes", async () => {
+    await withTempDir(async (tmp) => {
+      origin.reset();
+      const source = await InputSource.open(origin.serve("/closing.mp4", media.faststart, { kind: "stall", after: 1, stallAfter: 1024 }), join(tmp, "input"), { limits: { ...limits, ALLOW_PRIVATE_NETWORK_INPUTS: true }, signal: new AbortController().signal });
+      source.fillAll();
+      const waiting = source.read(30 * 1024 * 1024, 1024 * 1024).catch((e: unknown) => e);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await source.close();
+      const asked = origin.requests.length;
+      expect(await waiting).toBeInstanceOf(Error);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(origin.requests.length).toBe(asked);
+    });
+  });
 
   it.each([
     ["to a private address", "http://10.20.30.40/video.mp4", /redirected to a URL that is refused: .*10\.20\.30\.40.*private/],

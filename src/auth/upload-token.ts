@@ -5,7 +5,7 @@
 // TUNABLES.tus.tokenLifetimeS and can create and write resumable uploads only, its own only,
 // at most as many and as large as its claims say (the backend chooses; a page may read the
 // token, so it must not be able to spend the organization's limits).
-import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";
+import { openClaims, randomToken, sealClaims } from "../lib/crypto.ts";
 import type { Mode } from "../db/schema.ts";
 
 interface UploadTokenClaims {
@@ -44,8 +44,7 @@ const PREFIX = "ut_";
 
 export async function signUploadToken(secret: string, orgId: string, mode: Mode, expiresAtS: number, caps: UploadTokenCaps): Promise<{ token: string; tokenId: string }> {
   const claims: UploadTokenClaims = { o: orgId, m: mode, e: expiresAtS, i: caps.tokenId ?? randomToken(16), p: "tus", u: caps.maxUploads, b: caps.maxBytes };
-  const payload = base64url(new TextEncoder().encode(JSON.stringify(claims)));
-  return { token: `${PREFIX}${payload}.${base64url(await hmacSha256(secret, `${PREFIX}${payload}`))}`, tokenId: claims.i };
+  return { token: await sealClaims(secret, claims, PREFIX), tokenId: claims.i };
 }
 
 export function looksLikeUploadToken(bearer: string): boolean {
@@ -56,16 +55,9 @@ export type UploadTokenCheck = { ok: true; grant: UploadTokenGrant } | { ok: fal
 
 /** Checks a token's signature, purpose and expiry; `now` in unix seconds. */
 export async function verifyUploadToken(secret: string, token: string, now: number): Promise<UploadTokenCheck> {
-  if (!token.startsWith(PREFIX)) return { ok: false, reason: "malformed" };
-  const [payload, signature, extra] = token.slice(PREFIX.length).split(".");
-  if (!payload || !signature || extra !== undefined) return { ok: false, reason: "malformed" };
-  let claims: UploadTokenClaims;
-  try {
-    if (!(await verifyHmacSha256(secret, `${PREFIX}${payload}`, fromBase64url(signature)))) return { ok: false, reason: "bad_signature" };
-    claims = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as UploadTokenClaims;
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
+  const opened = await openClaims(secret, token, PREFIX);
+  if (!opened.ok) return opened;
+  const claims = opened.claims as unknown as UploadTokenClaims; // checked field by field below
   if (
     claims.p !== "tus" || typeof claims.o !== "string" || (claims.m !== "live" && claims.m !== "test") || typeof claims.e !== "number" || typeof claims.i !== "string" ||
     !Number.isInteger(claims.u) ||

@@ -4,7 +4,7 @@
 // A link to an output in a folder (`stream/master.m3u8`) signs the folder: its key ends in
 // "/" and the file name in the link's path picks the file, so the relative URIs inside a
 // playlist or a WebVTT file resolve under the same token, until it expires.
-import { base64url, fromBase64url, hmacSha256, randomToken, verifyHmacSha256 } from "../lib/crypto.ts";
+import { openClaims, randomToken, sealClaims } from "../lib/crypto.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { isOutputName } from "../contract/processor-protocol.ts";
 import { outputKey } from "./r2-keys.ts";
@@ -20,14 +20,9 @@ interface LinkClaims {
   p?: "put";
 }
 
-async function signClaims(secret: string, claims: LinkClaims): Promise<string> {
-  const payload = base64url(new TextEncoder().encode(JSON.stringify(claims)));
-  return `${payload}.${base64url(await hmacSha256(secret, payload))}`;
-}
-
 /** A link to one object; or, with `folder`, to every file under the key's folder (the key ends in "/"). */
 export async function signLink(secret: string, origin: string, key: string, expiresAt: number, name?: string): Promise<string> {
-  const token = await signClaims(secret, { k: key, e: expiresAt, n: randomToken(8) });
+  const token = await sealClaims(secret, { k: key, e: expiresAt, n: randomToken(8) });
   return `${origin}/v1/files/${token}/${encodeURIComponent(name ?? key.slice(key.lastIndexOf("/") + 1))}`;
 }
 
@@ -39,7 +34,7 @@ export function linkedKey(key: string, name: string | undefined): string | undef
 
 /** The Worker's own upload target for an object (local development: no R2 S3 credentials). */
 export async function signUploadTarget(secret: string, origin: string, uploadId: string, key: string, expiresAt: number): Promise<string> {
-  const token = await signClaims(secret, { k: key, e: expiresAt, n: randomToken(8), p: "put" });
+  const token = await sealClaims(secret, { k: key, e: expiresAt, n: randomToken(8), p: "put" });
   return `${origin}/v1/uploads/${uploadId}/content?token=${token}`;
 }
 
@@ -56,15 +51,9 @@ export async function verifyUploadTarget(secret: string, token: string, now: num
 }
 
 async function verifyClaims(secret: string, token: string, now: number, purpose: LinkClaims["p"]): Promise<LinkCheck> {
-  const [payload, signature, extra] = token.split(".");
-  if (!payload || !signature || extra !== undefined) return { ok: false, reason: "malformed" };
-  let claims: LinkClaims;
-  try {
-    if (!(await verifyHmacSha256(secret, payload, fromBase64url(signature)))) return { ok: false, reason: "bad_signature" };
-    claims = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as LinkClaims;
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
+  const opened = await openClaims(secret, token);
+  if (!opened.ok) return opened;
+  const claims = opened.claims as Partial<LinkClaims>;
   if (typeof claims.k !== "string" || typeof claims.e !== "number" || claims.p !== purpose) return { ok: false, reason: "malformed" };
   if (claims.e <= now) return { ok: false, reason: "expired" };
   return { ok: true, key: claims.k };

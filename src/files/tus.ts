@@ -9,6 +9,7 @@ import { finishResumableUpload, recordUploadProgress, renewUploadLease } from ".
 import { UPLOAD_LIMITS } from "../contract/uploads.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { uploadKey, uploadTailKey, uploadTailsPrefix } from "./r2-keys.ts";
+import { deletePrefix } from "./r2-prefix.ts";
 
 export type Part = { partNumber: number; etag: string };
 
@@ -225,13 +226,8 @@ export function noSuchMultipartUpload(error: unknown): boolean {
 }
 
 /** Every tail object of an upload (the one its row counts, and any a crashed PATCH left beside it). */
-async function deleteTails(bucket: R2Bucket, id: string): Promise<void> {
-  let cursor: string | undefined;
-  do {
-    const listed = await bucket.list({ prefix: uploadTailsPrefix(id), cursor });
-    if (listed.objects.length) await bucket.delete(listed.objects.map((object) => object.key));
-    cursor = listed.truncated ? listed.cursor : undefined;
-  } while (cursor);
+function deleteTails(bucket: R2Bucket, id: string): Promise<void> {
+  return deletePrefix(bucket, uploadTailsPrefix(id));
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -53,6 +53,32 @@ export async function verifyHmacSha256(secret: string, message: string, signatur
   return crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encoder.encode(message));
 }
 
+/**
+ * Claims sealed with HMAC-SHA256: `prefix` + base64url(JSON claims) + "." +
+ * base64url(HMAC of prefix and payload). Download links (no prefix) and browser upload
+ * tokens (`ut_`) are both this; each checks its own claims' shape after opening.
+ */
+export async function sealClaims(secret: string, claims: object, prefix = ""): Promise<string> {
+  const payload = base64url(encoder.encode(JSON.stringify(claims)));
+  return `${prefix}${payload}.${base64url(await hmacSha256(secret, `${prefix}${payload}`))}`;
+}
+
+export type OpenedClaims = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: "malformed" | "bad_signature" };
+
+/** The claims of a sealed token, once its prefix, form and signature check. */
+export async function openClaims(secret: string, token: string, prefix = ""): Promise<OpenedClaims> {
+  if (!token.startsWith(prefix)) return { ok: false, reason: "malformed" };
+  const [payload, signature, extra] = token.slice(prefix.length).split(".");
+  if (!payload || !signature || extra !== undefined) return { ok: false, reason: "malformed" };
+  try {
+    if (!(await verifyHmacSha256(secret, `${prefix}${payload}`, fromBase64url(signature)))) return { ok: false, reason: "bad_signature" };
+    const claims: unknown = JSON.parse(new TextDecoder().decode(fromBase64url(payload)));
+    return claims !== null && typeof claims === "object" ? { ok: true, claims: claims as Record<string, unknown> } : { ok: false, reason: "malformed" };
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+}
+
 /** Constant-time comparison of two strings (for bearer tokens). */
 export async function timingSafeEqualText(a: string, b: string): Promise<boolean> {
   // Compare fixed-length digests so neither the content nor the length leaks through timing.

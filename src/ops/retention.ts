@@ -14,6 +14,7 @@ import type { Db } from "../db/client.ts";
 import { sessions, type Plan } from "../db/schema.ts";
 import { FINAL_STATUSES } from "../contract/job.ts";
 import { outputKey, outputsPrefix } from "../files/r2-keys.ts";
+import { deletePrefix } from "../files/r2-prefix.ts";
 import { outputNames } from "../files/signing.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
@@ -123,10 +124,5 @@ async function deleteKeys(bucket: R2Bucket, keys: string[]): Promise<void> {
 
 /** Removes every R2 object of a job's outputs. */
 export async function deleteOutputs(bucket: R2Bucket, jobId: string): Promise<void> {
-  let cursor: string | undefined;
-  do {
-    const listed = await bucket.list({ prefix: outputsPrefix(jobId), cursor });
-    if (listed.objects.length) await bucket.delete(listed.objects.map((o) => o.key));
-    cursor = listed.truncated ? listed.cursor : undefined;
-  } while (cursor);
+  await deletePrefix(bucket, outputsPrefix(jobId));
 }

@@ -47,6 +47,13 @@ const schema = z.object({
    * any rest as usual).
    */
   INPUT_TAIL_READ_BYTES: int(INPUT_READING_DEFAULTS.INPUT_TAIL_READ_BYTES),
+  /**
+   * How many ffprobe processes, and how many ffmpeg processes for a thumbnail's frame, are
+   * kept started and waiting for a job (tools/ready-tools.ts), so that a short job's probe
+   * and grab cost no process start; 0 starts every process with its job. A waiting process
+   * holds about 10–20 MB.
+   */
+  READY_PROCESSES: z.coerce.number().int().min(0).max(16).default(2),
   /** Allows inputs on loopback and private networks: local development and tests only. */
   ALLOW_PRIVATE_NETWORK_INPUTS: bool.default(false),
   /** Ports an input URL may use; any port when private inputs are allowed. */

@@ -19,6 +19,12 @@ type Reading = Pick<Config, "INPUT_FIRST_READ_BYTES" | "INPUT_MIN_WINDOW_BYTES" 
 export const FIRST_READ_BYTES = INPUT_READING_DEFAULTS.INPUT_FIRST_READ_BYTES;
 /** Largest piece read from the local copy and written to a reader at once. */
 const SERVE_BYTES = 1024 * 1024;
+/**
+ * Bytes received and not yet on disk at most. Readers take such bytes from memory, so a
+ * tool waiting on the origin is not also waiting on the local copy's writes; past this the
+ * origin is read no faster than the disk takes it.
+ */
+const MAX_UNWRITTEN_BYTES = 4 * 1024 * 1024;
 
 /** Byte ranges [start, end), sorted and merged. */
 export class Ranges {
@@ -86,6 +92,13 @@ interface Fetch {
 
 type Validator = { etag?: string; lastModified?: string };
 
+/** Bytes received whose write to the local copy has not landed; `written` never rejects. */
+interface Unwritten {
+  start: number;
+  bytes: Buffer;
+  written: Promise<void>;
+}
+
 /**
  * One job's input. `open` makes the first request; then `url` serves the input to tools
  * (each read filled from the origin as it goes), `file()` completes the local copy at
@@ -98,6 +111,9 @@ export class InputSource implements ProcessorInput {
   #mode: "ranges" | "whole" = "ranges";
   readonly #filled = new Ranges();
   #fetches: Fetch[] = [];
+  /** Received, held in #filled, on their way to disk: served from here until written. */
+  #unwritten: Unwritten[] = [];
+  #unwrittenBytes = 0;
   #waiters: (() => void)[] = [];
   #failure?: Error;
   #whole?: Promise<void>;
@@ -156,7 +172,7 @@ export class InputSource implements ProcessorInput {
   }
 
   get complete(): boolean {
-    return this.#filled.firstGap(this.size) === null && !this.#failure;
+    return this.#filled.firstGap(this.size) === null && this.#unwritten.length === 0 && !this.#failure;
   }
 
   get mode(): "ranges" | "whole" {
@@ -193,9 +209,10 @@ export class InputSource implements ProcessorInput {
       window = await this.#ensure(pos, window);
       const until = Math.min(end, this.#filled.runEnd(pos));
       if (until <= pos) throw this.#failure ?? new JobFailure("input_unreachable", "the input ended before the bytes a tool asked for; send it again");
-      const { bytesRead } = await this.#file.read(buffer, pos - start, until - pos, pos);
-      if (bytesRead === 0) throw this.#failure ?? new JobFailure("input_unreachable", "the input's local copy ended early; send it again");
-      pos += bytesRead;
+      const bytes = await this.#bytesAt(pos, until);
+      if (bytes.length === 0) throw this.#failure ?? new JobFailure("input_unreachable", "the input's local copy ended early; send it again");
+      bytes.copy(buffer, pos - start);
+      pos += bytes.length;
     }
     return buffer;
   }
@@ -215,6 +232,7 @@ export class InputSource implements ProcessorInput {
     await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
     this.#origin.close();
     await Promise.allSettled(this.#fetches.map((f) => f.done));
+    await this.#writesLanded();
     await this.#file?.close().catch(() => undefined);
     this.#notify();
   }
@@ -255,8 +273,7 @@ export class InputSource implements ProcessorInput {
     while (this.#filled.runEnd(0) < seen && this.#fetches.includes(first) && !this.#failure) await this.#changed();
     const here = this.#filled.runEnd(0);
     if (this.#failure || here === 0 || here >= this.size) return;
-    const head = Buffer.alloc(Math.min(here, MP4_BOXES_SEEN_BYTES));
-    await this.#file.read(head, 0, head.length, 0);
+    const head = await this.read(0, Math.min(here, MP4_BOXES_SEEN_BYTES));
     const tail = mp4IndexAfterMedia(head, here, this.size);
     // An index inside the first range comes with it (a short file read whole).
     if (tail === null || tail < first.end) return;
@@ -283,6 +300,8 @@ export class InputSource implements ProcessorInput {
     this.#mode = this.stats.mode = "whole";
     this.#filled.clear();
     for (const f of this.#fetches) f.stop.abort();
+    // A range's write landing after the download's own write of those bytes would undo it.
+    await this.#writesLanded();
     const response = answer ?? (await this.#get(undefined));
     const declared = Number(response.response.headers["content-length"]);
     const known = Number.isFinite(declared) && response.response.headers["content-length"] !== undefined;
@@ -337,11 +356,14 @@ export class InputSource implements ProcessorInput {
           if (options.whole && fetch.pos + chunk.length > max) {
             throw new JobFailure("input_too_large", `the input is larger than the limit of ${formatBytes(max)}`);
           }
-          if (take > 0) await this.#file.write(chunk, 0, take, fetch.pos);
           this.stats.fetchedBytes += chunk.length;
-          this.#filled.add(fetch.pos, fetch.pos + take);
-          fetch.pos += take;
-          this.#notify();
+          if (take > 0) {
+            this.#keep(chunk.subarray(0, take), fetch.pos);
+            this.#filled.add(fetch.pos, fetch.pos + take);
+            fetch.pos += take;
+            this.#notify();
+            while (this.#unwrittenBytes > MAX_UNWRITTEN_BYTES) await this.#unwritten[0]!.written;
+          }
           if (fetch.pos >= fetch.end) {
             // Pulled in by a later request (or the range is all here): the rest is not needed.
             if (!answer.response.complete) answer.response.destroy();
@@ -365,6 +387,39 @@ export class InputSource implements ProcessorInput {
     }
   }
 
+  /** Starts writing received bytes to the local copy; until the write lands, readers take them from memory (#bytesAt). A failed write fails the input. */
+  #keep(bytes: Buffer, start: number): void {
+    const piece: Unwritten = { start, bytes, written: Promise.resolve() };
+    piece.written = this.#file.write(bytes, 0, bytes.length, start).then(
+      () => undefined,
+      (error: unknown) => this.#fail(error),
+    ).finally(() => {
+      this.#unwritten = this.#unwritten.filter((p) => p !== piece);
+      this.#unwrittenBytes -= bytes.length;
+      // The copy is complete only once on disk (`complete`, file()).
+      if (this.#unwritten.length === 0) this.#notify();
+    });
+    this.#unwritten.push(piece);
+    this.#unwrittenBytes += bytes.length;
+  }
+
+  async #writesLanded(): Promise<void> {
+    while (this.#unwritten.length > 0) await Promise.all(this.#unwritten.map((p) => p.written));
+  }
+
+  /**
+   * Bytes from `pos`, up to `end` (both within what #filled holds): from a piece still on its
+   * way to disk, or read from the local copy (a piece leaves memory only once written).
+   */
+  async #bytesAt(pos: number, end: number): Promise<Buffer> {
+    const piece = this.#unwritten.find((p) => p.start <= pos && pos < p.start + p.bytes.length);
+    if (piece) return piece.bytes.subarray(pos - piece.start, Math.min(end, piece.start + piece.bytes.length) - piece.start);
+    const until = Math.min(end, ...this.#unwritten.filter((p) => p.start > pos).map((p) => p.start));
+    const buffer = Buffer.allocUnsafe(until - pos);
+    const { bytesRead } = await this.#file.read(buffer, 0, buffer.length, pos);
+    return buffer.subarray(0, bytesRead);
+  }
+
   /**
    * Resolves once byte `pos` is here, asking the origin for it when no request will bring
    * it soon: a range of `window` bytes (up to the next byte already here or asked for);
@@ -377,10 +432,12 @@ export class InputSource implements ProcessorInput {
       if (pos >= this.size) return window;
       const here = this.#filled.runEnd(pos);
       if (here > pos) {
-        // A tool reading on: its next range is asked for while it reads the second half of this one, so it does not wait for each.
-        const next = here < this.size && here - pos < window / 2 && !this.#fetches.some((f) => f.pos <= here && here < f.end);
-        if (readAhead && next && this.#mode === "ranges") {
-          this.#fetchRange(here, here + window);
+        // A tool reading on: its next range is asked for once it is within half a window of
+        // the end of what is here or on its way, so it does not wait for each request's
+        // answer to start; at most about two windows are asked ahead of it.
+        const asked = this.#askedEnd(here);
+        if (readAhead && this.#mode === "ranges" && asked < this.size && asked - pos < window / 2) {
+          this.#fetchRange(asked, asked + window);
           window = Math.min(this.#reading.INPUT_MAX_WINDOW_BYTES, window * 2);
         }
         return window;
@@ -394,9 +451,21 @@ export class InputSource implements ProcessorInput {
     }
   }
 
+  /** The end of what is here or asked for from `pos` on: `pos` carried past what is here and each request that continues from it, in turn. */
+  #askedEnd(pos: number): number {
+    for (;;) {
+      const here = this.#filled.runEnd(pos);
+      const coming = this.#fetches.find((f) => f.pos <= here && here < f.end);
+      if (!coming) return here;
+      pos = coming.end;
+    }
+  }
+
   /** Asks the origin for [start, end), cut short at the next byte here or already asked for; a request further back that would reach `start` later stops there. */
   #fetchRange(start: number, end: number): Fetch {
     const limit = Math.min(end, this.size, this.#filled.nextStart(start), ...this.#fetches.filter((f) => f.pos > start).map((f) => f.pos));
+    // Nothing to ask for (the bytes are here or coming): never an empty range, which no origin answers as one.
+    if (limit <= start) return { pos: start, end: start, done: Promise.resolve(), stop: new AbortController() };
     for (const f of this.#fetches) if (f.pos <= start && start < f.end) f.end = start;
     const fetch = this.#track(start, limit);
     fetch.done = (async () => {
@@ -469,13 +538,16 @@ export class InputSource implements ProcessorInput {
     // A random token, then the local copy's path: a tool's command line names its job's
     // directory, as with a local file (what `ps`, and the tests' leftover checks, look for).
     const path = `/${randomBytes(24).toString("base64url")}${encodeURI(this.path)}`;
-    const server = http.createServer((req, res) => {
-      if (req.url !== path || (req.method !== "GET" && req.method !== "HEAD")) return void res.writeHead(404).end();
-      void this.#serve(req, res);
-    });
+    const server = http.createServer((req, res) => (req.url === path ? this.answer(req, res) : void res.writeHead(404).end()));
     this.#server = server;
     await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
     this.#url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+  }
+
+  /** Answers a tool's request for this input, on its loopback URL or another the processor routes here (tools/ready-probes.ts). */
+  answer(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(404).end();
+    void this.#serve(req, res);
   }
 
   /** One tool's read: 206 for a range (what ffmpeg's http asks for: `bytes=N-`), 200 for the whole; the bytes as they arrive. */
@@ -501,11 +573,10 @@ export class InputSource implements ProcessorInput {
         const until = Math.min(end, this.#filled.runEnd(pos), pos + SERVE_BYTES);
         // No progress possible (the input ended short of what was asked): cut the tool's connection, never spin.
         if (until <= pos) throw this.#failure ?? new Error("no bytes at the position asked for");
-        const buffer = Buffer.allocUnsafe(until - pos);
-        const { bytesRead } = await this.#file.read(buffer, 0, buffer.length, pos);
-        if (bytesRead === 0) throw new Error("the local copy ended early");
-        pos += bytesRead;
-        if (!res.write(buffer.subarray(0, bytesRead)) && !closed) await drained(res);
+        const bytes = await this.#bytesAt(pos, until);
+        if (bytes.length === 0) throw new Error("the local copy ended early");
+        pos += bytes.length;
+        if (!res.write(bytes) && !closed) await drained(res);
       }
       res.end();
     } catch {

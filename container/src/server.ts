@@ -2,6 +2,7 @@
 // HTTP server. SIGTERM drains it (drain.ts): no new work, running jobs end and are reported, then it exits.
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { PROCESSOR_PROTOCOL_VERSION } from "../../src/contract/processor-protocol.ts";
 import { createApp } from "./app.ts";
@@ -9,6 +10,8 @@ import { loadConfig } from "./config.ts";
 import { drainOnSignals } from "./drain.ts";
 import { JobTable } from "./jobs.ts";
 import { log } from "./log.ts";
+import { startReadyTools, stopReadyTools } from "./tools/ready-tools.ts";
+import { readyKinds } from "./processors/index.ts";
 
 /** Longer than any pool idle time of the Worker's runtime, so the Worker closes first. */
 const KEEP_ALIVE_MS = 120_000;
@@ -24,11 +27,12 @@ export interface Processor {
   close: () => Promise<void>;
 }
 
-export function startProcessor(env: Record<string, string | undefined> = process.env) {
+export async function startProcessor(env: Record<string, string | undefined> = process.env): Promise<Processor> {
   const config = loadConfig(env, tmpdir());
   // Said at start, not only when a job asks (tools/watermark.ts fails those jobs plainly): everything else still works.
   if (!existsSync(config.WATERMARK_FONT_FILE)) log("warn", "text watermarks are unavailable: WATERMARK_FONT_FILE does not exist", { path: config.WATERMARK_FONT_FILE });
   const jobs = new JobTable(config);
+  await startReadyTools(config.READY_PROCESSES, join(config.workDir, "ready"), readyKinds);
   const app = createApp(config, jobs);
   const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();
   return new Promise<Processor>((resolve) => {
@@ -41,6 +45,7 @@ export function startProcessor(env: Record<string, string | undefined> = process
         close: () =>
           new Promise<void>((done) => {
             clearInterval(sweeper);
+            stopReadyTools();
             server.close(() => done());
             // Idle keep-alive connections are closed at once; one still busy gets CLOSE_GRACE_MS to finish its answer.
             if ("closeAllConnections" in server) setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();

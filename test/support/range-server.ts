@@ -13,13 +13,15 @@ import type { AddressInfo } from "node:net";
  * `stall`: the first `after` requests served as `ranges`; each later answer stops after
  * `stallAfter` bytes, sending nothing more (the connection stays open).
  * `redirect`: the first `after` requests served as `ranges`, every later one redirected to `location`.
+ * `stall-past`: as `ranges`, but an answer from byte `offset` on sends its headers and nothing more.
  */
 export type Behaviour =
   | { kind: "ranges" }
   | { kind: "ignore-range" }
   | { kind: "lying-length" }
   | { kind: "stall"; after: number; stallAfter: number }
-  | { kind: "redirect"; after: number; location: string };
+  | { kind: "redirect"; after: number; location: string }
+  | { kind: "stall-past"; offset: number };
 
 export interface ServedRequest {
   path: string;
@@ -64,6 +66,10 @@ export async function startRangeServer(host = "127.0.0.1"): Promise<RangeServer>
     const asked = behaviour.kind === "ignore-range" ? undefined : parseRange(req.headers.range, size);
     if (asked === "unsatisfiable") return void res.writeHead(416, { "content-range": `bytes */${size}` }).end();
     const [start, end] = asked ?? [0, size];
+    if (behaviour.kind === "stall-past" && start >= behaviour.offset) {
+      res.writeHead(206, { "content-type": "video/mp4", "content-length": end - start, "content-range": `bytes ${start}-${end - 1}/${size}`, etag: `"${size}"` });
+      return;
+    }
     const headers: Record<string, string | number> = { "content-type": "video/mp4", "accept-ranges": "bytes", "content-length": end - start, etag: `"${size}"` };
     if (asked) headers["content-range"] = `bytes ${start}-${end - 1}/${size}`;
     if (asked && behaviour.kind === "lying-length") headers["content-length"] = size;

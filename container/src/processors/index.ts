@@ -11,6 +11,8 @@ import { videoPreview } from "./video-preview.ts";
 import { videoThumbnail } from "./video-thumbnail.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import type { Processor } from "./types.ts";
+import { probeArgs } from "../tools/ffprobe.ts";
+import { readyGrabArgs } from "../tools/frames.ts";
 
 export const processors: { [T in JobType]?: Processor<T> } = {
   compressImage,
@@ -39,3 +41,12 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
   "videoStoryboard",
   "videoAdaptive",
 ]);
+
+/**
+ * The processes kept started for jobs (tools/ready-tools.ts): a probe, as every video and
+ * audio job's begins, and a thumbnail's grab of one frame.
+ */
+export const readyKinds = {
+  probe: (url: string) => probeArgs(url),
+  grab: (_url: string, output: string) => readyGrabArgs(output),
+};

@@ -4,10 +4,11 @@
 import { join } from "node:path";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
-import { describeDuration, EarlyFfmpeg } from "../tools/ffmpeg.ts";
+import { describeDuration, EarlyFfmpeg, runReadyFfmpeg, type FfmpegOptions } from "../tools/ffmpeg.ts";
 import { probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { representativeFrameTime } from "../tools/frame-choice.ts";
-import { checkBox, earlyGrabArgs, earlyGrabGraph, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame } from "../tools/frames.ts";
+import { checkBox, earlyGrabArgs, earlyGrabGraph, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame, readyGrabGraph } from "../tools/frames.ts";
+import { takeReadyGrab, type ReadyTool } from "../tools/ready-tools.ts";
 import { round3 } from "./compress-video.ts";
 import { prepareWatermark, sharpOverlay } from "../tools/watermark.ts";
 import type { ProcessorContext } from "./types.ts";
@@ -31,23 +32,36 @@ export function requestedFrameTime(seconds: number, probe: MediaProbe): number {
   return frameTimeAt(seconds, probe);
 }
 
+/**
+ * For a time in seconds, the grab's ffmpeg is already running when the probe answers:
+ * - a ready grab (tools/ready-tools.ts), started before the job, when one waits and the
+ *   input can answer its URL: no process starts for the grab;
+ * - else an early one, started now beside the probe, which opens the input while the
+ *   probe runs (tools/frames.ts earlyGrabArgs).
+ * The probe's verdict releases or kills it unused. "auto" first samples windows that need
+ * the probe.
+ */
+interface Started {
+  ready: ReadyTool | null;
+  early: EarlyFfmpeg | null;
+}
+
 export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoThumbnail">> {
   const png = join(ctx.workDir, "thumbnail-frame.png");
-  // A time in seconds: ffmpeg starts beside the probe and opens the input while it runs
-  // (tools/frames.ts earlyGrabArgs); the probe's verdict kills it unused. "auto" first
-  // samples windows that need the probe.
+  const ready = params.timestamp !== "auto" && ctx.input.answer ? (takeReadyGrab() ?? null) : null;
   const early =
-    params.timestamp === "auto"
+    params.timestamp === "auto" || ready
       ? null
       : new EarlyFfmpeg(earlyGrabArgs(ctx.input.source, params.timestamp, png), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS, graph: "output" });
   try {
-    return await thumbnail(params, ctx, png, early);
+    return await thumbnail(params, ctx, png, { ready, early });
   } finally {
+    ready?.release();
     await early?.discard();
   }
 }
 
-async function thumbnail(params: Params, ctx: ProcessorContext, png: string, early: EarlyFfmpeg | null): Promise<StoredResult<"videoThumbnail">> {
+async function thumbnail(params: Params, ctx: ProcessorContext, png: string, { ready, early }: Started): Promise<StoredResult<"videoThumbnail">> {
   const probe = await probeInput(ctx, { video: true });
   const box = frameBox(probe.video!, params);
   checkBox(box, ctx.config);
@@ -59,11 +73,20 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, ear
 
   const name = `thumbnail.${params.format}`;
   const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[params.format]);
-  const args = buildArgs(params, probe, { input: ctx.input.source, output: png, time });
-  const graph = early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
-  if (!graph) await early?.discard();
   const overlay = watermark && (await sharpOverlay(watermark, box));
-  const image = await grabFrame(ctx, probe, args, { time, png, format: params.format, quality: params.quality, output, box, overlay }, early && graph ? { ffmpeg: early, graph } : undefined);
+  const answer = ctx.input.answer?.bind(ctx.input);
+  const readyGraph = ready && answer ? readyGrabGraph(ready.url, probe, time, box) : null;
+  const earlyGraph = !readyGraph && early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
+  if (!earlyGraph) await early?.discard();
+  // The ready grab writes its frame where it was told at its start; a run of grabArgs after it (a decoding seek) writes there too.
+  const framePng = readyGraph ? ready!.output : png;
+  const args = buildArgs(params, probe, { input: ctx.input.source, output: framePng, time });
+  const started = readyGraph
+    ? (options: FfmpegOptions) => runReadyFfmpeg(ready!, answer!, readyGraph, options)
+    : earlyGraph
+      ? (options: FfmpegOptions) => early!.run(earlyGraph, options)
+      : undefined;
+  const image = await grabFrame(ctx, probe, args, { time, png: framePng, format: params.format, quality: params.quality, output, box, overlay }, started);
   return {
     url: name,
     size: image.size,

@@ -3,6 +3,7 @@
 // (runTool), and a failure is reported in public words, with ffmpeg's own log as cause.
 import type { Config } from "../config.ts";
 import { JobFailure, stopped } from "../errors.ts";
+import type { InputAnswer, ReadyTool } from "./ready-tools.ts";
 import { runTool, type RunResult } from "./spawn.ts";
 
 /** Options before any input: no terminal, progress as key=value lines on stdout, overwrite. */
@@ -101,6 +102,11 @@ export class EarlyFfmpeg {
     this.#send(null);
     await this.#running.catch(() => undefined);
   }
+}
+
+/** Runs a ready ffmpeg (tools/ready-tools.ts) for the job: `answer` serves its input, `graph` goes to its stdin; the outcome in public words, as runFfmpeg's. */
+export function runReadyFfmpeg(ready: ReadyTool, answer: InputAnswer, graph: string, options: FfmpegOptions): Promise<RunResult> {
+  return checked(ready.take(answer, graph, { signal: options.signal, timeoutMs: options.timeoutMs }), options);
 }
 
 /** A failed run's public reason: damaged input, or a processing failure. */

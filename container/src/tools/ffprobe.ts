@@ -7,6 +7,7 @@ import { JobFailure, stopped } from "../errors.ts";
 import { describeDuration, runFfmpeg, seconds } from "./ffmpeg.ts";
 import { runTool } from "./spawn.ts";
 import { readHead } from "../input-source.ts";
+import { takeReadyProbe, type InputAnswer } from "./ready-tools.ts";
 
 /**
  * Demuxers an input may be opened with. Playlists (hls, concat), image sequences and
@@ -44,6 +45,8 @@ export interface VideoStream {
   height: number;
   /** Frames per second, or null when the container does not say. */
   frameRate: number | null;
+  /** Degrees the display matrix turns the picture (ffprobe's `rotation`), which ffmpeg undoes when it decodes; absent when 0. */
+  rotation?: number;
 }
 
 export interface AudioStream {
@@ -61,6 +64,8 @@ export interface MediaProbe {
   format: string;
   /** Seconds. */
   duration: number;
+  /** The container's start time in seconds (absent: 0): what ffmpeg's `-ss` counts from. */
+  startTime?: number;
   size: number;
   /** Overall bits per second, or null. */
   bitRate: number | null;
@@ -70,15 +75,28 @@ export interface MediaProbe {
 
 const PROBE_TIMEOUT_MS = 30_000;
 
+/** ffprobe's command line for `input`: the same for a probe started by its job and for a ready one (tools/ready-probes.ts). */
+export function probeArgs(input: string): string[] {
+  return ["-v", "error", ...inputOptions(input), "-print_format", "json", "-show_format", "-show_streams", input];
+}
+
 /**
  * Probes a local file or the job's loopback source; any failure becomes a JobFailure (or
  * JobCancelled), told by the input's first bytes (`head`, by default read from `path`).
+ * With `answer` (the loopback source's own request handler, InputSource.answer), a ready
+ * probe is taken when one waits (tools/ready-probes.ts): it reads the same bytes through
+ * its own URL, without a start of its own.
  */
-export async function probeMedia(path: string, signal: AbortSignal, head: (bytes: number) => Promise<Buffer> = (bytes) => readHead(path, bytes)): Promise<MediaProbe> {
-  const args = ["-v", "error", ...inputOptions(path), "-print_format", "json", "-show_format", "-show_streams", path];
+export async function probeMedia(
+  path: string,
+  signal: AbortSignal,
+  head: (bytes: number) => Promise<Buffer> = (bytes) => readHead(path, bytes),
+  answer?: InputAnswer,
+): Promise<MediaProbe> {
+  const ready = answer && isLoopbackSource(path) ? takeReadyProbe() : undefined;
   let run;
   try {
-    run = await runTool("ffprobe", args, { signal, timeoutMs: PROBE_TIMEOUT_MS });
+    run = ready ? await ready.take(answer!, "", { signal, timeoutMs: PROBE_TIMEOUT_MS }) : await runTool("ffprobe", probeArgs(path), { signal, timeoutMs: PROBE_TIMEOUT_MS });
   } catch (error) {
     throw new JobFailure("processing_failed", "ffprobe is not available on this processor", { cause: error });
   }
@@ -120,6 +138,7 @@ export function parseProbe(json: unknown): MediaProbe | null {
   return {
     format: containerName(String(format.format_name ?? ""), format.tags?.major_brand, streams.map((s) => s.codec_name)),
     duration,
+    ...(Number.isFinite(Number(format.start_time)) && Number(format.start_time) !== 0 ? { startTime: Number(format.start_time) } : {}),
     size: Number(format.size) || 0,
     bitRate: positive(format.bit_rate),
     video,
@@ -136,9 +155,9 @@ function parseVideo(s: Record<string, any>): VideoStream {
   }
   // ffmpeg rotates by the display matrix when it decodes, so a portrait phone video is portrait.
   const matrix = (s.side_data_list as Record<string, any>[] | undefined)?.find((d) => d.rotation !== undefined);
-  const rotation = Math.abs(Number(matrix?.rotation ?? s.tags?.rotate ?? 0)) % 180;
-  if (rotation === 90) [width, height] = [height, width];
-  return { index: s.index, codec: s.codec_name ?? "unknown", width, height, frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate) };
+  const turned = Number(matrix?.rotation ?? s.tags?.rotate ?? 0) || 0;
+  if (Math.abs(turned) % 180 === 90) [width, height] = [height, width];
+  return { index: s.index, codec: s.codec_name ?? "unknown", width, height, frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate), ...(turned % 360 !== 0 ? { rotation: turned } : {}) };
 }
 
 function positive(value: unknown): number | null {
@@ -193,10 +212,11 @@ export function checkMedia(probe: MediaProbe, needs: MediaNeeds, config: Pick<Co
 
 /** Probes the job's input (its `source`: what the probe reads is all that is fetched) and checks it against what the job needs. */
 export async function probeInput(
-  ctx: { input: { source: string; head(bytes: number): Promise<Buffer> }; signal: AbortSignal; config: Pick<Config, "MAX_VIDEO_DURATION_S"> },
+  ctx: { input: { source: string; head(bytes: number): Promise<Buffer>; answer?: InputAnswer }; signal: AbortSignal; config: Pick<Config, "MAX_VIDEO_DURATION_S"> },
   needs: MediaNeeds,
 ): Promise<MediaProbe> {
-  let probe = await probeMedia(ctx.input.source, ctx.signal, (bytes) => ctx.input.head(bytes));
+  const input = ctx.input;
+  let probe = await probeMedia(input.source, ctx.signal, (bytes) => input.head(bytes), input.answer && ((req, res) => input.answer!(req, res)));
   if (probe.duration <= 0 && (probe.video || probe.audio)) {
     probe = { ...probe, duration: await measureDuration(ctx.input.source, ctx.config.MAX_VIDEO_DURATION_S, ctx.signal) };
   }

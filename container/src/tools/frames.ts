@@ -9,8 +9,9 @@ import type { Config } from "../config.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { imageFailure } from "./image.ts";
-import { ffmpegTimeoutMs, runFfmpeg, seconds, type EarlyFfmpeg } from "./ffmpeg.ts";
-import { inputOptions, type MediaProbe } from "./ffprobe.ts";
+import { ffmpegTimeoutMs, globalOptions, runFfmpeg, seconds, type FfmpegOptions } from "./ffmpeg.ts";
+import { INPUT_FORMATS, inputOptions, type MediaProbe } from "./ffprobe.ts";
+import type { RunResult } from "./spawn.ts";
 import { padColour, sharpPosition } from "./crop.ts";
 import type { Fit, Position } from "../../../src/contract/common.ts";
 
@@ -168,6 +169,47 @@ export function earlyGrabGraph(probe: MediaProbe, requested: number, time: numbe
 }
 
 /**
+ * A ready grab's command line (tools/ready-tools.ts): ffmpeg with no input of its own, its
+ * filter graph read from stdin, writing one frame to `output` as grabArgs does. The graph
+ * (readyGrabGraph) opens the input itself, so the process can start before any job.
+ */
+export function readyGrabArgs(output: string): string[] {
+  return [...globalOptions(), "-filter_complex_script", "pipe:0", "-map", "[out]", ...pngOutput(output)];
+}
+
+/**
+ * A filter option's value: quoted for the graph's parser (which keeps what is between quotes
+ * as it is) and escaped for the option parser after it (`\:`, `\,`). Only our own URLs and
+ * names come here; a quote cannot be written inside quotes.
+ */
+function optionValue(value: string): string {
+  if (value.includes("'")) throw new Error(`a filter option may not hold a quote: ${value}`);
+  return `'${value.replace(/[\\:,]/g, (c) => `\\${c}`)}'`;
+}
+
+/**
+ * A ready grab's graph: the frame grabArgs gives, from the input at `url` (the ready
+ * process's own URL, answered by the job's input). The `movie` source opens it under the
+ * whitelists every input gets (inputOptions: http and tcp, the listed demuxers; no proxy, by
+ * the ready process's environment),
+ * reads the probe's video stream from the keyframe before the early seek point (as ffmpeg's
+ * `-ss` does, EARLY_SEEK_MARGIN_S before, which covers its own 3/23 s for B-frames), and
+ * `trim` keeps frames from the seek point on. movie's times count from the file's start
+ * time, as `-ss` does, while its frames keep the file's own times: hence the start time
+ * added to trim's. Null when the frame could differ from grabArgs': a picture the display
+ * matrix turns (ffmpeg's CLI turns it, movie does not), or a seek point before the file's
+ * start time; the job then runs grabArgs.
+ */
+export function readyGrabGraph(url: string, probe: MediaProbe, time: number, box: FrameBox): string | null {
+  const start = probe.startTime ?? 0;
+  const point = Number(seconds(seekPoint(time, probe)));
+  if (probe.video!.rotation || point + start < 0) return null;
+  const formatOptions = `protocol_whitelist=http,tcp:format_whitelist=${INPUT_FORMATS}`;
+  const movie = `movie=filename=${optionValue(url)}:si=${probe.video!.index}:sp=${earlySeek(point)}:format_opts=${optionValue(formatOptions)}`;
+  return `${movie},trim=start=${seconds(point + start)},${boxFilter(box)}[out]`;
+}
+
+/**
  * The same one-input run (grabArgs) seeking on the output side: `-ss` after `-i`, so ffmpeg decodes from the
  * start and drops frames until the time instead of jumping through the file's index. Slower,
  * but it works on files that cannot be seeked in (a broken or missing index); the frame is
@@ -213,15 +255,16 @@ export async function grabFrame(
   probe: MediaProbe,
   args: string[],
   frame: { time: number; png: string; format: FrameFormat; quality: number; output: string; box?: FrameBox; /** A watermark for the final size (tools/watermark.ts sharpOverlay). */ overlay?: OverlayOptions },
-  early?: { ffmpeg: EarlyFfmpeg; graph: string },
+  /** The grab's ffmpeg already started (an EarlyFfmpeg, a ready grab): its run, given its options; it writes `frame.png` as `args` would. */
+  started?: (options: FfmpegOptions) => Promise<RunResult>,
 ): Promise<GrabbedFrame> {
   const at = `${Math.round(frame.time * 1000) / 1000} s`;
   const options = { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), task: `reading the frame at ${at}` };
   const run = (argv: string[]) => runFfmpeg(argv, options);
   try {
-    // Seeking through the index first (`early` does the same, writing the same PNG);
+    // Seeking through the index first (`started` does the same, writing the same PNG);
     // when that gives an error or no frame, decoding up to the time.
-    const seeked = await (early ? early.ffmpeg.run(early.graph, options) : run(args)).then(
+    const seeked = await (started ? started(options) : run(args)).then(
       () => exists(frame.png),
       (error: unknown) => (error instanceof JobFailure && error.code === "corrupt_media" ? false : Promise.reject(error)),
     );

@@ -27,6 +27,8 @@ export interface RunOptions {
    * tool instead, and the run resolves as aborted. Without it, stdin is /dev/null.
    */
   stdin?: Promise<{ text: string; timeoutMs: number } | null>;
+  /** The tool's environment, when not this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface RunResult {
@@ -48,7 +50,7 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
     const [file, argv] = dyingWithParent(command, args);
-    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true, ...(options.env ? { env: options.env } : {}) });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

@@ -1,0 +1,238 @@
+// ffprobe and ffmpeg processes started before a job needs them. Every start of Debian's
+// ffmpeg or ffprobe spends 40–50 ms of CPU loading its ~215 shared libraries before it
+// reads a byte, and on a short job two such starts (the probe and the tool, side by side
+// on a two-core machine) are most of what the job adds to its tool (docs/architecture.md,
+// "What the processor runs"). A ready process has loaded and waits:
+// - a ready probe has asked this processor's ready server for its input, at a URL only it
+//   knows, and waits for the answer;
+// - a ready grab (ffmpeg writing one frame as PNG) waits for its filter graph on stdin;
+//   the graph names the same kind of URL (tools/frames.ts readyGrabGraph).
+// A job takes one: its input (input-source.ts InputSource.answer) answers that URL from then
+// on, as it answers its own loopback URL, and the process reads as if it had just started.
+//
+// Always: the ready server is on 127.0.0.1 with a random port and a random path per
+// process, and a path answers nothing before a job has taken its process, then that job's
+// input only, until the process ends. A ready process runs under the same whitelists as
+// one started by its job. A ready process dies with the processor (spawn.ts), and
+// `stopReadyTools` kills those no job took (a drain).
+import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { log } from "../log.ts";
+import { step } from "../steps.ts";
+import { runTool, type RunResult } from "./spawn.ts";
+
+/** Answers a tool's request for a job's input (InputSource.answer). */
+export type InputAnswer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** How long a ready process may wait for a job (a day: waiting costs only its memory); then it is replaced. */
+const READY_WAIT_MS = 24 * 3600_000;
+
+/**
+ * A taken process is replaced this long after it ends, not at once: the new one's start (its
+ * CPU) would otherwise compete with the work of the job that just took it.
+ */
+const REFILL_DELAY_MS = 250;
+
+/**
+ * The environment ready processes run in: this one's, without `http_proxy`, which ffmpeg's
+ * http honours. Their input is on loopback and read directly, as `-http_proxy ""` makes a
+ * job's own processes read it (tools/ffprobe.ts inputOptions); a ready grab's input is
+ * opened by its graph, where an option cannot be set to empty.
+ */
+const withoutProxy = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([name]) => name.toLowerCase() !== "http_proxy"));
+
+/** A ready process that ends sooner than this after its start, untaken, is not replaced: its tool is missing or broken. */
+const MIN_READY_LIFE_MS = 5_000;
+
+export interface ReadyTool {
+  /** The input URL this process reads: answered by the taking job's input. */
+  readonly url: string;
+  /** Where a ready grab writes its frame (removed by its job). */
+  readonly output: string;
+  /**
+   * Runs the process for a job: `answer` answers its input's requests from now on, `stdin`
+   * is written to it (a grab's graph; a probe reads none), and it has `timeoutMs` from now,
+   * ended at once when `signal` aborts. A step of the current job, named after the tool.
+   */
+  take(answer: InputAnswer, stdin: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<RunResult>;
+  /** Gives a process back untaken (the job found no use for it). */
+  release(): void;
+}
+
+interface Kind {
+  command: "ffprobe" | "ffmpeg";
+  /** The command line for a process reading `url` (and writing `output`). */
+  args(url: string, output: string): string[];
+}
+
+interface Route {
+  answer?: InputAnswer;
+  /** Requests that came before a job took the process: answered once one does. */
+  held: [http.IncomingMessage, http.ServerResponse][];
+}
+
+class ReadyPool {
+  readonly #kind: Kind;
+  readonly #count: number;
+  readonly #server: ReadyServer;
+  readonly #dir: string;
+  readonly #waiting: (ReadyTool & { kill(): void })[] = [];
+  #working = true;
+  /** Processes jobs have run, since the start. */
+  taken = 0;
+
+  constructor(kind: Kind, count: number, server: ReadyServer, dir: string) {
+    this.#kind = kind;
+    this.#count = count;
+    this.#server = server;
+    this.#dir = dir;
+    for (let i = 0; i < count; i++) this.#add();
+  }
+
+  /** A waiting process, off the list until it is taken and ends (then another starts) or is released; undefined when none waits. */
+  take(): ReadyTool | undefined {
+    return this.#waiting.shift();
+  }
+
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  stop(): void {
+    this.#working = false;
+    for (const ready of this.#waiting.splice(0)) ready.kill();
+  }
+
+  #add(): void {
+    if (!this.#working || this.#waiting.length >= this.#count) return;
+    const { path, url, route } = this.#server.route();
+    const output = join(this.#dir, `${path.slice(1)}.png`);
+    const kill = new AbortController();
+    let send!: (input: { text: string; timeoutMs: number } | null) => void;
+    const startedAt = Date.now();
+    let taken = false;
+    // Spawned outside any job: its run is a step of the job that takes it (take), not of this context.
+    const result = runTool(this.#kind.command, this.#kind.args(url, output), {
+      signal: kill.signal,
+      timeoutMs: READY_WAIT_MS,
+      // Writing stdin (and closing it) starts the job's own time limit (spawn.ts).
+      stdin: new Promise((resolve) => (send = resolve)),
+      env: withoutProxy(),
+    });
+    const ready: ReadyTool & { kill(): void } = {
+      url,
+      output,
+      kill: () => kill.abort(),
+      take: (answer, stdin, { signal, timeoutMs }) => {
+        taken = true;
+        this.taken++;
+        route.answer = answer;
+        for (const [req, res] of route.held.splice(0)) answer(req, res);
+        const onAbort = () => kill.abort();
+        if (signal.aborted) onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+        send({ text: stdin, timeoutMs });
+        return step(this.#kind.command, () => result).finally(() => signal.removeEventListener("abort", onAbort));
+      },
+      release: () => {
+        if (taken) return;
+        if (this.#working && this.#waiting.length < this.#count) this.#waiting.push(ready);
+        else kill.abort();
+      },
+    };
+    this.#waiting.push(ready);
+    void result.then(() => {
+      this.#server.drop(path);
+      const index = this.#waiting.indexOf(ready);
+      if (index >= 0) this.#waiting.splice(index, 1);
+      if (!this.#working) return;
+      if (!taken && Date.now() - startedAt < MIN_READY_LIFE_MS) {
+        this.#working = false;
+        log("warn", `ready ${this.#kind.command} processes are off: one ended while it waited for a job; each job starts its own`);
+        return;
+      }
+      if (taken) setTimeout(() => this.#add(), REFILL_DELAY_MS).unref();
+      else this.#add();
+    });
+  }
+}
+
+/** The loopback server ready processes read their input from: one random path per process. */
+class ReadyServer {
+  readonly #server = http.createServer((req, res) => this.#handle(req, res));
+  readonly #routes = new Map<string, Route>();
+  #base = "";
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.#server.once("error", reject).listen(0, "127.0.0.1", resolve));
+    // A waiting process's open request must not keep a finished processor (or a test) alive.
+    this.#server.unref();
+    this.#base = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  route(): { path: string; url: string; route: Route } {
+    const path = `/${randomBytes(24).toString("base64url")}`;
+    const route: Route = { held: [] };
+    this.#routes.set(path, route);
+    return { path, url: this.#base + path, route };
+  }
+
+  drop(path: string): void {
+    const route = this.#routes.get(path);
+    this.#routes.delete(path);
+    for (const [, res] of route?.held ?? []) res.destroy();
+  }
+
+  #handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const route = this.#routes.get((req.url ?? "").split("?")[0]!);
+    if (!route) return void res.writeHead(404).end();
+    if (route.answer) return route.answer(req, res);
+    route.held.push([req, res]);
+  }
+}
+
+let pools: { probes: ReadyPool; grabs: ReadyPool } | undefined;
+
+/**
+ * Starts `count` ready probes and `count` ready grabs for the processor (config
+ * READY_PROCESSES; 0 starts none), their frames written under `dir`.
+ */
+export async function startReadyTools(count: number, dir: string, kinds: { probe: Kind["args"]; grab: Kind["args"] }): Promise<void> {
+  if (pools || count <= 0) return;
+  await mkdir(dir, { recursive: true });
+  const server = new ReadyServer();
+  await server.listen();
+  pools = {
+    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir),
+    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab }, count, server, dir),
+  };
+}
+
+/** Kills the ready processes no job took (a drain, a bench's end); one a job took ends with its job. */
+export function stopReadyTools(): void {
+  pools?.probes.stop();
+  pools?.grabs.stop();
+  pools = undefined;
+}
+
+/** A ready probe, or undefined (none started, or none waiting). */
+export function takeReadyProbe(): ReadyTool | undefined {
+  return pools?.probes.take();
+}
+
+/** A ready grab, or undefined (none started, or none waiting). */
+export function takeReadyGrab(): ReadyTool | undefined {
+  return pools?.grabs.take();
+}
+
+/** How many of each wait for a job, and how many jobs have run since the start (`taken`). */
+export function readyCounts(): { probes: number; grabs: number; taken: { probes: number; grabs: number } } {
+  return {
+    probes: pools?.probes.waiting ?? 0,
+    grabs: pools?.grabs.waiting ?? 0,
+    taken: { probes: pools?.probes.taken ?? 0, grabs: pools?.grabs.taken ?? 0 },
+  };
+}

@@ -602,10 +602,15 @@ function drained(res: http.ServerResponse): Promise<void> {
   });
 }
 
+/**
+ * What tells one version of the input from another: its ETag, weak ones included (a weak
+ * ETag that changes says the content changed; one that stays the same is taken as the same
+ * content, as a cache would), and its Last-Modified.
+ */
 function validatorOf(answer: OriginAnswer): Validator {
   const etag = answer.response.headers.etag;
   const lastModified = answer.response.headers["last-modified"];
-  return { ...(etag && !etag.startsWith("W/") ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
+  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
 }
 
 /** How much of the first range is looked at for an MP4's top-level boxes before the index is asked for (ftyp, free, wide: a few dozen bytes before the mdat). */

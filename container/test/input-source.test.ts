@@ -205,6 +205,30 @@ describe("an origin that fails while the input is read", () => {
   /** The test origin stands in for a public host: only its own address counts as public. */
   const testServerIsPublic = (address: string) => (address === "127.0.0.1" ? ({ allowed: true } as const) : classifyAddress(address));
 
+  it("a file replaced by one of the same size, told only by its weak ETag, fails the input as changed", async () => {
+    await withTempDir(async (tmp) => {
+      const total = 100 * 1024 * 1024;
+      let requests = 0;
+      const server = createServer((req, res) => {
+        requests++;
+        const [, start, end] = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? "")!.map(Number);
+        // The same size, the same bytes' length: only the weak ETag says it is another file.
+        res.writeHead(206, { "content-range": `bytes ${start}-${end}/${total}`, "content-length": end! - start! + 1, etag: requests === 1 ? 'W/"v1"' : 'W/"v2"' });
+        res.end(Buffer.alloc(end! - start! + 1, requests === 1 ? 1 : 2));
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const port = (server.address() as AddressInfo).port;
+      const source = await InputSource.open(`http://127.0.0.1:${port}/replaced.mp4`, join(tmp, "input"), { limits: { ...limits, ALLOW_PRIVATE_NETWORK_INPUTS: true }, signal: new AbortController().signal });
+      try {
+        const error = await source.read(50 * 1024 * 1024, 1000).catch((e: unknown) => e);
+        expect(error).toMatchObject({ code: "input_unreachable", message: 'the input changed while it was read (its ETag was W/"v1", now W/"v2"); send it again once it no longer changes' });
+      } finally {
+        await source.close();
+        server.close();
+      }
+    });
+  });
+
   it("an origin that answers a later range with a shorter whole file fails the input as changed, and the processor's event loop keeps turning", async () => {
     await withTempDir(async (tmp) => {
       const total = 100 * 1024 * 1024;

@@ -51,7 +51,7 @@ const schema = z.object({
    * How many ffprobe processes, and how many ffmpeg processes for a thumbnail's frame, are
    * kept started and waiting for a job (tools/ready-tools.ts), so that a short job's probe
    * and grab cost no process start; 0 starts every process with its job. A waiting process
-   * holds about 10–20 MB.
+   * holds about 9 MB of its own (47 MB resident, mostly the shared libraries every ffmpeg maps).
    */
   READY_PROCESSES: z.coerce.number().int().min(0).max(16).default(2),
   /** Allows inputs on loopback and private networks: local development and tests only. */

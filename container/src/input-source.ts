@@ -92,11 +92,10 @@ interface Fetch {
 
 type Validator = { etag?: string; lastModified?: string };
 
-/** Bytes received whose write to the local copy has not landed; `written` never rejects. */
+/** Bytes received whose write to the local copy has not landed. */
 interface Unwritten {
   start: number;
   bytes: Buffer;
-  written: Promise<void>;
 }
 
 /**
@@ -111,9 +110,11 @@ export class InputSource implements ProcessorInput {
   #mode: "ranges" | "whole" = "ranges";
   readonly #filled = new Ranges();
   #fetches: Fetch[] = [];
-  /** Received, held in #filled, on their way to disk: served from here until written. */
+  /** Received, held in #filled, on their way to disk, in the order received: served from here until written. */
   #unwritten: Unwritten[] = [];
   #unwrittenBytes = 0;
+  /** The one write loop under way (#writeAll), if any. */
+  #writing?: Promise<void>;
   #waiters: (() => void)[] = [];
   #failure?: Error;
   #whole?: Promise<void>;
@@ -362,7 +363,7 @@ export class InputSource implements ProcessorInput {
             this.#filled.add(fetch.pos, fetch.pos + take);
             fetch.pos += take;
             this.#notify();
-            while (this.#unwrittenBytes > MAX_UNWRITTEN_BYTES) await this.#unwritten[0]!.written;
+            while (this.#unwrittenBytes > MAX_UNWRITTEN_BYTES && !this.#failure) await this.#changed();
           }
           if (fetch.pos >= fetch.end) {
             // Pulled in by a later request (or the range is all here): the rest is not needed.
@@ -387,24 +388,42 @@ export class InputSource implements ProcessorInput {
     }
   }
 
-  /** Starts writing received bytes to the local copy; until the write lands, readers take them from memory (#bytesAt). A failed write fails the input. */
+  /** Queues received bytes for the local copy; until they are written, readers take them from memory (#bytesAt). */
   #keep(bytes: Buffer, start: number): void {
-    const piece: Unwritten = { start, bytes, written: Promise.resolve() };
-    piece.written = this.#file.write(bytes, 0, bytes.length, start).then(
-      () => undefined,
-      (error: unknown) => this.#fail(error),
-    ).finally(() => {
-      this.#unwritten = this.#unwritten.filter((p) => p !== piece);
-      this.#unwrittenBytes -= bytes.length;
-      // The copy is complete only once on disk (`complete`, file()).
-      if (this.#unwritten.length === 0) this.#notify();
-    });
-    this.#unwritten.push(piece);
+    this.#unwritten.push({ start, bytes });
     this.#unwrittenBytes += bytes.length;
+    this.#writing ??= this.#writeAll().finally(() => (this.#writing = undefined));
+  }
+
+  /**
+   * Writes what waits, one write at a time for the input (pieces that continue one another
+   * go in one writev), so an input's writes never fill the thread pool that DNS lookups and
+   * sharp share. A short or failed write fails the input: nothing is served from a copy
+   * whose bytes may not be there.
+   */
+  async #writeAll(): Promise<void> {
+    while (this.#unwritten.length > 0) {
+      const batch = [this.#unwritten[0]!];
+      for (let next = this.#unwritten[batch.length]; next && next.start === batch.at(-1)!.start + batch.at(-1)!.bytes.length; next = this.#unwritten[batch.length]) batch.push(next);
+      const length = batch.reduce((sum, p) => sum + p.bytes.length, 0);
+      try {
+        const { bytesWritten } = await this.#file.writev(batch.map((p) => p.bytes), batch[0]!.start);
+        if (bytesWritten !== length) throw new Error(`wrote ${bytesWritten} of ${length} bytes`);
+      } catch (error) {
+        this.#fail(new JobFailure("processing_failed", "the processor could not store the input on its disk (it may be full)", { cause: error }));
+        this.#unwritten = [];
+        this.#unwrittenBytes = 0;
+        break;
+      }
+      this.#unwritten.splice(0, batch.length);
+      this.#unwrittenBytes -= length;
+      // Readers waiting for room, and file(), which counts the copy complete only once written.
+      this.#notify();
+    }
   }
 
   async #writesLanded(): Promise<void> {
-    while (this.#unwritten.length > 0) await Promise.all(this.#unwritten.map((p) => p.written));
+    while (this.#writing) await this.#writing;
   }
 
   /**
@@ -432,12 +451,10 @@ export class InputSource implements ProcessorInput {
       if (pos >= this.size) return window;
       const here = this.#filled.runEnd(pos);
       if (here > pos) {
-        // A tool reading on: its next range is asked for once it is within half a window of
-        // the end of what is here or on its way, so it does not wait for each request's
-        // answer to start; at most about two windows are asked ahead of it.
-        const asked = this.#askedEnd(here);
-        if (readAhead && this.#mode === "ranges" && asked < this.size && asked - pos < window / 2) {
-          this.#fetchRange(asked, asked + window);
+        // A tool reading on: its next range is asked for while it reads the second half of this one, so it does not wait for each.
+        const next = here < this.size && here - pos < window / 2 && !this.#fetches.some((f) => f.pos <= here && here < f.end);
+        if (readAhead && next && this.#mode === "ranges") {
+          this.#fetchRange(here, here + window);
           window = Math.min(this.#reading.INPUT_MAX_WINDOW_BYTES, window * 2);
         }
         return window;
@@ -448,16 +465,6 @@ export class InputSource implements ProcessorInput {
         window = Math.min(this.#reading.INPUT_MAX_WINDOW_BYTES, window * 2);
       }
       await this.#changed();
-    }
-  }
-
-  /** The end of what is here or asked for from `pos` on: `pos` carried past what is here and each request that continues from it, in turn. */
-  #askedEnd(pos: number): number {
-    for (;;) {
-      const here = this.#filled.runEnd(pos);
-      const coming = this.#fetches.find((f) => f.pos <= here && here < f.end);
-      if (!coming) return here;
-      pos = coming.end;
     }
   }
 
@@ -544,7 +551,7 @@ export class InputSource implements ProcessorInput {
     this.#url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   }
 
-  /** Answers a tool's request for this input, on its loopback URL or another the processor routes here (tools/ready-probes.ts). */
+  /** Answers a tool's request for this input, on its loopback URL or another the processor routes here (tools/ready-tools.ts). */
   answer(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(404).end();
     void this.#serve(req, res);

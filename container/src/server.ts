@@ -32,7 +32,8 @@ export async function startProcessor(env: Record<string, string | undefined> = p
   // Said at start, not only when a job asks (tools/watermark.ts fails those jobs plainly): everything else still works.
   if (!existsSync(config.WATERMARK_FONT_FILE)) log("warn", "text watermarks are unavailable: WATERMARK_FONT_FILE does not exist", { path: config.WATERMARK_FONT_FILE });
   const jobs = new JobTable(config);
-  await startReadyTools(config.READY_PROCESSES, join(config.workDir, "ready"), readyKinds);
+  // `.ready`: no job's directory can be named so (jobs.ts safeName).
+  await startReadyTools(config.READY_PROCESSES, join(config.workDir, ".ready"), readyKinds);
   const app = createApp(config, jobs);
   const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();
   return new Promise<Processor>((resolve) => {

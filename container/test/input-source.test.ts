@@ -108,7 +108,7 @@ describe("a thumbnail near the end of a large MP4 reads a small part of it", () 
     const preview = async (url: string) => {
       origin.reset();
       const job = await runJob("videoPreview", { url, format: "gif", start: 50, duration: 2, width: 160, fps: 5 });
-      return { job, served: origin.bytesServed };
+      return { job, served: origin.bytesServed, requests: origin.requests.length };
     };
     const whole = await preview(origin.serve("/preview-whole.mp4", media.faststart, { kind: "ignore-range" }));
     const ranged = await preview(origin.serve("/preview.mp4", media.faststart));
@@ -116,7 +116,8 @@ describe("a thumbnail near the end of a large MP4 reads a small part of it", () 
     expect(b).toMatchObject({ width: 160, height: 120, format: "gif" });
     expect(b.start).toBeCloseTo(50, 1);
     expect(await ranged.job.output(b.url)).toEqual(await whole.job.output(a.url));
-    expect(whole.served).toBe(media.size);
+    // An origin that ignores Range is read as one download from the start (cut when the job ends, which may be before its end).
+    expect(whole.requests).toBe(1);
     // 3 s of the 60 (from the keyframe before 50 s), the first read and the index; the rest is
     // what the tools' sockets take ahead of their reading, which grows on a loaded machine
     // (measured 0.21 quiet, 0.33 under a full npm test): well under the whole file.

@@ -17,9 +17,9 @@ import { InputSource } from "../src/input-source.ts";
 import { JobTable } from "../src/jobs.ts";
 import { readyKinds } from "../src/processors/index.ts";
 import { runFfmpeg } from "../src/tools/ffmpeg.ts";
-import { probeMedia } from "../src/tools/ffprobe.ts";
+import { parseProbe, probeMedia } from "../src/tools/ffprobe.ts";
 import { frameBox, frameTimeAt, grabArgs, readyGrabGraph } from "../src/tools/frames.ts";
-import { readyCounts, startReadyTools, stopReadyTools } from "../src/tools/ready-tools.ts";
+import { readyCounts, startReadyTools, stopReadyTools, takeReadyGrab } from "../src/tools/ready-tools.ts";
 import { runJob, testConfig } from "./helpers.ts";
 import { completed, failed, until } from "./video-fixtures.ts";
 
@@ -34,8 +34,10 @@ const recipes = {
   bframes: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=24:d=5", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "12", "-f", "mp4"],
   /** NTSC's 29.97 fps with its index at the end. */
   ntsc: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30000/1001:d=4", ...x264, "-f", "mp4"],
-  /** MPEG-TS: its times start at 1.4 s, not 0. */
-  ts: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=4", ...x264, "-g", "25", "-f", "mpegts"],
+  /** MPEG-TS, its times from 1.4 s and a keyframe every 10 frames: `-ss` lands on frames the decoder cannot start from. */
+  ts: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=4", ...x264, "-g", "10", "-f", "mpegts"],
+  /** The same frames in Matroska, its times from 0. */
+  mkv: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=4", ...x264, "-g", "10", "-f", "matroska"],
   /** WebM, VP8. */
   webm: ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=3", "-c:v", "libvpx", "-b:v", "500k", "-g", "25", "-f", "webm"],
   /** 10 s with its index at the start, for a grab near the end. */
@@ -91,8 +93,8 @@ describe("a thumbnail from a ready probe and a ready grab", () => {
     ["bframes", 2.51, { height: 90 }],
     ["ntsc", 2.5, {}],
     ["ntsc", 4, {}],
-    ["ts", 0.5, {}],
-    ["ts", 2.97, {}],
+    ["mkv", 0.98, {}],
+    ["mkv", 2.18, {}],
     ["webm", 1.7, {}],
     ["anamorphic", 1.1, { width: 160 }],
   ] as const)("%s at %s s %j is grabArgs' frame, pixel for pixel, and no process starts for it", async (name, requested, size) => {
@@ -108,11 +110,24 @@ describe("a thumbnail from a ready probe and a ready grab", () => {
     expect(job.steps.map((s) => s.step)).toEqual(["ffprobe", "ffmpeg", "sharp encode"]);
   });
 
+  it.each([0.98, 1.78])("MPEG-TS at %s s, whose seeks need no keyframe, is grabbed by grabArgs after the probe, the ready grab given back", async (requested) => {
+    await refilled();
+    const before = readyCounts().taken;
+    const probe = await probeMedia(file("ts"), limits.signal);
+    expect(probe).toMatchObject({ format: "mpegts", startTime: 1.4 });
+    expect(readyGrabGraph("http://127.0.0.1:1/x", probe, requested, frameBox(probe.video!))).toBeNull();
+    const job = await runJob("videoThumbnail", { url: url("ts"), timestamp: requested, format: "png" });
+    const { result } = completed(job.state);
+    expect((await pixels(await job.output(result.url))).equals(await pixels((await reference("ts", requested)).output))).toBe(true);
+    expect(readyCounts().taken).toEqual({ probes: before.probes + 1, grabs: before.grabs });
+    expect(readyCounts().grabs).toBe(2);
+  });
+
   it("a turned picture is grabbed by grabArgs after the probe (ffmpeg turns it; movie would not), the ready grab given back", async () => {
     await refilled();
     const before = readyCounts().taken;
     const probe = await probeMedia(file("rotated"), limits.signal);
-    expect(probe.video).toMatchObject({ width: 180, height: 320, rotation: expect.any(Number) });
+    expect(probe.video).toMatchObject({ width: 180, height: 320, transformed: true });
     expect(readyGrabGraph("http://127.0.0.1:1/x", probe, 1, frameBox(probe.video!))).toBeNull();
     const job = await runJob("videoThumbnail", { url: url("rotated"), timestamp: 1, format: "png" });
     const { result } = completed(job.state);
@@ -152,10 +167,32 @@ describe("a thumbnail from a ready probe and a ready grab", () => {
   });
 });
 
+describe("the ready set", () => {
+  it("takes a process once: given back twice, it waits once", async () => {
+    await refilled();
+    const ready = takeReadyGrab()!;
+    expect(readyCounts().grabs).toBe(1);
+    ready.release();
+    ready.release();
+    expect(readyCounts().grabs).toBe(2);
+  });
+
+  it("a picture mirrored by its display matrix (no turn) counts as transformed, as ffmpeg's vflip says", () => {
+    const stream = (displaymatrix: string, rotation: number) => ({
+      streams: [{ index: 0, codec_type: "video", codec_name: "h264", width: 320, height: 180, avg_frame_rate: "25/1", side_data_list: [{ side_data_type: "Display Matrix", displaymatrix, rotation }] }],
+      format: { duration: "3", format_name: "mov,mp4,m4a,3gp,3g2,mj2", size: "1000" },
+    });
+    const identity = "\n00000000:        65536           0           0\n00000001:            0       65536           0\n00000002:            0           0  1073741824\n";
+    const mirrored = "\n00000000:        65536           0           0\n00000001:            0      -65536           0\n00000002:            0           0  1073741824\n";
+    expect(parseProbe(stream(identity, 0))!.video!.transformed).toBeUndefined();
+    expect(parseProbe(stream(mirrored, 0))!.video).toMatchObject({ width: 320, height: 180, transformed: true });
+  });
+});
+
 describe("a ready probe", () => {
   it("reports what a probe started by its job reports, reading the same input", async () => {
     const config = await testConfig();
-    for (const name of ["video", "ts", "webm", "rotated"] as const) {
+    for (const name of ["video", "ts", "mkv", "webm", "rotated"] as const) {
       await refilled();
       const source = await InputSource.open(url(name), join(config.workDir, `${name}.input`), { limits: config, signal: limits.signal });
       try {
@@ -175,6 +212,20 @@ describe("a ready probe", () => {
     stopReadyTools();
     await until(async () => (await processesMentioning(readyDir)).length === 0, 20_000, "ready processes ended");
     expect(readyCounts()).toMatchObject({ probes: 0, grabs: 0 });
+    const job = await runJob("videoThumbnail", { url: url("video"), timestamp: 1, format: "png" });
+    completed(job.state);
+  });
+
+  it("tools that cannot start (none on the PATH) leave jobs to start their own, and the processor running", async () => {
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    try {
+      await startReadyTools(1, readyDir, readyKinds);
+      await until(() => readyCounts().probes === 0 && readyCounts().grabs === 0, 20_000, "the failed starts noticed");
+    } finally {
+      process.env.PATH = path;
+      stopReadyTools();
+    }
     const job = await runJob("videoThumbnail", { url: url("video"), timestamp: 1, format: "png" });
     completed(job.state);
   });

@@ -29,7 +29,7 @@ export interface ProcessorInput {
   fillAll(): void;
   /** The first `bytes` bytes (fewer for a shorter input). */
   head(bytes: number): Promise<Buffer>;
-  /** Answers a tool's request for the input on a URL other than `source` (a ready probe's, tools/ready-probes.ts); absent for a local file. */
+  /** Answers a tool's request for the input on a URL other than `source` (a ready probe's, tools/ready-tools.ts); absent for a local file. */
   answer?(req: IncomingMessage, res: ServerResponse): void;
 }
 

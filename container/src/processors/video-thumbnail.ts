@@ -3,8 +3,8 @@
 // the frame actually used, on the video's frame grid.
 import { join } from "node:path";
 import type { JobParams } from "../../../src/contract/registry.ts";
-import { JobFailure, throwIfAborted } from "../errors.ts";
-import { describeDuration, EarlyFfmpeg, runReadyFfmpeg, type FfmpegOptions } from "../tools/ffmpeg.ts";
+import { JobCancelled, JobFailure, throwIfAborted } from "../errors.ts";
+import { describeDuration, EarlyFfmpeg, runFfmpeg, runReadyFfmpeg, type FfmpegOptions } from "../tools/ffmpeg.ts";
 import { probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { representativeFrameTime } from "../tools/frame-choice.ts";
 import { checkBox, earlyGrabArgs, earlyGrabGraph, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame, readyGrabGraph } from "../tools/frames.ts";
@@ -75,14 +75,20 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, { r
   const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[params.format]);
   const overlay = watermark && (await sharpOverlay(watermark, box));
   const answer = ctx.input.answer?.bind(ctx.input);
-  const readyGraph = ready && answer ? readyGrabGraph(ready.url, probe, time, box) : null;
+  const readyGraph = ready?.alive && answer ? readyGrabGraph(ready.url, probe, time, box) : null;
+  // Not for this input: back to the ready set now, for the next job.
+  if (!readyGraph) ready?.release();
   const earlyGraph = !readyGraph && early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
   if (!earlyGraph) await early?.discard();
   // The ready grab writes its frame where it was told at its start; a run of grabArgs after it (a decoding seek) writes there too.
   const framePng = readyGraph ? ready!.output : png;
   const args = buildArgs(params, probe, { input: ctx.input.source, output: framePng, time });
   const started = readyGraph
-    ? (options: FfmpegOptions) => runReadyFfmpeg(ready!, answer!, readyGraph, options)
+    ? // What only the movie source fails on (a seek it cannot make) is run as grabArgs; a cancel or the time limit is not.
+      (options: FfmpegOptions) =>
+        runReadyFfmpeg(ready!, answer!, readyGraph, options).catch((error: unknown) =>
+          error instanceof JobCancelled || (error instanceof JobFailure && error.code === "processing_timeout") || ctx.signal.aborted ? Promise.reject(error) : runFfmpeg(args, options),
+        )
     : earlyGraph
       ? (options: FfmpegOptions) => early!.run(earlyGraph, options)
       : undefined;

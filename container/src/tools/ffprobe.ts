@@ -45,8 +45,11 @@ export interface VideoStream {
   height: number;
   /** Frames per second, or null when the container does not say. */
   frameRate: number | null;
-  /** Degrees the display matrix turns the picture (ffprobe's `rotation`), which ffmpeg undoes when it decodes; absent when 0. */
-  rotation?: number;
+  /**
+   * The display matrix turns or mirrors the picture: ffmpeg's command line undoes it when it
+   * decodes (width and height above are already the turned picture's). Absent when not.
+   */
+  transformed?: true;
 }
 
 export interface AudioStream {
@@ -75,7 +78,7 @@ export interface MediaProbe {
 
 const PROBE_TIMEOUT_MS = 30_000;
 
-/** ffprobe's command line for `input`: the same for a probe started by its job and for a ready one (tools/ready-probes.ts). */
+/** ffprobe's command line for `input`: the same for a probe started by its job and for a ready one (tools/ready-tools.ts). */
 export function probeArgs(input: string): string[] {
   return ["-v", "error", ...inputOptions(input), "-print_format", "json", "-show_format", "-show_streams", input];
 }
@@ -84,7 +87,7 @@ export function probeArgs(input: string): string[] {
  * Probes a local file or the job's loopback source; any failure becomes a JobFailure (or
  * JobCancelled), told by the input's first bytes (`head`, by default read from `path`).
  * With `answer` (the loopback source's own request handler, InputSource.answer), a ready
- * probe is taken when one waits (tools/ready-probes.ts): it reads the same bytes through
+ * probe is taken when one waits (tools/ready-tools.ts): it reads the same bytes through
  * its own URL, without a start of its own.
  */
 export async function probeMedia(
@@ -157,7 +160,17 @@ function parseVideo(s: Record<string, any>): VideoStream {
   const matrix = (s.side_data_list as Record<string, any>[] | undefined)?.find((d) => d.rotation !== undefined);
   const turned = Number(matrix?.rotation ?? s.tags?.rotate ?? 0) || 0;
   if (Math.abs(turned) % 180 === 90) [width, height] = [height, width];
-  return { index: s.index, codec: s.codec_name ?? "unknown", width, height, frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate), ...(turned % 360 !== 0 ? { rotation: turned } : {}) };
+  const transformed = turned % 360 !== 0 || (matrix !== undefined && !isIdentity(matrix.displaymatrix));
+  return { index: s.index, codec: s.codec_name ?? "unknown", width, height, frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate), ...(transformed ? { transformed: true as const } : {}) };
+}
+
+/** The identity display matrix, as ffprobe prints one: 16.16 fixed point, the last column 2.30. */
+const IDENTITY_MATRIX = [65536, 0, 0, 0, 65536, 0, 0, 0, 1 << 30];
+
+/** Whether ffprobe's printed display matrix ("00000000: 65536 0 0" …) leaves the picture as it is; a matrix it could not print is taken as not. */
+function isIdentity(printed: unknown): boolean {
+  const values = String(printed ?? "").match(/^\s*\d+:\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)/gm)?.flatMap((line) => line.trim().split(/\s+/).slice(1).map(Number));
+  return values?.length === 9 && values.every((v, i) => v === IDENTITY_MATRIX[i]);
 }
 
 function positive(value: unknown): number | null {

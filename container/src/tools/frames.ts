@@ -177,6 +177,9 @@ export function readyGrabArgs(output: string): string[] {
   return [...globalOptions(), "-filter_complex_script", "pipe:0", "-map", "[out]", ...pngOutput(output)];
 }
 
+/** Containers (MediaProbe.format) whose index takes a seek to a keyframe: MP4 and MOV (their sample tables), Matroska and WebM (their cues). */
+const INDEXED_CONTAINERS = new Set(["mp4", "mov", "mkv", "webm"]);
+
 /**
  * A filter option's value: quoted for the graph's parser (which keeps what is between quotes
  * as it is) and escaped for the option parser after it (`\:`, `\,`). Only our own URLs and
@@ -196,14 +199,18 @@ function optionValue(value: string): string {
  * `-ss` does, EARLY_SEEK_MARGIN_S before, which covers its own 3/23 s for B-frames), and
  * `trim` keeps frames from the seek point on. movie's times count from the file's start
  * time, as `-ss` does, while its frames keep the file's own times: hence the start time
- * added to trim's. Null when the frame could differ from grabArgs': a picture the display
- * matrix turns (ffmpeg's CLI turns it, movie does not), or a seek point before the file's
- * start time; the job then runs grabArgs.
+ * added to trim's. Null when the frame could differ from grabArgs', and the job runs grabArgs:
+ * - a picture the display matrix turns or mirrors (ffmpeg's command line undoes it, movie
+ *   does not);
+ * - a container whose seeks do not land on keyframes through an index (MPEG-TS, MPEG, Ogg,
+ *   …): there `-ss` may land on a frame the decoder cannot start from and give a later
+ *   frame, and a seek 0.25 s earlier would not;
+ * - a seek point before the file's start time.
  */
 export function readyGrabGraph(url: string, probe: MediaProbe, time: number, box: FrameBox): string | null {
   const start = probe.startTime ?? 0;
   const point = Number(seconds(seekPoint(time, probe)));
-  if (probe.video!.rotation || point + start < 0) return null;
+  if (probe.video!.transformed || !INDEXED_CONTAINERS.has(probe.format) || point + start < 0) return null;
   const formatOptions = `protocol_whitelist=http,tcp:format_whitelist=${INPUT_FORMATS}`;
   const movie = `movie=filename=${optionValue(url)}:si=${probe.video!.index}:sp=${earlySeek(point)}:format_opts=${optionValue(formatOptions)}`;
   return `${movie},trim=start=${seconds(point + start)},${boxFilter(box)}[out]`;

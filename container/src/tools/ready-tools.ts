@@ -3,8 +3,8 @@
 // reads a byte, and on a short job two such starts (the probe and the tool, side by side
 // on a two-core machine) are most of what the job adds to its tool (docs/architecture.md,
 // "What the processor runs"). A ready process has loaded and waits:
-// - a ready probe has asked this processor's ready server for its input, at a URL only it
-//   knows, and waits for the answer;
+// - a ready probe has asked this processor's ready server for its input, at a URL of its
+//   own, and waits for the answer;
 // - a ready grab (ffmpeg writing one frame as PNG) waits for its filter graph on stdin;
 //   the graph names the same kind of URL (tools/frames.ts readyGrabGraph).
 // A job takes one: its input (input-source.ts InputSource.answer) answers that URL from then
@@ -16,7 +16,7 @@
 // one started by its job. A ready process dies with the processor (spawn.ts), and
 // `stopReadyTools` kills those no job took (a drain).
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -44,8 +44,9 @@ const REFILL_DELAY_MS = 250;
  */
 const withoutProxy = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([name]) => name.toLowerCase() !== "http_proxy"));
 
-/** A ready process that ends sooner than this after its start, untaken, is not replaced: its tool is missing or broken. */
+/** A waiting process that ends sooner than this after its start is started again only after a delay, doubling from 1 s up to MAX_RETRY_DELAY_MS. */
 const MIN_READY_LIFE_MS = 5_000;
+const MAX_RETRY_DELAY_MS = 60_000;
 
 export interface ReadyTool {
   /** The input URL this process reads: answered by the taking job's input. */
@@ -60,6 +61,8 @@ export interface ReadyTool {
   take(answer: InputAnswer, stdin: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<RunResult>;
   /** Gives a process back untaken (the job found no use for it). */
   release(): void;
+  /** False once the process has ended: a job holding it (not yet taken) starts its own instead. */
+  readonly alive: boolean;
 }
 
 interface Kind {
@@ -81,6 +84,8 @@ class ReadyPool {
   readonly #dir: string;
   readonly #waiting: (ReadyTool & { kill(): void })[] = [];
   #working = true;
+  /** Waiting processes that ended at once, in a row: each is started again later than the last. */
+  #failures = 0;
   /** Processes jobs have run, since the start. */
   taken = 0;
 
@@ -114,6 +119,7 @@ class ReadyPool {
     let send!: (input: { text: string; timeoutMs: number } | null) => void;
     const startedAt = Date.now();
     let taken = false;
+    let ended = false;
     // Spawned outside any job: its run is a step of the job that takes it (take), not of this context.
     const result = runTool(this.#kind.command, this.#kind.args(url, output), {
       signal: kill.signal,
@@ -125,10 +131,14 @@ class ReadyPool {
     const ready: ReadyTool & { kill(): void } = {
       url,
       output,
+      get alive() {
+        return !ended;
+      },
       kill: () => kill.abort(),
       take: (answer, stdin, { signal, timeoutMs }) => {
         taken = true;
         this.taken++;
+        this.#failures = 0;
         route.answer = answer;
         for (const [req, res] of route.held.splice(0)) answer(req, res);
         const onAbort = () => kill.abort();
@@ -138,25 +148,27 @@ class ReadyPool {
         return step(this.#kind.command, () => result).finally(() => signal.removeEventListener("abort", onAbort));
       },
       release: () => {
-        if (taken) return;
+        if (taken || ended || this.#waiting.includes(ready)) return;
         if (this.#working && this.#waiting.length < this.#count) this.#waiting.push(ready);
         else kill.abort();
       },
     };
     this.#waiting.push(ready);
-    void result.then(() => {
+    // A start that fails (no such tool, no memory, no file handles) rejects: the same end as an exit.
+    const onEnd = () => {
+      ended = true;
       this.#server.drop(path);
       const index = this.#waiting.indexOf(ready);
       if (index >= 0) this.#waiting.splice(index, 1);
       if (!this.#working) return;
-      if (!taken && Date.now() - startedAt < MIN_READY_LIFE_MS) {
-        this.#working = false;
-        log("warn", `ready ${this.#kind.command} processes are off: one ended while it waited for a job; each job starts its own`);
-        return;
-      }
-      if (taken) setTimeout(() => this.#add(), REFILL_DELAY_MS).unref();
-      else this.#add();
-    });
+      if (taken) return void setTimeout(() => this.#add(), REFILL_DELAY_MS).unref();
+      if (Date.now() - startedAt >= MIN_READY_LIFE_MS) return this.#add();
+      // Ended while it waited, at once: its tool is missing or broken, or the machine is short of something. Tried again later and later.
+      const delayMs = Math.min(MAX_RETRY_DELAY_MS, 1_000 * 2 ** this.#failures++);
+      if (this.#failures === 1) log("warn", `a ready ${this.#kind.command} ended as it started; jobs start their own until one stays up`, { retryInMs: delayMs });
+      setTimeout(() => this.#add(), delayMs).unref();
+    };
+    void result.then(onEnd, onEnd);
   }
 }
 
@@ -165,10 +177,11 @@ class ReadyServer {
   readonly #server = http.createServer((req, res) => this.#handle(req, res));
   readonly #routes = new Map<string, Route>();
   #base = "";
+  #closing = false;
 
   async listen(): Promise<void> {
     await new Promise<void>((resolve, reject) => this.#server.once("error", reject).listen(0, "127.0.0.1", resolve));
-    // A waiting process's open request must not keep a finished processor (or a test) alive.
+    // The listening socket alone does not keep a finished processor (or a test) alive.
     this.#server.unref();
     this.#base = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
@@ -184,6 +197,13 @@ class ReadyServer {
     const route = this.#routes.get(path);
     this.#routes.delete(path);
     for (const [, res] of route?.held ?? []) res.destroy();
+    if (this.#closing && this.#routes.size === 0) this.#server.close();
+  }
+
+  /** Closes once no process reads through it: one a job took may still open connections (ffmpeg's http opens one per seek). */
+  closeWhenUnused(): void {
+    this.#closing = true;
+    if (this.#routes.size === 0) this.#server.close();
   }
 
   #handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -194,7 +214,7 @@ class ReadyServer {
   }
 }
 
-let pools: { probes: ReadyPool; grabs: ReadyPool } | undefined;
+let pools: { probes: ReadyPool; grabs: ReadyPool; server: ReadyServer } | undefined;
 
 /**
  * Starts `count` ready probes and `count` ready grabs for the processor (config
@@ -202,19 +222,27 @@ let pools: { probes: ReadyPool; grabs: ReadyPool } | undefined;
  */
 export async function startReadyTools(count: number, dir: string, kinds: { probe: Kind["args"]; grab: Kind["args"] }): Promise<void> {
   if (pools || count <= 0) return;
+  // Frames a crashed processor left are of no one's.
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const server = new ReadyServer();
   await server.listen();
   pools = {
     probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir),
     grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab }, count, server, dir),
+    server,
   };
 }
 
-/** Kills the ready processes no job took (a drain, a bench's end); one a job took ends with its job. */
+/**
+ * Kills the ready processes no job took (a drain, a bench's end); one a job took ends with its
+ * job, and the ready server closes after it. One set per Node process: processors started in
+ * one process (tests) share it, and the first to stop stops it.
+ */
 export function stopReadyTools(): void {
   pools?.probes.stop();
   pools?.grabs.stop();
+  pools?.server.closeWhenUnused();
   pools = undefined;
 }
 

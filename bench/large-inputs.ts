@@ -296,11 +296,12 @@ export function largeInputsSection(r: LargeInputsResult, title: string): string 
 
 The processor's own job table (no Worker), each input on a range-counting origin over
 loopback (\`test/support/range-server.ts\`), against the raw tool on a local copy of the same
-file, in the same run (\`bench/large-inputs.ts\`; medians of ${r.rows[0]?.runs ?? 0} runs for a thumbnail or a short job, 3 for a whole
-read, one for the 1 GB encode). The processor runs as it does in production, with its ready
-processes (\`READY_PROCESSES\`, [job-types.md](job-types.md#processes-started-before-the-job)),
-and each job and each tool run starts once they all wait again, on an otherwise idle machine. The 1 GB inputs: 5 minutes of 640×360 at about 28 Mbit/s, a keyframe every
-second, AAC audio. The machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
+file, in the same run (\`bench/large-inputs.ts\`; medians of ${r.rows[0]?.runs ?? 0} runs for a thumbnail
+or a short job, 3 for a whole read, one for the 1 GB encode). The processor runs as in
+production, with its ready processes (\`READY_PROCESSES\`,
+[job-types.md](job-types.md#processes-started-before-the-job)); each job and each tool run
+starts once they all wait again. The 1 GB inputs: 5 minutes of 640×360 at about 28 Mbit/s,
+a keyframe every second, AAC audio. The machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
 (\`ffmpeg -version\`), a whole download over loopback runs at ${Math.round(r.downloadMBps)} MB/s.
 
 | job | input | as a job | the tool alone | fetched | target | met |
@@ -310,6 +311,6 @@ ${rows.join("\n")}
 ${r.rows.filter((row) => row.cpu).map((row) => cpuLine(row)).join("\n")}
 
 "As a job" is the processor's start to its end, probe included; a thumbnail's tool alone is
-ffmpeg's grab (its start included) and sharp's encode on the local file, without a probe. Where a thumbnail's
-time goes, and why the probe stays: [architecture.md](architecture.md#how-the-processor-reads-an-input).`;
+ffmpeg's grab (its start included) and sharp's encode on the local file, without a probe.
+Where a thumbnail's time goes, and why the probe stays: [architecture.md](architecture.md#how-the-processor-reads-an-input).`;
 }

@@ -10,7 +10,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { api, appContainers, breakPushPath, createJob, dockerCli, download, fetchLink, ffprobe, howItEnded, imageMeta, jobRow, lumaAt, startTier, until, waitForEnd, type ApiJob, type Tier } from "./tier.ts";
+import { api, appContainers, breakPushPath, createJob, dockerCli, download, fetchLink, ffprobe, howItEnded, imageMeta, jobRow, lumaAt, startTier, until, waitForEnd, type ApiJob, type Tier, runsJobFfmpeg } from "./tier.ts";
 
 /** Small, so the idle test is quick; a container runs no job is only then asked to stop. */
 const SLEEP_AFTER_S = 15;
@@ -73,7 +73,7 @@ async function completedJob(label: string, type: string, input: string, options:
 const completed = async (label: string, type: string, input: string, options: Record<string, unknown>) => (await completedJob(label, type, input, options)).result!;
 
 /** The app container running ffmpeg, once there is one. */
-const encoding = () => until("ffmpeg running in a container", async () => (await appContainers()).find((c) => /\bffmpeg\b/.test(c.processes)), 120_000);
+const encoding = () => until("ffmpeg running in a container", async () => (await appContainers()).find((c) => runsJobFfmpeg(c.processes)), 120_000);
 
 describe("every job type in a container", () => {
   it("compress-image: WebP at the asked width, on a cold instance whose start the job's startMs holds", async () => {
@@ -105,6 +105,35 @@ describe("every job type in a container", () => {
   it("video-thumbnail: a PNG frame of the asked size", async () => {
     const result = await completed("video-thumbnail", "video-thumbnail", `${tier.mediaUrl}/clip.mp4`, { timestamp: 2, format: "png", width: 160 });
     expect(await imageMeta(await download(result.url))).toMatchObject({ format: "png", width: 160, height: 90 });
+  });
+
+  it("video-thumbnail on a warm instance takes a ready ffprobe and a ready ffmpeg, which the processor then replaces", async () => {
+    /** Per app container, the pids of the processes waiting for jobs: ffprobe on the ready server's loopback URL, ffmpeg writing under `.ready/`. */
+    const waiting = async () =>
+      new Map(
+        (await appContainers()).map((c) => [
+          c.id,
+          c.processes
+            .split("\n")
+            .filter((line) => /\bffprobe\b.*http:\/\/127\.0\.0\.1:/.test(line) || (/\bffmpeg\b/.test(line) && line.includes("/.ready/")))
+            .map((line) => line.trim().split(/\s+/)[0]!),
+        ]),
+      );
+    // Two of each on every instance that runs (READY_PROCESSES).
+    const before = await until("ready processes waiting", async () => {
+      const now = await waiting();
+      return now.size > 0 && [...now.values()].every((pids) => pids.length === 4) && now;
+    }, 60_000);
+    const result = await completed("video-thumbnail (warm, ready processes)", "video-thumbnail", `${tier.mediaUrl}/clip.mp4`, { timestamp: 3, format: "jpg" });
+    expect(await imageMeta(await download(result.url))).toMatchObject({ format: "jpeg", width: 320, height: 180 });
+    // On the instance that ran it, two of the four were taken, and two new ones wait in their place.
+    await until("the taken ones replaced", async () => {
+      const now = await waiting();
+      return [...before].some(([id, pids]) => {
+        const current = now.get(id) ?? [];
+        return current.length === 4 && pids.filter((pid) => !current.includes(pid)).length === 2;
+      });
+    }, 30_000);
   });
 
   it("extract-audio: an MP3 as long as the clip", async () => {
@@ -295,7 +324,7 @@ describe("failures and control", () => {
     expect(status).toBe(200);
     // No ffmpeg left in that container: the processor killed it (the container itself stays
     // warm for the next job until its idle time).
-    await until("the encode to stop", async () => !(await appContainers()).some((c) => c.id === container.id && /\bffmpeg\b/.test(c.processes)), 60_000);
+    await until("the encode to stop", async () => !(await appContainers()).some((c) => c.id === container.id && runsJobFfmpeg(c.processes)), 60_000);
     expect((await api(tier, "GET", `/v1/jobs/${id}`)).json.status).toBe("cancelled");
   });
 

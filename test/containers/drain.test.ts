@@ -5,7 +5,7 @@
 // attempt, uncharged. SIGKILL (no drain) still ends in a completed job on a later attempt:
 // containers.test.ts "a container killed mid-job".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appContainers, createJob, dockerCli, download, ffprobe, jobRow, startTier, until, waitForEnd, type Tier } from "./tier.ts";
+import { appContainers, createJob, dockerCli, download, ffprobe, jobRow, startTier, until, waitForEnd, type Tier, runsJobFfmpeg } from "./tier.ts";
 
 /**
  * The processor's drain deadline in this tier: longer than what is left of the short encode
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 /** The app container running ffmpeg, once there is one. */
-const encoding = () => until("ffmpeg running in a container", async () => (await appContainers()).find((c) => /\bffmpeg\b/.test(c.processes)), 120_000, 100);
+const encoding = () => until("ffmpeg running in a container", async () => (await appContainers()).find((c) => runsJobFfmpeg(c.processes)), 120_000, 100);
 
 /** The Worker's log lines (wrangler dev's output) about job `id`, parsed. */
 function workerLog(id: string): { message: string; [field: string]: unknown }[] {

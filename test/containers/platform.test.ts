@@ -2,7 +2,7 @@
 // /healthz/processor probes one of the pool's running instances and starts no container of
 // its own (before, it started `health-probe`: a third container at max_instances = 2).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, appContainers, createJob, startTier, until, type Tier } from "./tier.ts";
+import { api, appContainers, createJob, startTier, until, type Tier, runsJobFfmpeg } from "./tier.ts";
 
 /** The instance budget (max_instances and PROCESSOR_INSTANCES) for this file. */
 const INSTANCES = 2;
@@ -35,7 +35,7 @@ describe("the health probe within the instance budget", () => {
       "an encode running on every instance",
       async () => {
         const apps = await appContainers();
-        return apps.length === INSTANCES && apps.every((c) => /\bffmpeg\b/.test(c.processes)) ? apps : undefined;
+        return apps.length === INSTANCES && apps.every((c) => runsJobFfmpeg(c.processes)) ? apps : undefined;
       },
       180_000,
       500,

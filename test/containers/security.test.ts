@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ATTEMPT_TOKEN_HEADER, PROCESSOR_EVENTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
-import { api, appContainers, createJob, dockerCli, download, imageMeta, jobRow, startTier, until, waitForEnd, type Tier } from "./tier.ts";
+import { api, appContainers, createJob, dockerCli, download, imageMeta, jobRow, startTier, until, waitForEnd, type Tier, runsJobFfmpeg } from "./tier.ts";
 
 /** src/runner/events.ts CALLBACK_HOST (that module is the Worker's, not typed for Node). */
 const CALLBACK_HOST = "runner.media-jobs.internal";
@@ -39,7 +39,7 @@ describe("a process inside a container", () => {
   it("finds no PROCESSOR_TOKEN, and cannot forge an event for a running attempt nor act on it, while the job completes", async () => {
     const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { codec: "h265", maxWidth: 320 });
     const pid = `${id}.1`;
-    const container = await until("ffmpeg running in a container", async () => (await appContainers()).find((c) => /\bffmpeg\b/.test(c.processes)), 180_000);
+    const container = await until("ffmpeg running in a container", async () => (await appContainers()).find((c) => runsJobFfmpeg(c.processes)), 180_000);
 
     // The environment every process in the container gets, and the processor's own.
     const env = await dockerCli("exec", container.id, "env");
@@ -92,8 +92,8 @@ describe("another container", () => {
     // Each job's work directory is named after its attempt, and its ffmpeg reads from it.
     const [own, other] = await until("both jobs encoding, each in its own container", async () => {
       const running = await appContainers();
-      const withA = running.find((c) => c.processes.includes(pidA) && /\bffmpeg\b/.test(c.processes));
-      const withB = running.find((c) => c.processes.includes(pidB) && /\bffmpeg\b/.test(c.processes));
+      const withA = running.find((c) => c.processes.includes(pidA) && runsJobFfmpeg(c.processes));
+      const withB = running.find((c) => c.processes.includes(pidB) && runsJobFfmpeg(c.processes));
       return withA && withB && withA.id !== withB.id ? ([withA, withB] as const) : undefined;
     }, 180_000);
     const token = await until(`attempt ${pidA}'s token in its runner's storage`, () => storedToken(pidA), 30_000);

@@ -196,6 +196,15 @@ export async function ffprobe(bytes: Buffer): Promise<{ format: { format_name: s
 
 export const imageMeta = (bytes: Buffer) => sharp(bytes).metadata();
 
+/**
+ * Whether a container's process list (appContainers' `processes`) has a job's ffmpeg running:
+ * not one of the ready ffmpeg processes that wait for jobs, which write under `.ready/`
+ * (container/src/tools/ready-tools.ts).
+ */
+export function runsJobFfmpeg(processes: string): boolean {
+  return processes.split("\n").some((line) => /\bffmpeg\b/.test(line) && !line.includes("/.ready/"));
+}
+
 /** Running app containers (not workerd's `-proxy` sidecars), with their processes. */
 export async function appContainers(): Promise<{ id: string; name: string; processes: string }[]> {
   const lines = (await dockerCli("ps", "--filter", "name=workerd-", "--format", "{{.ID}} {{.Names}}")).split("\n").filter(Boolean);

@@ -97,7 +97,8 @@ export async function startChildProcessor(): Promise<ChildProcessor> {
     kill,
     start,
     running: status,
-    leftovers: () => readdir(workDir).catch(() => []),
+    // Job directories only: `.ready` holds the ready processes' frames (container/src/tools/ready-tools.ts).
+    leftovers: async () => (await readdir(workDir).catch(() => [])).filter((name) => !name.startsWith(".")),
     stop: async () => {
       await kill();
       await sleep(50);

@@ -47,6 +47,6 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
  * audio job's begins, and a thumbnail's grab of one frame.
  */
 export const readyKinds = {
-  probe: (url: string) => probeArgs(url),
+  probe: probeArgs,
   grab: (_url: string, output: string) => readyGrabArgs(output),
 };

@@ -19,6 +19,9 @@ export const INPUT_FORMATS = [
   "mp3", "wav", "w64", "aiff", "caf", "flac", "aac", "ac3", "eac3", "amr",
 ].join(",");
 
+/** The protocols the job's loopback input is read with, and nothing else. */
+export const LOOPBACK_PROTOCOLS = "http,tcp";
+
 /**
  * Options that go before every `-i`: known containers only, and local files only, except
  * for the job's input served on loopback (input-source.ts), opened over http and nothing
@@ -28,7 +31,7 @@ export const INPUT_FORMATS = [
  * `http_proxy` (ffmpeg's http honours it; an empty `-http_proxy` turns it off).
  */
 export function inputOptions(input?: string): string[] {
-  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", "http,tcp", "-http_proxy", "", "-format_whitelist", INPUT_FORMATS];
+  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", LOOPBACK_PROTOCOLS, "-http_proxy", "", "-format_whitelist", INPUT_FORMATS];
   return ["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS];
 }
 
@@ -229,7 +232,7 @@ export async function probeInput(
   needs: MediaNeeds,
 ): Promise<MediaProbe> {
   const input = ctx.input;
-  let probe = await probeMedia(input.source, ctx.signal, (bytes) => input.head(bytes), input.answer && ((req, res) => input.answer!(req, res)));
+  let probe = await probeMedia(input.source, ctx.signal, (bytes) => input.head(bytes), input.answer?.bind(input));
   if (probe.duration <= 0 && (probe.video || probe.audio)) {
     probe = { ...probe, duration: await measureDuration(ctx.input.source, ctx.config.MAX_VIDEO_DURATION_S, ctx.signal) };
   }

@@ -10,7 +10,7 @@ import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { imageFailure } from "./image.ts";
 import { ffmpegTimeoutMs, globalOptions, runFfmpeg, seconds, type FfmpegOptions } from "./ffmpeg.ts";
-import { INPUT_FORMATS, inputOptions, type MediaProbe } from "./ffprobe.ts";
+import { INPUT_FORMATS, inputOptions, LOOPBACK_PROTOCOLS, type MediaProbe } from "./ffprobe.ts";
 import type { RunResult } from "./spawn.ts";
 import { padColour, sharpPosition } from "./crop.ts";
 import type { Fit, Position } from "../../../src/contract/common.ts";
@@ -193,11 +193,10 @@ function optionValue(value: string): string {
 /**
  * A ready grab's graph: the frame grabArgs gives, from the input at `url` (the ready
  * process's own URL, answered by the job's input). The `movie` source opens it under the
- * whitelists every input gets (inputOptions: http and tcp, the listed demuxers; no proxy, by
- * the ready process's environment),
- * reads the probe's video stream from the keyframe before the early seek point (as ffmpeg's
- * `-ss` does, EARLY_SEEK_MARGIN_S before, which covers its own 3/23 s for B-frames), and
- * `trim` keeps frames from the seek point on. movie's times count from the file's start
+ * whitelists the loopback input gets (inputOptions; no proxy, by the ready process's
+ * environment), reads the probe's video stream from the keyframe before the early seek
+ * point (as ffmpeg's `-ss` does, EARLY_SEEK_MARGIN_S before, which covers its own 3/23 s for
+ * B-frames), and `trim` keeps frames from the seek point on. movie's times count from the file's start
  * time, as `-ss` does, while its frames keep the file's own times: hence the start time
  * added to trim's. Null when the frame could differ from grabArgs', and the job runs grabArgs:
  * - a picture the display matrix turns or mirrors (ffmpeg's command line undoes it, movie
@@ -211,7 +210,7 @@ export function readyGrabGraph(url: string, probe: MediaProbe, time: number, box
   const start = probe.startTime ?? 0;
   const point = Number(seconds(seekPoint(time, probe)));
   if (probe.video!.transformed || !INDEXED_CONTAINERS.has(probe.format) || point + start < 0) return null;
-  const formatOptions = `protocol_whitelist=http,tcp:format_whitelist=${INPUT_FORMATS}`;
+  const formatOptions = `protocol_whitelist=${LOOPBACK_PROTOCOLS}:format_whitelist=${INPUT_FORMATS}`;
   const movie = `movie=filename=${optionValue(url)}:si=${probe.video!.index}:sp=${earlySeek(point)}:format_opts=${optionValue(formatOptions)}`;
   return `${movie},trim=start=${seconds(point + start)},${boxFilter(box)}[out]`;
 }

@@ -86,8 +86,11 @@ async function storedToken(pid: string): Promise<string | undefined> {
 
 describe("another container", () => {
   it("cannot send an event for an attempt seated elsewhere, even with that attempt's own token", async () => {
-    const a = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { codec: "h265", maxWidth: 320 });
-    const b = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { codec: "h265", maxWidth: 320 });
+    // long.mp4 (8–16 s alone, longer two at once): job A must still be running when its own
+    // container reports for it below, or the runner answers 409 (attempt no longer held).
+    // mid.mp4 ended first on a CI run, between the two reports.
+    const a = await createJob(tier, "compress-video", `${tier.mediaUrl}/long.mp4`, { codec: "h265", maxWidth: 320 });
+    const b = await createJob(tier, "compress-video", `${tier.mediaUrl}/long.mp4`, { codec: "h265", maxWidth: 320 });
     const [pidA, pidB] = [`${a}.1`, `${b}.1`];
     // Each job's work directory is named after its attempt, and its ffmpeg reads from it.
     const [own, other] = await until("both jobs encoding, each in its own container", async () => {

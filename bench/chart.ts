@@ -1,9 +1,22 @@
 // The chart of docs/benchmarks.png, drawn as SVG from one run's measurements (report.ts
 // renders it to PNG).
-import { find, ms } from "./format.ts";
+import { addedMs, find, ms } from "./format.ts";
+import type { OverheadRow } from "./overhead.ts";
 import type { Results } from "./report.ts";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+
+/**
+ * A row's name: its type and input length, and where other rows share both, the options
+ * that set it apart ("gif", "watermark").
+ */
+function rowLabel(o: OverheadRow, rows: OverheadRow[]): string {
+  const group = rows.filter((p) => p.type === o.type && p.short === o.short);
+  const keys = [...new Set(group.flatMap((p) => Object.keys(p.options)))];
+  const differing = keys.filter((k) => new Set(group.map((p) => JSON.stringify(p.options[k]))).size > 1);
+  const marks = differing.flatMap((k) => (o.options[k] === undefined ? [] : [typeof o.options[k] === "string" ? o.options[k] : k]));
+  return `${o.type}${marks.length ? ` ${marks.join(", ")}` : ""} (${o.short ? "short" : "long"})`;
+}
 
 /** A 2 × 2 chart: overhead ratio, API req/s, dispatch latency distribution, concurrency against plan. */
 export function chartSvg(r: Results): string {
@@ -26,15 +39,18 @@ export function chartSvg(r: Results): string {
     panel(x0, y0, "1. Job time (server) ÷ direct tool time (median)");
     const rows = r.overhead;
     const max = Math.max(1.5, ...rows.map((o) => o.ratio)) * 1.1;
-    const left = x0 + 170;
-    const width = 330;
+    const left = x0 + 205;
+    const width = 300;
     const scale = (v: number) => left + (v / max) * width;
+    // The rows share the panel's 350 px: 28 px each while they fit, closer (and smaller) beyond 12.
+    const pitch = Math.min(28, 350 / rows.length);
+    const size = pitch >= 24 ? 13 : 11;
     rows.forEach((o, i) => {
-      const y = y0 + 50 + i * 28;
+      const y = y0 + 50 + i * pitch;
       const color = o.met === false ? orange : blue;
-      text(left - 10, y + 17, `${o.type} (${o.short ? "short" : "long"})`, { anchor: "end", size: 13 });
-      parts.push(`<rect x="${left}" y="${y + 4}" width="${scale(o.ratio) - left}" height="20" fill="${color}"/>`);
-      text(scale(o.ratio) + 6, y + 18, `${o.ratio.toFixed(2)}×  (+${ms(o.extraMs)})`, { size: 12 });
+      text(left - 10, y + pitch / 2 + size / 3, rowLabel(o, rows), { anchor: "end", size });
+      parts.push(`<rect x="${left}" y="${y + 2}" width="${scale(o.ratio) - left}" height="${pitch - 4}" fill="${color}"/>`);
+      text(scale(o.ratio) + 6, y + pitch / 2 + size / 3, `${o.ratio.toFixed(2)}×  (${addedMs(o.extraMs)})`, { size: size - 1 });
     });
     for (const v of [1, 1.03]) {
       parts.push(`<line x1="${scale(v)}" x2="${scale(v)}" y1="${y0 + 50}" y2="${y0 + 400}" stroke="#555" stroke-dasharray="${v === 1 ? "2,3" : "6,4"}"/>`);

@@ -10,7 +10,7 @@ import type { LimitsResult } from "./limits-load.ts";
 import { chartSvg } from "./chart.ts";
 import type { Av1Result } from "./av1.ts";
 import type { CostResult } from "./cost.ts";
-import { find, mb, ms, table } from "./format.ts";
+import { addedMs, find, mb, ms, table } from "./format.ts";
 import { INPUT_DESCRIPTIONS } from "./media.ts";
 import { GOALS, type OverheadRow } from "./overhead.ts";
 import { BENCH_SERVICE } from "./support.ts";
@@ -137,7 +137,7 @@ ${table(["direct", "server", "client", "added", "ratio", "output", "x264 medium 
   seconds(o.directMs),
   seconds(o.serverMs),
   seconds(o.serviceMs),
-  `+${ms(o.extraMs)}`,
+  addedMs(o.extraMs),
   `${o.ratio.toFixed(2)}×`,
   mb(a.outputBytes) + ofInput(a.outputBytes),
   a.h264Bytes === null ? "–" : mb(a.h264Bytes) + ofInput(a.h264Bytes),
@@ -171,7 +171,7 @@ ${table(["type", "input", "options", "runs", "direct", "server", "client", "adde
   ms(o.directMs),
   ms(o.serverMs),
   ms(o.serviceMs),
-  `+${ms(o.extraMs)}`,
+  addedMs(o.extraMs),
   ms(o.extrasMs),
   `${o.ratio.toFixed(2)}×`,
   o.goal,
@@ -371,7 +371,7 @@ export function analysis(r: Results): string {
   if (r.overhead) {
     const missed = r.overhead.filter((o) => o.met === false);
     const short = r.overhead.filter((o) => o.short && o.met !== null);
-    parts.push(`**Time added.** The short jobs add ${short.map((o) => `+${ms(o.extraMs)} (\`${o.type}\`)`).join(", ")} over their tool;
+    parts.push(`**Time added.** The short jobs add ${short.map((o) => `${addedMs(o.extraMs)} (\`${o.type}\`)`).join(", ")} over their tool;
 ${missed.length ? `goals missed: ${missed.map((o) => `\`${o.type}\` (${o.input})`).join(", ")}.` : "every goal is met."} Where a short job's time goes
 beyond the tool: the runner's part (dispatch, how soon it sees the processor finish), the
 processor's upload of its outputs (locally one more request through \`wrangler dev\`'s proxy

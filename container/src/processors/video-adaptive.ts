@@ -363,8 +363,8 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   });
   throwIfAborted(signal);
 
-  const measured: MeasuredRung[] = [];
-  for (const [i, rung] of rungs.entries()) measured.push(await measure(rung, paths.rungs[i]!, withAudio, signal));
+  // The renditions' probes at once: each is ffprobe's own start (60–70 ms of CPU) more than its read.
+  const measured = await Promise.all(rungs.map((rung, i) => measure(rung, paths.rungs[i]!, withAudio, signal)));
   checkAligned(measured);
   const master = masterPlaylist(measured);
   await writeFile(ctx.addOutput("stream/master.m3u8", PLAYLIST_TYPE), master);

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp, { type Sharp } from "sharp";
 import { buildPdf } from "../container/test/pdf-fixtures.ts";
+import { parseRange } from "../test/support/range-server.ts";
 import { exec, log, sleep } from "./support.ts";
 
 export const MEDIA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), ".media");
@@ -193,9 +194,16 @@ export async function startMediaServer(): Promise<MediaServer> {
       }
       return void res.end();
     }
-    const { size } = await stat(path);
-    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": size });
-    createReadStream(path).pipe(res);
+    // Ranges answered, as object stores, CDNs and web servers do (section 8 also measures an origin that does not).
+    const { size, mtime } = await stat(path);
+    const asked = parseRange(req.headers.range, size);
+    if (asked === "unsatisfiable") return void res.writeHead(416, { "content-range": `bytes */${size}` }).end();
+    const [start, end] = asked ?? [0, size];
+    const headers: Record<string, string | number> = { "content-type": "application/octet-stream", "content-length": end - start, "accept-ranges": "bytes", "last-modified": mtime.toUTCString() };
+    if (asked) headers["content-range"] = `bytes ${start}-${end - 1}/${size}`;
+    res.writeHead(asked ? 206 : 200, headers);
+    if (end > start) createReadStream(path, { start, end: end - 1 }).pipe(res);
+    else res.end();
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

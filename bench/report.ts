@@ -96,7 +96,7 @@ goals are issue 16's.
 
 ## Inputs
 
-Generated on first run into \`bench/.media/\` (git-ignored) and served to the service over loopback HTTP.
+Generated on first run into \`bench/.media/\` (git-ignored) and served to the service over loopback HTTP by a server that answers Range requests, as object stores, CDNs and web servers do (section 8 also measures an origin that ignores Range).
 
 ${table(["what", "bytes", "made of"], inputRows)}
 
@@ -151,7 +151,7 @@ function overheadSection(rows: OverheadRow[]): string {
 
 Each job type on a long input and on a short one (issue 16's short jobs: a 5.6 s clip → audio,
 a thumbnail of it, a 2-page PDF, a 1280×960 image → WebP). "server" is the job's own
-\`completedAt − createdAt\`: it includes the download from the loopback server, probing, the
+\`completedAt − createdAt\`: it includes the reads from the loopback server (the ranges a seek needs, or the whole file as the tool works), probing, the
 queue, the runner and the processor's upload of its outputs to R2. "added" and "ratio" compare it with "direct":
 the same tool with the arguments the processor's own \`buildArgs\` (or, for images, its sharp
 pipeline and \`encoderOptions()\`) produce, on the local file, probe done beforehand.

@@ -97,19 +97,22 @@ async function main() {
 
   const inputs = await section("inputs", makeInputs);
   const sizes = Object.fromEntries(await Promise.all(Object.entries(inputs).map(async ([k, p]) => [k, { bytes: (await stat(p)).size }])));
-  // Compression and large inputs run the tools and the processor's job table alone: no service for them.
+  const previous = await previousResults();
+  const now = await machine();
+  const results: Results = { ...previous, machine: now, totalSeconds: 0, noisy, inputs: sizes, measuredAt: { ...previous.measuredAt }, analysis: "" };
+  const measured = <K extends Section>(key: K, value: Results[K]) => {
+    results[key] = value;
+    results.measuredAt![key] = now.date;
+  };
+  // Compression and large inputs run the tools and the processor's job table alone, before
+  // the service starts: its processor runs in this process, and would share their CPU.
+  if (runs("quality")) measured("quality", await section("2. compression", () => measureQuality(inputs)));
+  if (runs("largeInputs")) measured("largeInputs", await section("8. large inputs", () => measureLargeInputs(quick)));
   const needsService = only.some((name) => name !== "quality" && name !== "largeInputs");
   if (needsService) log("starting the service (processor + wrangler dev)");
   const service = needsService ? await startService({ startTimeout: 120_000, ...BENCH_SERVICE }) : undefined;
   const media = await startMediaServer();
   try {
-    const previous = await previousResults();
-    const now = await machine();
-    const results: Results = { ...previous, machine: now, totalSeconds: 0, noisy, inputs: sizes, measuredAt: { ...previous.measuredAt }, analysis: "" };
-    const measured = <K extends Section>(key: K, value: Results[K]) => {
-      results[key] = value;
-      results.measuredAt![key] = now.date;
-    };
     const longRuns = (short: boolean, type?: string) => (quick ? 1 : short ? 5 : type === "compressVideo" || type === "videoExtraction" || type === "videoAdaptive" ? 3 : 5);
     if (runs("overhead")) {
       const org = await Org.create(service!, "bench-overhead", "enterprise", 6);
@@ -119,7 +122,6 @@ async function main() {
       const org = await Org.create(service!, "bench-av1", "enterprise", 6);
       measured("av1", await section("1b. AV1", () => measureAv1(org, inputs, media, quick ? 1 : 3)));
     }
-    if (runs("quality")) measured("quality", await section("2. compression", () => measureQuality(inputs)));
     if (runs("api")) measured("api", await section("3. API load", () => measureApi(service!, inputs, media)));
     if (runs("dispatch")) measured("dispatch", await section("4. dispatch latency", () => measureDispatch(service!, inputs, media, quick ? 10 : 100)));
     if (runs("limits")) measured("limits", await section("5. limits under load", () => measureLimits(service!, inputs, media)));
@@ -127,7 +129,6 @@ async function main() {
       const org = await Org.create(service!, "bench-statements", "enterprise", 6);
       measured("statements", await section("6. D1 statements per job", () => measureStatements(service!, org, inputs, media, (short) => (quick || !short ? 1 : 3))));
     }
-    if (runs("largeInputs")) measured("largeInputs", await section("8. large inputs", () => measureLargeInputs(quick)));
     if (runs("cost")) {
       const org = await Org.create(service!, "bench-cost", "enterprise", 2);
       measured("cost", await section("6b. a long job's requests, an encode's CPU", () => measureCost(service!, org, inputs, media, quick ? 30_000 : 180_000)));

@@ -116,7 +116,7 @@ export async function startRangeServer(host = "127.0.0.1"): Promise<RangeServer>
 }
 
 /** One `bytes=` range as [start, end); undefined for none or several. */
-function parseRange(header: string | undefined, size: number): [number, number] | "unsatisfiable" | undefined {
+export function parseRange(header: string | undefined, size: number): [number, number] | "unsatisfiable" | undefined {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match || (match[1] === "" && match[2] === "")) return undefined;
   if (match[1] === "") return size === 0 ? "unsatisfiable" : [Math.max(0, size - Number(match[2])), size];

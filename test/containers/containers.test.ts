@@ -302,7 +302,8 @@ describe("every job type in a container", () => {
 describe("failures and control", () => {
   it("a container killed mid-job: the job completes on a later attempt", async () => {
     const start = Date.now();
-    const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { codec: "h265", maxWidth: 320 });
+    // long.mp4 (8–16 s at 320 px): still encoding when the kill lands, however slow the machine.
+    const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/long.mp4`, { codec: "h265", maxWidth: 320 });
     const victim = await encoding();
     await dockerCli("kill", victim.id);
     const job = await waitForEnd(tier, id);

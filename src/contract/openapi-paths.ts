@@ -314,6 +314,7 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         operationId: "getUsage",
         tags: ["usage"],
         summary: "This organization's plan, limits and current use, for the key's mode",
+        description: "The plan's limits on jobs, uploads and what one job may ask for (`limits.media`), the jobs created in the sliding hour, the jobs processing and queued now, and the uploads created in the hour and unfinished now. Live and test keys count apart.",
         responses: { "200": ok("Usage.", schemaRef("Usage")), ...errors("unauthorized", "rate_limit_exceeded") },
       },
     },

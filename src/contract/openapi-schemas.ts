@@ -178,7 +178,26 @@ const usage = z.object({
   plan: z.enum(PLANS),
   mode: z.enum(MODES).describe("The key's mode; limits and counts are per mode."),
   billable: z.boolean().describe("False for test keys."),
-  limits: z.object({ concurrentJobs: z.int(), jobsPerHour: z.int(), readsPerMinute: z.int() }),
+  limits: z.object({
+    concurrentJobs: z.int().describe("Jobs processing at once."),
+    jobsPerHour: z.int().describe("Jobs created per sliding hour."),
+    readsPerMinute: z.int().describe("Reads (GET) per minute, per key."),
+    maxUploadBytes: z.int().describe("The largest upload, direct or resumable."),
+    uploadsPerHour: z.int().describe("Uploads created per sliding hour, direct and resumable."),
+    openUploads: z.int().describe("Resumable uploads unfinished at once."),
+    media: z
+      .object({
+        storyboardTiles: z.int().describe("videoStoryboard: most tiles."),
+        storyboardTileWidth: z.int().describe("videoStoryboard: widest tile, in pixels."),
+        av1MaxSide: z.int().describe("compressVideo with codec av1: the largest side, in pixels (and what a job that names none gets)."),
+        previewDurationS: z.int().describe("videoPreview: longest duration, in seconds."),
+        previewWidth: z.int().describe("videoPreview: largest width, in pixels."),
+        previewFps: z.int().describe("videoPreview: highest frame rate."),
+        adaptiveRenditions: z.int().describe("videoAdaptive: renditions one job encodes."),
+        adaptiveMaxHeight: z.int().describe("videoAdaptive: the largest rendition's shorter side, in pixels."),
+      })
+      .describe("What one job may ask for on this plan; a job over one is refused with 400 `invalid_input` at the field."),
+  }),
   window: z.object({
     seconds: z.int().describe("Length of the sliding quota window."),
     jobs: z.int().describe("Jobs created in the window."),
@@ -187,6 +206,14 @@ const usage = z.object({
   }),
   processing: z.int(),
   queued: z.int(),
+  uploads: z
+    .object({
+      inWindow: z.int().describe("Uploads created in the sliding hour (counted up to the plan's limit)."),
+      remaining: z.int(),
+      oldestLeavesInS: z.int().nullable().describe("Seconds until the oldest counted upload leaves the window; null when the window is empty."),
+      open: z.int().describe("Resumable uploads unfinished now (counted up to the plan's limit)."),
+    })
+    .describe("Uploads against the plan's upload limits."),
 });
 
 const iso = z.string().describe("ISO 8601 UTC.");

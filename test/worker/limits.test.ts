@@ -173,16 +173,25 @@ describe("usage and plans", () => {
       plan: "free",
       mode: "live",
       billable: true,
-      limits: { concurrentJobs: 2, jobsPerHour: 100 },
+      limits: { concurrentJobs: 2, jobsPerHour: 100, maxUploadBytes: 256 * 1024 ** 2, uploadsPerHour: 100, openUploads: 5, media: { adaptiveRenditions: 3, av1MaxSide: 1280, previewDurationS: 10 } },
       window: { seconds: 3600, jobs: 1, remaining: 99 },
       processing: 1,
       queued: 0,
+      uploads: { inWindow: 0, remaining: 100, oldestLeavesInS: null, open: 0 },
     });
+    // An upload of each kind counts in the hour; the resumable one stays open until it finishes.
+    expect((await call("POST", "/v1/uploads", { key, body: { filename: "a.jpg", contentType: "image/jpeg", size: 1000 } })).status).toBe(201);
+    const tus = await call("POST", "/v1/uploads/tus", { key, headers: { "tus-resumable": "1.0.0", "upload-length": "1000", "upload-metadata": `filename ${btoa("b.jpg")},filetype ${btoa("image/jpeg")}` } });
+    expect(tus.status).toBe(201);
+    const withUploads = await call("GET", "/v1/usage", { key });
+    expect(withUploads.json.uploads).toMatchObject({ inWindow: 2, remaining: 98, open: 1 });
+    expect(withUploads.json.uploads.oldestLeavesInS).toBeGreaterThan(3590);
+    expect(withUploads.json.uploads.oldestLeavesInS).toBeLessThanOrEqual(3600);
 
     const changed = await call("POST", `/admin/orgs/${org}/plan`, { headers: admin, body: { plan: "enterprise" } });
     expect(changed.json.org.plan).toBe("enterprise");
     const after = await call("GET", "/v1/usage", { key });
-    expect(after.json).toMatchObject({ plan: "enterprise", limits: { concurrentJobs: 50, jobsPerHour: 10000 } });
+    expect(after.json).toMatchObject({ plan: "enterprise", limits: { concurrentJobs: 50, jobsPerHour: 10000, maxUploadBytes: 2 * 1024 ** 3, media: { adaptiveRenditions: 7, av1MaxSide: 2560 } } });
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/missing.jpg") } });
     expect(created.headers.get("ratelimit-policy")).toBe('"jobs-per-hour";q=10000;w=3600');
     await cancelAll(key);

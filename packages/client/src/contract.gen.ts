@@ -271,7 +271,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This organization's plan, limits and current use, for the key's mode */
+        /**
+         * This organization's plan, limits and current use, for the key's mode
+         * @description The plan's limits on jobs, uploads and what one job may ask for (`limits.media`), the jobs created in the sliding hour, the jobs processing and queued now, and the uploads created in the hour and unfinished now. Live and test keys count apart.
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -2990,9 +2993,37 @@ export interface components {
             /** @description False for test keys. */
             billable: boolean;
             limits: {
+                /** @description Jobs processing at once. */
                 concurrentJobs: number;
+                /** @description Jobs created per sliding hour. */
                 jobsPerHour: number;
+                /** @description Reads (GET) per minute, per key. */
                 readsPerMinute: number;
+                /** @description The largest upload, direct or resumable. */
+                maxUploadBytes: number;
+                /** @description Uploads created per sliding hour, direct and resumable. */
+                uploadsPerHour: number;
+                /** @description Resumable uploads unfinished at once. */
+                openUploads: number;
+                /** @description What one job may ask for on this plan; a job over one is refused with 400 `invalid_input` at the field. */
+                media: {
+                    /** @description videoStoryboard: most tiles. */
+                    storyboardTiles: number;
+                    /** @description videoStoryboard: widest tile, in pixels. */
+                    storyboardTileWidth: number;
+                    /** @description compressVideo with codec av1: the largest side, in pixels (and what a job that names none gets). */
+                    av1MaxSide: number;
+                    /** @description videoPreview: longest duration, in seconds. */
+                    previewDurationS: number;
+                    /** @description videoPreview: largest width, in pixels. */
+                    previewWidth: number;
+                    /** @description videoPreview: highest frame rate. */
+                    previewFps: number;
+                    /** @description videoAdaptive: renditions one job encodes. */
+                    adaptiveRenditions: number;
+                    /** @description videoAdaptive: the largest rendition's shorter side, in pixels. */
+                    adaptiveMaxHeight: number;
+                };
             };
             window: {
                 /** @description Length of the sliding quota window. */
@@ -3005,6 +3036,16 @@ export interface components {
             };
             processing: number;
             queued: number;
+            /** @description Uploads against the plan's upload limits. */
+            uploads: {
+                /** @description Uploads created in the sliding hour (counted up to the plan's limit). */
+                inWindow: number;
+                remaining: number;
+                /** @description Seconds until the oldest counted upload leaves the window; null when the window is empty. */
+                oldestLeavesInS: number | null;
+                /** @description Resumable uploads unfinished now (counted up to the plan's limit). */
+                open: number;
+            };
         };
         WebhookDelivery: {
             /** @description `msg_…`, sent as `webhook-id`; the same on every retry. */

@@ -215,10 +215,19 @@ describe("usage and webhook deliveries", () => {
       plan: "pro",
       mode: "test",
       billable: false,
-      limits: { concurrentJobs: 10, jobsPerHour: 1000, readsPerMinute: 300 },
+      limits: {
+        concurrentJobs: 10,
+        jobsPerHour: 1000,
+        readsPerMinute: 300,
+        maxUploadBytes: 2 * 1024 ** 3,
+        uploadsPerHour: 1000,
+        openUploads: 50,
+        media: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920, previewDurationS: 20, previewWidth: 960, previewFps: 24, adaptiveRenditions: 5, adaptiveMaxHeight: 1440 },
+      },
       window: { seconds: 3600, jobs: 3, remaining: 997, oldestLeavesInS: 3400 },
       processing: 1,
       queued: 2,
+      uploads: { inWindow: 2, remaining: 998, oldestLeavesInS: 3500, open: 1 },
     } satisfies Usage;
     const fetch = fakeFetch(json(200, usage));
     expect(await clientWith(fetch).getUsage()).toEqual(usage);

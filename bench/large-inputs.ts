@@ -314,7 +314,8 @@ export function largeInputsSection(r: LargeInputsResult, title: string): string 
 The processor's own job table (no Worker), each input on a range-counting origin over
 loopback (\`test/support/range-server.ts\`), against the raw tool on a local copy of the same
 file, in the same run (\`bench/large-inputs.ts\`; medians of ${r.rows[0]?.runs ?? 0} runs for a thumbnail
-or a short job, 3 for a whole read, one for the 1 GB encode). The processor runs as in
+or a short job, 3 for a whole read and for the thumbnail on an origin that ignores Range, one
+for the 1 GB encode). The processor runs as in
 production, with its ready processes (\`READY_PROCESSES\`,
 [job-types.md](job-types.md#processes-started-before-the-job)); each job and each tool run
 starts once they all wait again. The 1 GB inputs: 5 minutes of 640×360 at about 28 Mbit/s,

@@ -202,8 +202,11 @@ export async function startMediaServer(): Promise<MediaServer> {
     const headers: Record<string, string | number> = { "content-type": "application/octet-stream", "content-length": end - start, "accept-ranges": "bytes", "last-modified": mtime.toUTCString() };
     if (asked) headers["content-range"] = `bytes ${start}-${end - 1}/${size}`;
     res.writeHead(asked ? 206 : 200, headers);
-    if (end > start) createReadStream(path, { start, end: end - 1 }).pipe(res);
-    else res.end();
+    if (end <= start) return void res.end();
+    // A job closes the ranges it no longer needs: the file's handle goes with the answer.
+    const stream = createReadStream(path, { start, end: end - 1 });
+    res.once("close", () => stream.destroy());
+    stream.pipe(res);
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -108,6 +108,8 @@ async function main() {
   // the service starts: its processor runs in this process, and would share their CPU.
   if (runs("quality")) measured("quality", await section("2. compression", () => measureQuality(inputs)));
   if (runs("largeInputs")) measured("largeInputs", await section("8. large inputs", () => measureLargeInputs(quick)));
+  // Kept now, in case the service then fails to start: the report is written at the end.
+  if (runs("quality") || runs("largeInputs")) await writeFile(resultsFile, JSON.stringify(results, null, 2));
   const needsService = only.some((name) => name !== "quality" && name !== "largeInputs");
   if (needsService) log("starting the service (processor + wrangler dev)");
   const service = needsService ? await startService({ startTimeout: 120_000, ...BENCH_SERVICE }) : undefined;

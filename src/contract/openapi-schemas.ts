@@ -208,10 +208,10 @@ const usage = z.object({
   queued: z.int(),
   uploads: z
     .object({
-      inWindow: z.int().describe("Uploads created in the sliding hour (counted up to the plan's limit)."),
-      remaining: z.int(),
-      oldestLeavesInS: z.int().nullable().describe("Seconds until the oldest counted upload leaves the window; null when the window is empty."),
-      open: z.int().describe("Resumable uploads unfinished now (counted up to the plan's limit)."),
+      inWindow: z.int().describe("Uploads created in the sliding hour, direct and resumable."),
+      remaining: z.int().describe("Uploads the plan allows before the hour's quota is reached; 0 at or over it (over it after a plan shrinks)."),
+      oldestLeavesInS: z.int().nullable().describe("Seconds until the oldest upload in the window leaves it; null when the window is empty."),
+      open: z.int().describe("Resumable uploads unfinished now."),
     })
     .describe("Uploads against the plan's upload limits."),
 });

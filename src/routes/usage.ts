@@ -10,6 +10,14 @@ import { PLAN_LIMITS } from "../limits/plans.ts";
 import { READ_RATE } from "../limits/read-rate.ts";
 
 const windowMs = TUNABLES.limiter.quotaWindowMs;
+/**
+ * Uploads counted up to the largest plan's limits, not this plan's: after a plan shrinks an
+ * organization may hold more than its new limits, and the count should say how many.
+ */
+const countUpTo = {
+  perHour: Math.max(...Object.values(PLAN_LIMITS).map((l) => l.uploadsPerHour)),
+  open: Math.max(...Object.values(PLAN_LIMITS).map((l) => l.openUploads)),
+};
 
 /** Seconds until the oldest entry of a sliding window leaves it; null when it is empty. */
 const leavesInS = (oldest: number | undefined, now: number) => (oldest === undefined ? null : Math.max(0, Math.ceil((oldest + windowMs - now) / 1000)));
@@ -21,7 +29,7 @@ export const usageRoutes = new Hono<{ Bindings: Env }>().get("/", async (c) => {
   const now = Date.now();
   const [usage, uploads] = await Promise.all([
     limiterFor(c.env, org.id, mode).usage(),
-    uploadCounts(database(c.env.DB), { orgId: org.id, mode }, now, windowMs, { perHour: limits.uploadsPerHour, open: limits.openUploads }),
+    uploadCounts(database(c.env.DB), { orgId: org.id, mode }, now, windowMs, countUpTo),
   ]);
   return c.json({
     plan: org.plan,

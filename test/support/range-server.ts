@@ -119,8 +119,10 @@ export async function startRangeServer(host = "127.0.0.1"): Promise<RangeServer>
 export function parseRange(header: string | undefined, size: number): [number, number] | "unsatisfiable" | undefined {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match || (match[1] === "" && match[2] === "")) return undefined;
-  if (match[1] === "") return size === 0 ? "unsatisfiable" : [Math.max(0, size - Number(match[2])), size];
+  if (match[1] === "") return size === 0 || Number(match[2]) === 0 ? "unsatisfiable" : [Math.max(0, size - Number(match[2])), size];
   const start = Number(match[1]);
+  // An end before the start makes the range invalid, and an invalid range is ignored (RFC 9110 §14.2).
+  if (match[2] !== "" && Number(match[2]) < start) return undefined;
   if (start >= size) return "unsatisfiable";
   return [start, match[2] === "" ? size : Math.min(size, Number(match[2]) + 1)];
 }

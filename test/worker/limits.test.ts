@@ -187,6 +187,9 @@ describe("usage and plans", () => {
     expect(withUploads.json.uploads).toMatchObject({ inWindow: 2, remaining: 98, open: 1 });
     expect(withUploads.json.uploads.oldestLeavesInS).toBeGreaterThan(3590);
     expect(withUploads.json.uploads.oldestLeavesInS).toBeLessThanOrEqual(3600);
+    // A test key of the same organization counts its own uploads: none.
+    const { key: testKey } = await newKey({ org, test: true });
+    expect((await call("GET", "/v1/usage", { key: testKey })).json).toMatchObject({ mode: "test", billable: false, uploads: { inWindow: 0, open: 0 } });
 
     const changed = await call("POST", `/admin/orgs/${org}/plan`, { headers: admin, body: { plan: "enterprise" } });
     expect(changed.json.org.plan).toBe("enterprise");

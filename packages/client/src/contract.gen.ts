@@ -3038,12 +3038,13 @@ export interface components {
             queued: number;
             /** @description Uploads against the plan's upload limits. */
             uploads: {
-                /** @description Uploads created in the sliding hour (counted up to the plan's limit). */
+                /** @description Uploads created in the sliding hour, direct and resumable. */
                 inWindow: number;
+                /** @description Uploads the plan allows before the hour's quota is reached; 0 at or over it (over it after a plan shrinks). */
                 remaining: number;
-                /** @description Seconds until the oldest counted upload leaves the window; null when the window is empty. */
+                /** @description Seconds until the oldest upload in the window leaves it; null when the window is empty. */
                 oldestLeavesInS: number | null;
-                /** @description Resumable uploads unfinished now (counted up to the plan's limit). */
+                /** @description Resumable uploads unfinished now. */
                 open: number;
             };
         };

@@ -1,10 +1,12 @@
 // The plan's upload limits (docs/limits.md: uploads): uploads per sliding hour and
 // resumable uploads unfinished at once, decided from D1's counts (db/uploads.ts
 // uploadCounts), with the same 429 and RateLimit headers as the jobs' quota (headers.ts).
-import type { UploadCounts } from "../db/uploads.ts";
+import type { Db } from "../db/client.ts";
+import type { Mode } from "../db/schema.ts";
+import { uploadCounts, type UploadCounts } from "../db/uploads.ts";
 import { AppError } from "../lib/errors.ts";
 import { TUNABLES } from "../lib/tunables.ts";
-import type { PlanLimits } from "./plans.ts";
+import { PLAN_LIMITS, type PlanLimits } from "./plans.ts";
 import { quotaVerdict, type QuotaVerdict } from "./quota.ts";
 
 const POLICY = "uploads-per-hour";
@@ -46,4 +48,28 @@ export function admitUpload(counts: UploadCounts, limits: PlanLimits, plan: stri
     };
   }
   return { ok: true, headers };
+}
+
+/** An organization's uploads now (per mode), as `GET /v1/usage` and the dashboard show them. */
+export interface UploadUse {
+  /** Uploads created in the sliding hour, direct and resumable. */
+  inWindow: number;
+  /** Resumable uploads unfinished now. */
+  open: number;
+  /** Seconds until the oldest upload in the window leaves it; null when the window is empty. */
+  oldestLeavesInS: number | null;
+}
+
+/**
+ * Counted up to the largest plan's limits, not the organization's own: after a plan shrinks
+ * it may hold more than its new limits, and the count should say how many.
+ */
+const COUNT_UP_TO = {
+  perHour: Math.max(...Object.values(PLAN_LIMITS).map((l) => l.uploadsPerHour)),
+  open: Math.max(...Object.values(PLAN_LIMITS).map((l) => l.openUploads)),
+};
+
+export async function uploadUse(db: Db, who: { orgId: string; mode: Mode }, now: number): Promise<UploadUse> {
+  const counts = await uploadCounts(db, who, now, WINDOW_S * 1000, COUNT_UP_TO);
+  return { inWindow: counts.inWindow, open: counts.open, oldestLeavesInS: counts.oldest === undefined ? null : Math.max(0, Math.ceil((counts.oldest + WINDOW_S * 1000 - now) / 1000)) };
 }

@@ -279,9 +279,10 @@ describe("dashboard in a browser", () => {
     await shot(page, "webhook-test");
   });
 
-  it("shows usage: plan, limits, the hourly chart, processing and queued now", async () => {
+  it("shows usage: plan, limits, the hourly chart, processing and queued now, uploads", async () => {
     await page.goto(`${service.baseUrl}/dashboard/usage`);
     await visible(page.getByRole("heading", { name: "Processing now" }));
+    await visible(page.getByRole("heading", { name: "Uploads, last hour" }));
     await visible(page.getByRole("img", { name: "Jobs created per hour, last 24 hours" }));
     await attached(page.getByText("2 jobs in total", { exact: false }));
     await shot(page, "usage");

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../src/auth/password.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { database } from "../../src/db/client.ts";
-import { apiKeys, organizations, sessions, users } from "../../src/db/schema.ts";
+import { apiKeys, organizations, sessions, uploads, users } from "../../src/db/schema.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { limiterFor } from "../../src/limits/org-limiter.ts";
 import { FAVICON_SVG } from "../../src/routes/dashboard/favicon.ts";
@@ -455,19 +455,29 @@ describe("usage", () => {
       state.storage.sql.exec("INSERT INTO waiting (job_id, priority, created_at) VALUES ('job_usage_b', 5, 1), ('job_usage_c', 5, 2)");
     });
 
+    // Uploads in D1: two this hour (one a resumable one still open), one from two hours ago, one in test mode.
+    const now = Date.now();
+    const upload = (id: string, fields: Partial<typeof uploads.$inferInsert>) =>
+      ({ id, orgId: user.orgId, mode: "live", filename: "a.jpg", contentType: "image/jpeg", size: 10, createdAt: now, expiresAt: now + 3_600_000, ...fields }) as const;
+    await db()
+      .insert(uploads)
+      .values([upload("upl_usage_a", {}), upload("upl_usage_b", { protocol: "tus" }), upload("upl_usage_c", { createdAt: now - 2 * 3_600_000 }), upload("upl_usage_d", { mode: "test" })]);
+
     const b = await signedIn(user);
     const page = await b.request("GET", "/dashboard/usage");
     expect(page.status).toBe(200);
     expect(card(page.html, "Last hour")).toBe(3);
     expect(card(page.html, "Processing now")).toBe(1);
     expect(card(page.html, "Queued now")).toBe(2);
+    expect(card(page.html, "Uploads, last hour")).toBe(2);
+    expect(page.html).toContain("1 resumable unfinished of");
     const perHour = [...page.html.matchAll(/<td>(\d+)<\/td>/g)].map((m) => Number(m[1]));
     expect(perHour).toHaveLength(24);
     expect(perHour.at(-1)).toBe(5);
 
     // Test mode has a limiter of its own.
     const test = await b.request("GET", "/dashboard/usage?mode=test");
-    expect([card(test.html, "Last hour"), card(test.html, "Processing now"), card(test.html, "Queued now")]).toEqual([0, 0, 0]);
+    expect([card(test.html, "Last hour"), card(test.html, "Processing now"), card(test.html, "Queued now"), card(test.html, "Uploads, last hour")]).toEqual([0, 0, 0, 1]);
   });
 });
 

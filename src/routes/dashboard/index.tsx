@@ -33,6 +33,7 @@ import { AppError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import { limiterFor } from "../../limits/org-limiter.ts";
 import { PLAN_LIMITS } from "../../limits/plans.ts";
+import { uploadUse } from "../../limits/upload-quota.ts";
 import { finishJob } from "../../runner/finish.ts";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
@@ -217,8 +218,10 @@ dashboardRoutes.post("/account/password", async (c) => {
 dashboardRoutes.get("/usage", async (c) => {
   const mode = c.req.query("mode") === "test" ? "test" : "live";
   const org = c.get("org");
-  const [hours, usage] = await Promise.all([jobsPerHour(database(c.env.DB), org.id, mode, Date.now()), limiterFor(c.env, org.id, mode).usage()]);
-  return c.html(<UsagePage nonce={c.get("nonce")} viewer={viewer(c)} plan={org.plan} limits={PLAN_LIMITS[org.plan]} mode={mode} usage={usage} hours={hours} />);
+  const db = database(c.env.DB);
+  const now = Date.now();
+  const [hours, usage, uploads] = await Promise.all([jobsPerHour(db, org.id, mode, now), limiterFor(c.env, org.id, mode).usage(), uploadUse(db, { orgId: org.id, mode }, now)]);
+  return c.html(<UsagePage nonce={c.get("nonce")} viewer={viewer(c)} plan={org.plan} limits={PLAN_LIMITS[org.plan]} mode={mode} usage={usage} uploads={uploads} hours={hours} />);
 });
 
 dashboardRoutes.all("*", () => {

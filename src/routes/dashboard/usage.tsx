@@ -1,9 +1,13 @@
 // Usage: the plan and its limits; the jobs in the quota's sliding hour and the jobs
-// processing and queued now, as the OrgLimiter counts them; and jobs created per hour over
+// processing and queued now, as the OrgLimiter counts them; the uploads in the hour and the
+// resumable ones unfinished (D1, as GET /v1/usage counts them); and jobs created per hour over
 // the last 24 hours (D1) as an inline SVG bar chart, with the same numbers in a table for
 // screen readers.
 import type { Mode, Plan } from "../../db/schema.ts";
 import type { Usage } from "../../limits/org-limiter.ts";
+import type { PlanLimits } from "../../limits/plans.ts";
+import type { UploadUse } from "../../limits/upload-quota.ts";
+import { formatBytes } from "./format.ts";
 import { Layout, TableHead, type Viewer } from "./layout.tsx";
 import type { HourOfJobs } from "./queries.ts";
 
@@ -11,10 +15,11 @@ export interface UsageProps {
   nonce: string;
   viewer: Viewer;
   plan: Plan;
-  limits: { concurrentJobs: number; jobsPerHour: number };
+  limits: PlanLimits;
   mode: Mode;
   /** The OrgLimiter's figures for this mode: what the quota and the slots go by. */
   usage: Usage;
+  uploads: UploadUse;
   hours: HourOfJobs[];
 }
 
@@ -71,7 +76,7 @@ function HourlyChart(props: { hours: HourOfJobs[] }) {
 }
 
 export function UsagePage(props: UsageProps) {
-  const { usage, hours, limits } = props;
+  const { usage, uploads, hours, limits } = props;
   return (
     <Layout title="Usage" nonce={props.nonce} viewer={props.viewer} current="usage">
       <form method="get" action="/dashboard/usage" class="filters" aria-label="Choose mode">
@@ -110,6 +115,13 @@ export function UsagePage(props: UsageProps) {
           <h2 id="queued-h">Queued now</h2>
           <p class="big">{usage.queued}</p>
           <p class="muted">waiting for a free slot</p>
+        </section>
+        <section class="card" aria-labelledby="uploads-h">
+          <h2 id="uploads-h">Uploads, last hour</h2>
+          <p class="big">{uploads.inWindow}</p>
+          <p class="muted">
+            of {limits.uploadsPerHour.toLocaleString("en-US")} per hour, at most {formatBytes(limits.maxUploadBytes)} each; {uploads.open} resumable unfinished of {limits.openUploads}
+          </p>
         </section>
       </div>
       <h2>Jobs per hour ({props.mode})</h2>

@@ -7,11 +7,12 @@
 import { z } from "zod";
 import { createJobFields } from "./create-job.ts";
 import { API_ERROR_CODES, API_ERRORS, type ApiErrorCode } from "./errors.ts";
-import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "./enums.ts";
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "./enums.ts";
 import { httpJob, jobError, JOB_STATUSES } from "./job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES, type JobType } from "./names.ts";
 import { jobTypes } from "./registry.ts";
 import { createdUpload, createUploadRequest, createUploadTokenRequest, upload, uploadTokenCreated } from "./uploads.ts";
+import { usage } from "./usage.ts";
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -174,47 +175,6 @@ const cancelResult = z.union([
 
 const deletedJob = z.object({ id: z.string(), deleted: z.literal(true) });
 
-const usage = z.object({
-  plan: z.enum(PLANS),
-  mode: z.enum(MODES).describe("The key's mode; limits and counts are per mode."),
-  billable: z.boolean().describe("False for test keys."),
-  limits: z.object({
-    concurrentJobs: z.int().describe("Jobs processing at once."),
-    jobsPerHour: z.int().describe("Jobs created per sliding hour."),
-    readsPerMinute: z.int().describe("Reads (GET) per minute, per key."),
-    maxUploadBytes: z.int().describe("The largest upload, direct or resumable."),
-    uploadsPerHour: z.int().describe("Uploads created per sliding hour, direct and resumable."),
-    openUploads: z.int().describe("Resumable uploads unfinished at once."),
-    media: z
-      .object({
-        storyboardTiles: z.int().describe("videoStoryboard: most tiles."),
-        storyboardTileWidth: z.int().describe("videoStoryboard: widest tile, in pixels."),
-        av1MaxSide: z.int().describe("compressVideo with codec av1: the largest side, in pixels (and what a job that names none gets)."),
-        previewDurationS: z.int().describe("videoPreview: longest duration, in seconds."),
-        previewWidth: z.int().describe("videoPreview: largest width, in pixels."),
-        previewFps: z.int().describe("videoPreview: highest frame rate."),
-        adaptiveRenditions: z.int().describe("videoAdaptive: renditions one job encodes."),
-        adaptiveMaxHeight: z.int().describe("videoAdaptive: the largest rendition's shorter side, in pixels."),
-      })
-      .describe("What one job may ask for on this plan; a job over one is refused with 400 `invalid_input` at the field."),
-  }),
-  window: z.object({
-    seconds: z.int().describe("Length of the sliding quota window."),
-    jobs: z.int().describe("Jobs created in the window."),
-    remaining: z.int(),
-    oldestLeavesInS: z.int().nullable().describe("Seconds until the oldest counted job leaves the window; null when the window is empty."),
-  }),
-  processing: z.int(),
-  queued: z.int(),
-  uploads: z
-    .object({
-      inWindow: z.int().describe("Uploads created in the sliding hour, direct and resumable."),
-      remaining: z.int().describe("Uploads the plan allows before the hour's quota is reached; 0 at or over it (over it after a plan shrinks)."),
-      oldestLeavesInS: z.int().nullable().describe("Seconds until the oldest upload in the window leaves it; null when the window is empty."),
-      open: z.int().describe("Resumable uploads unfinished now."),
-    })
-    .describe("Uploads against the plan's upload limits."),
-});
 
 const iso = z.string().describe("ISO 8601 UTC.");
 const webhookDelivery = z.object({

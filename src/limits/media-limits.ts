@@ -7,29 +7,8 @@
 import { PREVIEW_MAX } from "../contract/jobs/video-preview.ts";
 import { DEFAULT_STORYBOARD_TILES } from "../contract/jobs/video-storyboard.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
+import type { MediaLimits } from "../contract/usage.ts";
 import type { Plan } from "../db/schema.ts";
-
-export interface MediaLimits {
-  /** videoStoryboard: most tiles (`count`, or its default when only `interval` is given). */
-  storyboardTiles: number;
-  /** videoStoryboard: widest tile, in pixels. */
-  storyboardTileWidth: number;
-  /**
-   * The largest side an AV1 encode may write: compressVideo with codec av1 may ask for
-   * maxWidth and maxHeight of at most this, and gets this when it asks for none. SVT-AV1
-   * costs up to 5 times x264's CPU a pixel at the presets used (docs/job-types.md, "AV1");
-   * the processor also refuses an encode predicted past its AV1_MAX_CPU_S (docs/limits.md).
-   */
-  av1MaxSide: number;
-  /** videoPreview: its longest `duration` (s), largest `width` (px) and `fps`; frames are at most their product. */
-  previewDurationS: number;
-  previewWidth: number;
-  previewFps: number;
-  /** videoAdaptive: renditions one job encodes (each is a whole encode of the input). */
-  adaptiveRenditions: number;
-  /** videoAdaptive: the largest rendition's shorter side, in pixels. */
-  adaptiveMaxHeight: number;
-}
 
 export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
   free: { storyboardTiles: 100, storyboardTileWidth: 320, av1MaxSide: 1280, previewDurationS: 10, previewWidth: 640, previewFps: 15, adaptiveRenditions: 3, adaptiveMaxHeight: 1080 },

@@ -1,12 +1,13 @@
 // The plan's upload limits (docs/limits.md: uploads): uploads per sliding hour and
 // resumable uploads unfinished at once, decided from D1's counts (db/uploads.ts
 // uploadCounts), with the same 429 and RateLimit headers as the jobs' quota (headers.ts).
+import type { PlanLimits, Usage } from "../contract/usage.ts";
 import type { Db } from "../db/client.ts";
 import type { Mode } from "../db/schema.ts";
 import { uploadCounts, type UploadCounts } from "../db/uploads.ts";
 import { AppError } from "../lib/errors.ts";
 import { TUNABLES } from "../lib/tunables.ts";
-import { PLAN_LIMITS, type PlanLimits } from "./plans.ts";
+import { PLAN_LIMITS } from "./plans.ts";
 import { quotaVerdict, type QuotaVerdict } from "./quota.ts";
 
 const POLICY = "uploads-per-hour";
@@ -50,15 +51,8 @@ export function admitUpload(counts: UploadCounts, limits: PlanLimits, plan: stri
   return { ok: true, headers };
 }
 
-/** An organization's uploads now (per mode), as `GET /v1/usage` and the dashboard show them. */
-export interface UploadUse {
-  /** Uploads created in the sliding hour, direct and resumable. */
-  inWindow: number;
-  /** Resumable uploads unfinished now. */
-  open: number;
-  /** Seconds until the oldest upload in the window leaves it; null when the window is empty. */
-  oldestLeavesInS: number | null;
-}
+/** An organization's uploads now (per mode), as `GET /v1/usage` and the dashboard show them; `remaining` is the plan's to work out. */
+export type UploadUse = Omit<Usage["uploads"], "remaining">;
 
 /**
  * Counted up to the largest plan's limits, not the organization's own: after a plan shrinks

@@ -1,6 +1,7 @@
 // GET /v1/usage: this organization's plan, its limits (jobs, uploads, what one job may ask
 // for) and current use, for the key's mode.
 import { Hono } from "hono";
+import type { Usage } from "../contract/usage.ts";
 import { database } from "../db/client.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { MEDIA_LIMITS } from "../limits/media-limits.ts";
@@ -18,15 +19,7 @@ export const usageRoutes = new Hono<{ Bindings: Env }>().get("/", async (c) => {
     plan: org.plan,
     mode,
     billable: mode === "live",
-    limits: {
-      concurrentJobs: limits.concurrentJobs,
-      jobsPerHour: limits.jobsPerHour,
-      readsPerMinute: READ_RATE.limit,
-      maxUploadBytes: limits.maxUploadBytes,
-      uploadsPerHour: limits.uploadsPerHour,
-      openUploads: limits.openUploads,
-      media: MEDIA_LIMITS[org.plan],
-    },
+    limits: { ...limits, readsPerMinute: READ_RATE.limit, media: MEDIA_LIMITS[org.plan] },
     window: {
       seconds: TUNABLES.limiter.quotaWindowMs / 1000,
       jobs: usage.jobsInWindow,
@@ -36,5 +29,5 @@ export const usageRoutes = new Hono<{ Bindings: Env }>().get("/", async (c) => {
     processing: usage.processing,
     queued: usage.queued,
     uploads: { inWindow: uploads.inWindow, remaining: Math.max(0, limits.uploadsPerHour - uploads.inWindow), oldestLeavesInS: uploads.oldestLeavesInS, open: uploads.open },
-  });
+  } satisfies Usage);
 });

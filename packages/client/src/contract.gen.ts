@@ -2997,29 +2997,29 @@ export interface components {
                 concurrentJobs: number;
                 /** @description Jobs created per sliding hour. */
                 jobsPerHour: number;
-                /** @description Reads (GET) per minute, per key. */
-                readsPerMinute: number;
-                /** @description The largest upload, direct or resumable. */
+                /** @description The largest upload, direct or resumable; never above what the processor takes as an input (2 GiB). */
                 maxUploadBytes: number;
                 /** @description Uploads created per sliding hour, direct and resumable. */
                 uploadsPerHour: number;
-                /** @description Resumable uploads unfinished at once. */
+                /** @description Resumable uploads unfinished at once; a finished, terminated or expired one frees its place. */
                 openUploads: number;
+                /** @description Reads (GET) per minute, per key. */
+                readsPerMinute: number;
                 /** @description What one job may ask for on this plan; a job over one is refused with 400 `invalid_input` at the field. */
                 media: {
-                    /** @description videoStoryboard: most tiles. */
+                    /** @description videoStoryboard: most tiles (`count`, or its default when only `interval` is given). */
                     storyboardTiles: number;
                     /** @description videoStoryboard: widest tile, in pixels. */
                     storyboardTileWidth: number;
-                    /** @description compressVideo with codec av1: the largest side, in pixels (and what a job that names none gets). */
+                    /** @description compressVideo with codec av1: the largest maxWidth and maxHeight, in pixels, and what a job that names none gets. SVT-AV1 costs up to 5 times x264's CPU a pixel. */
                     av1MaxSide: number;
-                    /** @description videoPreview: longest duration, in seconds. */
+                    /** @description videoPreview: longest `duration`, in seconds. */
                     previewDurationS: number;
-                    /** @description videoPreview: largest width, in pixels. */
+                    /** @description videoPreview: largest `width`, in pixels. */
                     previewWidth: number;
-                    /** @description videoPreview: highest frame rate. */
+                    /** @description videoPreview: highest `fps`; a preview's frames are at most duration × fps. */
                     previewFps: number;
-                    /** @description videoAdaptive: renditions one job encodes. */
+                    /** @description videoAdaptive: renditions one job encodes (each is a whole encode of the input). */
                     adaptiveRenditions: number;
                     /** @description videoAdaptive: the largest rendition's shorter side, in pixels. */
                     adaptiveMaxHeight: number;

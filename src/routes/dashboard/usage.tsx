@@ -3,9 +3,9 @@
 // resumable ones unfinished (D1, as GET /v1/usage counts them); and jobs created per hour over
 // the last 24 hours (D1) as an inline SVG bar chart, with the same numbers in a table for
 // screen readers.
+import type { PlanLimits } from "../../contract/usage.ts";
 import type { Mode, Plan } from "../../db/schema.ts";
 import type { Usage } from "../../limits/org-limiter.ts";
-import type { PlanLimits } from "../../limits/plans.ts";
 import type { UploadUse } from "../../limits/upload-quota.ts";
 import { formatBytes } from "./format.ts";
 import { Layout, TableHead, type Viewer } from "./layout.tsx";

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { JobCancelled, JobFailure } from "./errors.ts";
 import { formatBytes, InputOrigin, type FetchInputOptions, type OriginAnswer } from "./fetch-input.ts";
 import type { ProcessorInput } from "./processors/types.ts";
+import type { InputAnswer } from "./tools/ready-tools.ts";
 import { INPUT_READING_DEFAULTS, type Config } from "./config.ts";
 
 /** The window sizes (container/src/config.ts INPUT_*_BYTES, which says what each is for); tests and scripts that pass bare fetch limits get the defaults. */
@@ -551,11 +552,11 @@ export class InputSource implements ProcessorInput {
     this.#url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   }
 
-  /** Answers a tool's request for this input, on its loopback URL or another the processor routes here (tools/ready-tools.ts). */
-  answer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  /** Answers a tool's request for this input, on its loopback URL or another the processor routes here (tools/ready-tools.ts); bound, so it can be handed on. */
+  readonly answer: InputAnswer = (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(404).end();
     void this.#serve(req, res);
-  }
+  };
 
   /** One tool's read: 206 for a range (what ffmpeg's http asks for: `bytes=N-`), 200 for the whole; the bytes as they arrive. */
   async #serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

@@ -44,12 +44,12 @@ async function hmacKey(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
-export async function hmacSha256(secret: string, message: string): Promise<Uint8Array> {
+async function hmacSha256(secret: string, message: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(message)));
 }
 
 /** Verifies an HMAC-SHA256 in constant time (WebCrypto's verify does not short-circuit). */
-export async function verifyHmacSha256(secret: string, message: string, signature: Uint8Array): Promise<boolean> {
+async function verifyHmacSha256(secret: string, message: string, signature: Uint8Array): Promise<boolean> {
   return crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encoder.encode(message));
 }
 
@@ -63,7 +63,7 @@ export async function sealClaims(secret: string, claims: object, prefix = ""): P
   return `${prefix}${payload}.${base64url(await hmacSha256(secret, `${prefix}${payload}`))}`;
 }
 
-export type OpenedClaims = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: "malformed" | "bad_signature" };
+type OpenedClaims = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: "malformed" | "bad_signature" };
 
 /** The claims of a sealed token, once its prefix, form and signature check. */
 export async function openClaims(secret: string, token: string, prefix = ""): Promise<OpenedClaims> {

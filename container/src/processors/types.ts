@@ -5,8 +5,8 @@
 // recorded in the StepLog the processor runs in (steps.ts).
 import type { JobParams, JobType } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "../config.ts";
+import type { InputAnswer } from "../tools/ready-tools.ts";
 
 /** A job's input (container/src/input-source.ts InputSource). */
 export interface ProcessorInput {
@@ -30,7 +30,7 @@ export interface ProcessorInput {
   /** The first `bytes` bytes (fewer for a shorter input). */
   head(bytes: number): Promise<Buffer>;
   /** Answers a tool's request for the input on a URL other than `source` (a ready probe's, tools/ready-tools.ts); absent for a local file. */
-  answer?(req: IncomingMessage, res: ServerResponse): void;
+  answer?: InputAnswer;
 }
 
 export interface ProcessorContext {

@@ -74,7 +74,7 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, { r
   const name = `thumbnail.${params.format}`;
   const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[params.format]);
   const overlay = watermark && (await sharpOverlay(watermark, box));
-  const answer = ctx.input.answer?.bind(ctx.input);
+  const answer = ctx.input.answer;
   const readyGraph = ready?.alive && answer ? readyGrabGraph(ready.url, probe, time, box) : null;
   // Not for this input: back to the ready set now, for the next job.
   if (!readyGraph) ready?.release();

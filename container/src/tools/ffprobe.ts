@@ -141,10 +141,12 @@ export function parseProbe(json: unknown): MediaProbe | null {
       }
     : null;
   const duration = positive(format.duration) ?? positive(videoRaw?.duration) ?? positive(audioRaw?.duration) ?? 0;
+  // Negative start times stand too (positive() would drop them); zero is left out.
+  const startTime = Number(format.start_time);
   return {
     format: containerName(String(format.format_name ?? ""), format.tags?.major_brand, streams.map((s) => s.codec_name)),
     duration,
-    ...(Number.isFinite(Number(format.start_time)) && Number(format.start_time) !== 0 ? { startTime: Number(format.start_time) } : {}),
+    ...(Number.isFinite(startTime) && startTime !== 0 ? { startTime } : {}),
     size: Number(format.size) || 0,
     bitRate: positive(format.bit_rate),
     video,
@@ -232,7 +234,7 @@ export async function probeInput(
   needs: MediaNeeds,
 ): Promise<MediaProbe> {
   const input = ctx.input;
-  let probe = await probeMedia(input.source, ctx.signal, (bytes) => input.head(bytes), input.answer?.bind(input));
+  let probe = await probeMedia(input.source, ctx.signal, (bytes) => input.head(bytes), input.answer);
   if (probe.duration <= 0 && (probe.video || probe.audio)) {
     probe = { ...probe, duration: await measureDuration(ctx.input.source, ctx.config.MAX_VIDEO_DURATION_S, ctx.signal) };
   }

@@ -50,7 +50,7 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
     const [file, argv] = dyingWithParent(command, args);
-    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true, ...(options.env ? { env: options.env } : {}) });
+    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true, env: options.env });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

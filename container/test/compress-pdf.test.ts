@@ -17,11 +17,14 @@ let textPdf: Buffer;
 /** Many small text pages: Ghostscript's rewrite is larger than this hand-written file. */
 let pagesPdf: Buffer;
 /**
- * A reference manual: 261 pages of text with 20 cross-reference links each, packed at zlib's
+ * A reference manual: 60 pages of text with 20 cross-reference links each, packed at zlib's
  * highest level with all its dictionaries in one object stream. Ghostscript's rewrite at
  * `high` and qpdf's regrouping (100 objects to a stream) are both larger than it.
  */
 let manualPdf: Buffer;
+const MANUAL_PAGES = 60;
+/** The manual's form packed tighter still (a predicted cross-reference stream), in "never refuses". */
+const TIGHT_PAGES = 40;
 const INFO = { Title: "Secret Title", Author: "Jane Author", Producer: "HandMade Writer", Creator: "Fixture Maker", CreationDate: "D:20200101000000Z" };
 const WORDS = ["Quarterly", "report", "alpha", "bravo", "charlie", "Second", "echo", "foxtrot"];
 
@@ -38,9 +41,9 @@ beforeAll(async () => {
     { info: INFO, xmp: xmpPacket("Secret Title", "Jane Author") },
   );
   manualPdf = buildPdf(
-    Array.from({ length: 261 }, (_, p) => ({
+    Array.from({ length: MANUAL_PAGES }, (_, p) => ({
       links: 20,
-      lines: Array.from({ length: 40 }, (_, i) => `${p + 1}.${i + 1} option --flag-${(p * 31 + i) % 97} sets parameter ${i * 7 + p}; see page ${(p * 13 + i) % 261}`),
+      lines: Array.from({ length: 40 }, (_, i) => `${p + 1}.${i + 1} option --flag-${(p * 31 + i) % 97} sets parameter ${i * 7 + p}; see page ${(p * 13 + i) % MANUAL_PAGES}`),
     })),
     { packed: true, info: INFO, xmp: xmpPacket("Secret Title", "Jane Author") },
   );
@@ -201,36 +204,36 @@ describe("compressPdf", () => {
     const { result } = completed(job.state);
     const bytes = await job.output(result.url);
     expect(bytes.length).toBeLessThanOrEqual(manualPdf.length);
-    expect(result).toMatchObject({ size: bytes.length, pages: 261, source: { size: manualPdf.length, pages: 261 } });
+    expect(result).toMatchObject({ size: bytes.length, pages: MANUAL_PAGES, source: { size: manualPdf.length, pages: MANUAL_PAGES } });
     expect(result.compressionRatio).toBeCloseTo(bytes.length / manualPdf.length, 3);
     expect(result.keptOriginal).toBe(true);
     // qpdf, not Ghostscript's PDFINFO, which takes seconds over 5,220 links.
-    expect(await qpdfDocument(bytes)).toMatchObject({ pages: 261, info: false, xmp: false });
+    expect(await qpdfDocument(bytes)).toMatchObject({ pages: MANUAL_PAGES, info: false, xmp: false });
     // Uncompressed by qpdf: no metadata anywhere; with the lossless path every link is still there.
     const plain = await qpdfRewrite(bytes, ["--qdf", "--object-streams=disable"]);
     expectNoMetadata(plain);
-    expect(plain.toString("latin1").match(/\/Subtype \/Link/g)).toHaveLength(261 * 20);
+    expect(plain.toString("latin1").match(/\/Subtype \/Link/g)).toHaveLength(MANUAL_PAGES * 20);
     expect(await pdfWords(bytes, { first: 1, last: 1 })).toEqual(expect.arrayContaining(["1.1", "--flag-0", "1.40", "parameter"]));
-    expect(await pdfWords(bytes, { first: 261, last: 261 })).toEqual(expect.arrayContaining(["261.1", "261.40", "parameter"]));
+    expect(await pdfWords(bytes, { first: MANUAL_PAGES, last: MANUAL_PAGES })).toEqual(expect.arrayContaining([`${MANUAL_PAGES}.1`, `${MANUAL_PAGES}.40`, "parameter"]));
   });
 
   it("never refuses: a file packed tighter than qpdf writes, whose metadata weighs less than that, comes back without it and a little larger", async () => {
     // The manual's form with a PNG-predicted cross-reference stream and a one-entry Info:
     // qpdf's dictionaries (spaced, in its own words) cost more than the Title saves.
     const tight = buildPdf(
-      Array.from({ length: 150 }, (_, p) => ({ links: 20, lines: Array.from({ length: 40 }, (_, i) => `${p + 1}.${i + 1} option --flag-${(p * 31 + i) % 97} sets parameter ${i * 7 + p}`) })),
+      Array.from({ length: TIGHT_PAGES }, (_, p) => ({ links: 20, lines: Array.from({ length: 40 }, (_, i) => `${p + 1}.${i + 1} option --flag-${(p * 31 + i) % 97} sets parameter ${i * 7 + p}`) })),
       { packed: true, xrefPredictor: true, info: { Title: "Secret Title" } },
     );
     const job = await runJob("compressPdf", { url: media.serve("/tight.pdf", tight), quality: "high", removeMetadata: true });
     const { result } = completed(job.state);
     const bytes = await job.output(result.url);
     expect(bytes.length).toBeGreaterThan(tight.length);
-    expect(result).toMatchObject({ keptOriginal: true, size: bytes.length, pages: 150, compressionRatio: Number((bytes.length / tight.length).toFixed(4)) });
+    expect(result).toMatchObject({ keptOriginal: true, size: bytes.length, pages: TIGHT_PAGES, compressionRatio: Number((bytes.length / tight.length).toFixed(4)) });
     expect(result.compressionRatio).toBeLessThan(1.01);
-    expect(await qpdfDocument(bytes)).toMatchObject({ pages: 150, info: false, xmp: false });
+    expect(await qpdfDocument(bytes)).toMatchObject({ pages: TIGHT_PAGES, info: false, xmp: false });
     const plain = await qpdfRewrite(bytes, ["--qdf", "--object-streams=disable"]);
     expectNoMetadata(plain);
-    expect(plain.toString("latin1").match(/\/Subtype \/Link/g)).toHaveLength(150 * 20);
+    expect(plain.toString("latin1").match(/\/Subtype \/Link/g)).toHaveLength(TIGHT_PAGES * 20);
   });
 
   it.each(["high", "low"] as const)("replaces the document ID the input was written with (quality %s)", async (quality) => {

@@ -204,9 +204,45 @@ function makeVideo(params: URLSearchParams): Promise<Buffer> {
   return made;
 }
 
+/**
+ * What the media server saw of one tag's downloads: when each started and ended, how many
+ * ran at most at once, and which are held (GET /gate) waiting for the test to release them.
+ */
+function downloadRecord() {
+  let running = 0;
+  let max = 0;
+  const starts: { at: number; label: string }[] = [];
+  const ends: { at: number; label: string }[] = [];
+  const held: { label: string; answer: () => void }[] = [];
+  return {
+    start(label: string) {
+      max = Math.max(max, ++running);
+      starts.push({ at: Date.now(), label });
+    },
+    end(label: string) {
+      running--;
+      ends.push({ at: Date.now(), label });
+    },
+    hold(label: string, answer: () => void) {
+      held.push({ label, answer });
+    },
+    release(label?: string): string[] {
+      const chosen = held.filter((h) => label === undefined || h.label === label);
+      for (const h of chosen) {
+        held.splice(held.indexOf(h), 1);
+        this.end(h.label);
+        h.answer();
+      }
+      return chosen.map((h) => h.label);
+    },
+    view: () => ({ running, max, starts, ends, held: held.map((h) => h.label) }),
+  };
+}
+
 export default async function setup(project: TestProject) {
   const stalled = new Set<import("node:http").ServerResponse>();
-  const timings: Record<string, { running: number; max: number; starts: { at: number; label: string }[]; ends: { at: number; label: string }[] }> = {};
+  const records = new Map<string, ReturnType<typeof downloadRecord>>();
+  const recordOf = (tag: string) => records.get(tag) ?? (records.set(tag, downloadRecord()), records.get(tag)!);
   const media = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://media");
     switch (url.pathname) {
@@ -261,23 +297,36 @@ export default async function setup(project: TestProject) {
       }
       case "/delayed": {
         // A small image sent after `ms`, recording per `tag` when each download started
-        // and ended: what the limits tests read to see how many jobs ran at once.
-        const tag = url.searchParams.get("tag") ?? "";
-        const record = (timings[tag] ??= { running: 0, max: 0, starts: [], ends: [] });
-        record.running++;
-        record.max = Math.max(record.max, record.running);
-        record.starts.push({ at: Date.now(), label: url.searchParams.get("label") ?? "" });
+        // and ended (GET /timings).
+        const record = recordOf(url.searchParams.get("tag") ?? "");
+        const label = url.searchParams.get("label") ?? "";
+        record.start(label);
         const { body } = await makeImage(new URLSearchParams("w=32&h=24"));
         setTimeout(() => {
-          record.running--;
-          record.ends.push({ at: Date.now(), label: url.searchParams.get("label") ?? "" });
+          record.end(label);
           res.writeHead(200, { "content-type": "image/jpeg", "content-length": body.length }).end(body);
         }, Number(url.searchParams.get("ms") ?? 200));
         return;
       }
+      case "/gate": {
+        // A small image held until the test releases it (POST /release), recorded as
+        // /delayed records: tests that count jobs running at once, or read the order they
+        // started in, decide when each one ends instead of guessing how long it takes.
+        const record = recordOf(url.searchParams.get("tag") ?? "");
+        const label = url.searchParams.get("label") ?? "";
+        record.start(label);
+        const { body } = await makeImage(new URLSearchParams("w=32&h=24"));
+        record.hold(label, () => res.writeHead(200, { "content-type": "image/jpeg", "content-length": body.length }).end(body));
+        return;
+      }
+      case "/release": {
+        // Answers the held requests of `tag` named by `label` (every one held, without it).
+        const released = recordOf(url.searchParams.get("tag") ?? "").release(url.searchParams.get("label") ?? undefined);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ released }));
+        return;
+      }
       case "/timings": {
-        const record = timings[url.searchParams.get("tag") ?? ""] ?? { running: 0, max: 0, starts: [], ends: [] };
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(record));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(recordOf(url.searchParams.get("tag") ?? "").view()));
         return;
       }
       case "/html":
@@ -315,6 +364,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await relay.close();
     for (const res of stalled) res.destroy();
+    for (const record of records.values()) record.release();
     await processor.close();
     await new Promise<void>((resolve) => media.close(() => resolve()));
     await receiver.close();

@@ -81,6 +81,48 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
   }
 }
 
+/** What the media server saw of a tag's downloads (test/support/global-setup.ts, downloadRecord). */
+export interface Downloads {
+  running: number;
+  max: number;
+  starts: { at: number; label: string }[];
+  ends: { at: number; label: string }[];
+  /** Labels of the gated downloads still held, oldest first. */
+  held: string[];
+}
+
+export const downloads = async (tag: string): Promise<Downloads> => (await fetch(media(`/timings?tag=${encodeURIComponent(tag)}`))).json();
+
+/** An input the media server holds until `release(tag, label)`: the test decides when its download ends. */
+export const gated = (tag: string, label: string) => media(`/gate?tag=${encodeURIComponent(tag)}&label=${encodeURIComponent(label)}`);
+
+/** Ends the held download `label` of `tag` (every held one, without a label); returns the labels released. */
+export async function release(tag: string, label?: string): Promise<string[]> {
+  const query = `tag=${encodeURIComponent(tag)}${label === undefined ? "" : `&label=${encodeURIComponent(label)}`}`;
+  return ((await (await fetch(media(`/release?${query}`), { method: "POST" })).json()) as { released: string[] }).released;
+}
+
+/**
+ * Runs `count` gated downloads of `tag` to their end one at a time, as `seats` seats allow:
+ * each round waits until as many are held as seats can take (every seat filled, or every
+ * download left), calls `observe` (for the caller's own checks of who holds what), then
+ * releases the oldest held one. So the downloads overlap exactly as the code under test
+ * seats them, whatever the machine's speed.
+ */
+export async function releaseInTurn(tag: string, count: number, seats: number, observe: (seen: Downloads) => Promise<void> | void = () => undefined) {
+  for (;;) {
+    const seen = await downloads(tag);
+    if (seen.ends.length === count) return seen;
+    const expected = Math.min(seats, count - seen.ends.length);
+    const full = await waitFor(async () => {
+      const now = await downloads(tag);
+      return now.held.length >= expected ? now : undefined;
+    }, `${expected} downloads of ${tag} to be held (${seen.ends.length} of ${count} ended)`, 60_000);
+    await observe(full);
+    await release(tag, full.held[0]);
+  }
+}
+
 /** Polls GET /v1/jobs/:id until the job is in one of `statuses`; returns every status seen. */
 export async function waitForJob(key: string, id: string, statuses: string[] = ["completed", "failed", "cancelled"], deadlineMs = 30_000) {
   const seen: any[] = [];

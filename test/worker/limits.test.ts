@@ -4,21 +4,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { call, media, newKey, processorState, testEnv, waitFor } from "./helpers.ts";
+import { call, downloads, gated, media, newKey, processorState, releaseInTurn, testEnv, waitFor } from "./helpers.ts";
 
 const limiter = (orgId: string, mode = "live") => testEnv.ORG_LIMITER.getByName(`${orgId}:${mode}`);
 const admin = { authorization: `Bearer test-admin-token` };
-
-interface Timings {
-  running: number;
-  max: number;
-  starts: { at: number; label: string }[];
-  ends: { at: number; label: string }[];
-}
-
-async function timings(tag: string): Promise<Timings> {
-  return (await fetch(media(`/timings?tag=${tag}`))).json();
-}
 
 /**
  * Waits until every one of `created` is completed, reading the key's list of completed jobs
@@ -84,27 +73,29 @@ describe("concurrency", () => {
     const free = await newKey({ plan: "free" });
     const pro = await newKey({ plan: "pro" });
     // More jobs than each plan's limit, not many more: 12 pro jobs must find 10 slots, 8 free
-    // jobs 2 slots. Each download is held long enough for the pro org's to overlap (500 ms)
-    // and for the free org's backlog to need at least 4 × 800 ms, longer than the pro
-    // org's two rounds.
-    const job = (tag: string, i: number, ms: number) => ({ type: "compress-image", input: media(`/delayed?ms=${ms}&tag=${tag}&label=${i}`) });
+    // jobs 2 slots. Every download is held at the media server until the test ends it.
+    const job = (tag: string, i: number) => ({ type: "compress-image", input: gated(tag, String(i)) });
     const freeTag = `free-${free.orgId}`;
     const proTag = `pro-${pro.orgId}`;
-    const freeJobs = await Promise.all(Array.from({ length: 8 }, (_, i) => call("POST", "/v1/jobs", { key: free.key, body: job(freeTag, i, 800) })));
-    const proJobs = await Promise.all(Array.from({ length: 12 }, (_, i) => call("POST", "/v1/jobs", { key: pro.key, body: job(proTag, i, 500) })));
+    const freeJobs = await Promise.all(Array.from({ length: 8 }, (_, i) => call("POST", "/v1/jobs", { key: free.key, body: job(freeTag, i) })));
+    const proJobs = await Promise.all(Array.from({ length: 12 }, (_, i) => call("POST", "/v1/jobs", { key: pro.key, body: job(proTag, i) })));
     expect([...freeJobs, ...proJobs].every((r) => r.status === 201)).toBe(true);
 
+    // Both plans fill their slots; the pro org's 12 then run to their end, 10 at a time,
+    // while the free org's first two still hold theirs: nothing of the pro org waits on it.
+    await waitFor(async () => {
+      const [p, f] = await Promise.all([downloads(proTag), downloads(freeTag)]);
+      return p.held.length >= 10 && f.held.length >= 2 ? true : undefined;
+    }, "10 pro and 2 free jobs to run");
+    const proDone = await releaseInTurn(proTag, proJobs.length, 10, ({ held }) => expect(held.length).toBeLessThanOrEqual(10));
     await allCompleted(pro.key, proJobs, 60_000);
-    const proDone = await timings(proTag);
-    const freeSoFar = await timings(freeTag);
-    expect(proDone.max).toBeGreaterThan(2);
-    expect(proDone.max).toBeLessThanOrEqual(10);
-    // The free org's backlog was still there when the pro org finished all 12.
-    expect(freeSoFar.ends.length).toBeLessThan(freeJobs.length);
+    expect(proDone.max).toBe(10);
+    const freeSoFar = await downloads(freeTag);
+    expect(freeSoFar).toMatchObject({ max: 2, ends: [] });
 
+    const freeDone = await releaseInTurn(freeTag, freeJobs.length, 2, ({ held }) => expect(held.length).toBeLessThanOrEqual(2));
     await allCompleted(free.key, freeJobs, 60_000);
-    const freeDone = await timings(freeTag);
-    expect(freeDone.max).toBeLessThanOrEqual(2);
+    expect(freeDone.max).toBe(2);
     expect(freeDone.starts).toHaveLength(freeJobs.length);
   }, 120_000);
 
@@ -115,22 +106,19 @@ describe("concurrency", () => {
     for (const b of blockers) await waitFor(async () => ((await processorState(`${b.json.id}.1`))?.state === "running" ? true : undefined), "blockers to run");
     const priorities = [7, 3, 9, 1, 5, 3, 10, 2];
     for (const [i, priority] of priorities.entries()) {
-      const res = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media(`/delayed?ms=100&tag=${tag}&label=${priority}:${i}`), priority } });
+      const res = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: gated(tag, `${priority}:${i}`), priority } });
       expect(res.status).toBe(201);
     }
     await waitFor(async () => ((await limiter(orgId).usage()).queued === priorities.length ? true : undefined), "all jobs to wait in line");
     for (const b of blockers) await call("POST", `/v1/jobs/${b.json.id}/cancel`, { key });
-    await waitFor(async () => ((await timings(tag)).ends.length === priorities.length ? true : undefined), "every job to run", 60_000);
-    const order = (await timings(tag)).starts.map((s) => s.label.split(":").map(Number) as [number, number]);
-    // Two slots: jobs start in pairs, so order is checked between pairs.
-    for (let a = 0; a < order.length; a++) {
-      for (let b = a + 1; b < order.length; b++) {
-        if (Math.floor(a / 2) === Math.floor(b / 2)) continue;
-        const [pa, ia] = order[a]!;
-        const [pb, ib] = order[b]!;
-        expect(pa < pb || (pa === pb && ia < ib), `${pa}:${ia} started before ${pb}:${ib}`).toBe(true);
-      }
-    }
+    // One job ends at a time once both slots are taken, so each slot that frees goes to the
+    // best job still waiting, and its download starts before the next one ends.
+    const seen = await releaseInTurn(tag, priorities.length, 2);
+    const order = seen.starts.map((s) => s.label);
+    const expected = priorities.map((priority, i) => ({ priority, i })).sort((p, q) => p.priority - q.priority || p.i - q.i).map((j) => `${j.priority}:${j.i}`);
+    // The two freed by the blockers' cancels start together, in either order.
+    expect(new Set(order.slice(0, 2))).toEqual(new Set(expected.slice(0, 2)));
+    expect(order.slice(2)).toEqual(expected.slice(2));
   }, 90_000);
 
   it("never reclaims a slot whose job still runs, and gives a lost runner's slot to the next job", async () => {

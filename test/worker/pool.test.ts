@@ -9,7 +9,7 @@ import { database } from "../../src/db/client.ts";
 import { findJob } from "../../src/db/jobs.ts";
 import { POOL } from "../../src/limits/pool-plan.ts";
 import { processorPool, type ProcessorPool } from "../../src/limits/processor-pool.ts";
-import { acknowledged, call, fireAlarm, media, newKey, processorCall, processorState, testEnv, waitFor, waitForJob } from "./helpers.ts";
+import { acknowledged, call, fireAlarm, gated, media, newKey, processorCall, processorState, releaseInTurn, testEnv, waitFor, waitForJob } from "./helpers.ts";
 
 const pool = () => processorPool(testEnv);
 
@@ -22,13 +22,6 @@ async function narrowPool(seats: number) {
   expect((await pool().usage()).capacity).toBe(seats);
 }
 
-interface Timings {
-  max: number;
-  starts: { at: number; label: string }[];
-  ends: { at: number; label: string }[];
-}
-
-const timings = async (tag: string): Promise<Timings> => (await fetch(media(`/timings?tag=${tag}`))).json();
 const running = (id: string, attempt = 1) =>
   waitFor(async () => ((await processorState(`${id}.${attempt}`))?.state === "running" ? true : undefined), `${id} attempt ${attempt} to run`);
 
@@ -49,8 +42,7 @@ describe("the processor pool", () => {
     ];
     const jobs: { id: string; key: string }[] = [];
     for (const [i, job] of plan.entries()) {
-      const input = media(`/delayed?ms=150&tag=${tag}&label=${job.name}:${job.priority}:${i}`);
-      const res = await call("POST", "/v1/jobs", { key: job.org.key, body: { type: "compress-image", input, priority: job.priority } });
+      const res = await call("POST", "/v1/jobs", { key: job.org.key, body: { type: "compress-image", input: gated(tag, `${job.name}:${job.priority}:${i}`), priority: job.priority } });
       expect(res.status).toBe(201);
       jobs.push({ id: res.json.id, key: job.org.key });
     }
@@ -58,21 +50,15 @@ describe("the processor pool", () => {
     for (const { id, key } of jobs) expect((await call("GET", `/v1/jobs/${id}`, { key })).json.status).toBe("queued");
 
     for (const blocker of blockers) await call("POST", `/v1/jobs/${blocker.json.id}/cancel`, { key: a.key });
-    // Sampled while the jobs run: the pool never holds more than its seats.
-    const samples: number[] = [];
-    await waitFor(
-      async () => {
-        samples.push((await pool().usage()).held);
-        return (await timings(tag)).ends.length === plan.length ? true : undefined;
-      },
-      "every job to run",
-      90_000,
-    );
+    // The jobs' downloads end one at a time, each once both seats are taken: the pool never
+    // holds more than its seats, and fills both whenever two jobs wait.
+    const seen = await releaseInTurn(tag, plan.length, 2, async ({ held }) => {
+      expect(held.length).toBeLessThanOrEqual(2);
+      expect((await pool().usage()).held).toBeLessThanOrEqual(2);
+    });
     for (const { id, key } of jobs) expect((await waitForJob(key, id)).job).toMatchObject({ status: "completed" });
     const db = database(testEnv.DB);
     for (const { id } of jobs) expect(await findJob(db, id)).toMatchObject({ status: "completed", attempt: 1 });
-    expect(Math.max(...samples)).toBeLessThanOrEqual(2);
-    const seen = await timings(tag);
     expect(seen.max).toBe(2);
 
     const starts = seen.starts.map((s) => {

@@ -312,10 +312,12 @@ export default async function setup(project: TestProject) {
         // A small image held until the test releases it (POST /release), recorded as
         // /delayed records: tests that count jobs running at once, or read the order they
         // started in, decide when each one ends instead of guessing how long it takes.
+        // Recorded as started and held in one step, once its answer is ready: a download that
+        // counts as started can always be released.
+        const { body } = await makeImage(new URLSearchParams("w=32&h=24"));
         const record = recordOf(url.searchParams.get("tag") ?? "");
         const label = url.searchParams.get("label") ?? "";
         record.start(label);
-        const { body } = await makeImage(new URLSearchParams("w=32&h=24"));
         record.hold(label, () => res.writeHead(200, { "content-type": "image/jpeg", "content-length": body.length }).end(body));
         return;
       }
@@ -351,6 +353,9 @@ export default async function setup(project: TestProject) {
     PORT: "0",
     PROCESSOR_TOKEN,
     ALLOW_PRIVATE_NETWORK_INPUTS: "true",
+    // Held inputs (/stall, /gate) stay held for as long as a test needs them, however slow
+    // the machine: no worker test waits for the processor to give up on a silent origin.
+    INPUT_IDLE_TIMEOUT_MS: "600000",
     LOG_LEVEL: "warn",
   });
   project.provide("processorUrl", `http://127.0.0.1:${processor.port}`);

@@ -40,7 +40,10 @@ it("sends a start the platform has no container for again, without a failed call
     idFromName: (name: string) => ({ toString: () => name }),
   } as unknown as Env["PROCESSOR"];
   await withEnv(processorPool(testEnv) as never, { PROCESSOR_URL: "" });
-  await withEnv(runnerOf(job.id) as never, { PROCESSOR_URL: "", PROCESSOR });
+  // The runner's own alarm would send the start again 2 s after each "no container"; here
+  // only the test's fireAlarm does, whatever the time between its steps.
+  const TUNABLES_OVERRIDE = JSON.stringify({ runner: { failedCallDelayMs: 600_000, startWaitMs: 600_000 } });
+  await withEnv(runnerOf(job.id) as never, { PROCESSOR_URL: "", PROCESSOR, TUNABLES_OVERRIDE } as Partial<Env>);
 
   expect(await runnerOf(job.id).start(job.id)).toBe(true);
   const first = await runnerState(job.id);

@@ -17,17 +17,21 @@ import {
   acknowledged,
   attemptToken,
   call,
+  downloads,
   fireAlarm,
+  gated,
   media,
   newKey,
   processorState,
   protocolHeader,
   putRunnerState,
+  release,
   runnerOf,
   runnerState,
   runningJob,
   storedJob,
   testEnv,
+  waitFor,
   waitForJob,
   workerFetch,
   errorLines,
@@ -163,8 +167,10 @@ describe("per-attempt credentials", () => {
   });
 
   it("rotating PROCESSOR_TOKEN and FILES_SIGNING_SECRET in the runner's env mid-job fails nothing: it still reaches its attempt, and the job completes", async () => {
-    const { key } = await newKey();
-    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/delayed?ms=1500") } });
+    const { key, orgId } = await newKey();
+    // The input is held until the env is rotated and the watchdog has asked: the job is still running then.
+    const tag = `rotate-${orgId}`;
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: gated(tag, "input") } });
     const id = created.json.id as string;
     await acknowledged(id);
     await swapRunnerEnv(id, (env) => ({ ...env, PROCESSOR_TOKEN: "rotated-processor-token-0123456789", FILES_SIGNING_SECRET: "rotated-files-signing-secret-0123456789" }) as Env);
@@ -172,6 +178,8 @@ describe("per-attempt credentials", () => {
     // know: the attempt's own token is what reaches it, so the call does not fail.
     await fireAlarm(id);
     expect(await runnerState(id)).toMatchObject({ phase: "running", attempt: { attempt: 1, failures: 0 } });
+    await waitFor(async () => ((await downloads(tag)).held.length === 1 ? true : undefined), "the input to be asked for");
+    expect(await release(tag)).toEqual(["input"]);
     const { job } = await waitForJob(key, id);
     expect(job).toMatchObject({ status: "completed" });
     const row = await testEnv.DB.prepare("SELECT attempt FROM jobs WHERE id = ?").bind(id).first();

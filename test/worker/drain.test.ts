@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PROCESSOR_DRAINING_BODY, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { processorPool, type ProcessorPool } from "../../src/limits/processor-pool.ts";
 import { finishJob } from "../../src/runner/finish.ts";
-import { acknowledged, attemptToken, media, newKey, processorState, protocolHeader, pushEvent as push, runnerOf, runnerState, storedJob, testEnv, waitFor, workerFetch } from "./helpers.ts";
+import { acknowledged, attemptToken, downloads, media, newKey, processorState, protocolHeader, pushEvent as push, release, runnerOf, runnerState, storedJob, testEnv, waitFor, workerFetch } from "./helpers.ts";
 
 const pool = () => processorPool(testEnv);
 
@@ -59,10 +59,14 @@ afterEach(() => {
 
 describe("a handed-back attempt", () => {
   it("starts again without being charged: with maxAttempts 1, attempt 2 runs and the job completes", async () => {
-    const job = await queuedJob("/delayed?ms=1500", { TUNABLES_OVERRIDE: JSON.stringify({ job: { maxAttempts: 1 } }) });
+    // The input is held until attempt 2 asks for it too: attempt 1 is still running when it is handed back.
+    const tag = `handed-back-${crypto.randomUUID()}`;
+    const job = await queuedJob(`/gate?tag=${tag}&label=input`, { TUNABLES_OVERRIDE: JSON.stringify({ job: { maxAttempts: 1 } }) });
     expect(await runnerOf(job.id).start(job.id)).toBe(true);
     await acknowledged(job.id);
     await handBack(`${job.id}.1`);
+    await waitFor(async () => ((await downloads(tag)).starts.length === 2 ? true : undefined), "attempt 2 to ask for the input");
+    await release(tag);
     await waitFor(async () => ((await row(job.id))?.status === "completed" ? true : undefined), "the job to complete on attempt 2", 20_000);
     expect(await row(job.id)).toEqual({ status: "completed", attempt: 2, errorCode: null });
     // Attempt 1 was let go on the processor.

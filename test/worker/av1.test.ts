@@ -4,6 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { call, media, newKey, testEnv } from "./helpers.ts";
 
+/** Only the stored params are checked here: the encodes are cancelled, not left to load the processor every test file shares. */
+const cancel = (key: string, ...ids: string[]) => Promise.all(ids.map((id) => call("POST", `/v1/jobs/${id}/cancel`, { key })));
+
 const storedParams = async (id: string) => JSON.parse((await testEnv.DB.prepare("SELECT params FROM jobs WHERE id = ?").bind(id).first<{ params: string }>())!.params);
 
 describe("POST /v1/jobs with codec av1", () => {
@@ -14,6 +17,7 @@ describe("POST /v1/jobs with codec av1", () => {
     for (const res of [http, sdk]) expect(res.status).toBe(201);
     expect(await storedParams(http.json.id)).toEqual({ url: media("/video"), quality: "medium", codec: "av1", format: "webm", maxWidth: 1280, maxHeight: 720, stripAudio: false });
     expect(await storedParams(sdk.json.id)).toEqual({ url: media("/video"), quality: "medium", codec: "av1", maxWidth: 640, maxHeight: 1280, stripAudio: false });
+    await cancel(key, http.json.id, sdk.json.id);
   });
 
   it("stores an AV1 encode that names no size with the plan's largest side as its box", async () => {
@@ -21,6 +25,7 @@ describe("POST /v1/jobs with codec av1", () => {
     const res = await call("POST", "/v1/jobs", { key, body: { type: "compress-video", input: media("/video"), options: { codec: "av1", maxHeight: 720 } } });
     expect(res.status).toBe(201);
     expect(await storedParams(res.json.id)).toMatchObject({ codec: "av1", maxWidth: 1920, maxHeight: 720 });
+    await cancel(key, res.json.id);
   });
 
   it.each([

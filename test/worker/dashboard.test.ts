@@ -473,7 +473,10 @@ describe("usage", () => {
     expect(page.html).toContain("1 resumable unfinished of");
     const perHour = [...page.html.matchAll(/<td>(\d+)<\/td>/g)].map((m) => Number(m[1]));
     expect(perHour).toHaveLength(24);
-    expect(perHour.at(-1)).toBe(5);
+    // The five jobs made just now sit in the current hour's row, or the one before it when
+    // an hour began between their insert and the page.
+    expect(perHour.at(-1)! + perHour.at(-2)!).toBe(5);
+    expect(perHour.slice(0, -2).every((n) => n === 0)).toBe(true);
 
     // Test mode has a limiter of its own.
     const test = await b.request("GET", "/dashboard/usage?mode=test");

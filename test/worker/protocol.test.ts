@@ -126,22 +126,25 @@ describe("a processor of another protocol version", () => {
 
   it("takes a start answered by something that names no version (a proxy's 502) as a failed call, not as a processor of another version", async () => {
     const realFetch = globalThis.fetch;
-    let refusals = 0;
+    // The proxy answers every start until the test has seen the failed call counted (the
+    // runner's own alarm may send it again meanwhile, however slow the machine).
+    let proxyDown = true;
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const request = new Request(input, init);
-      if (request.url.startsWith(testEnv.PROCESSOR_URL) && request.method === "POST" && new URL(request.url).pathname === "/jobs" && refusals++ === 0) return new Response("Bad Gateway", { status: 502 });
+      if (proxyDown && request.url.startsWith(testEnv.PROCESSOR_URL) && request.method === "POST" && new URL(request.url).pathname === "/jobs") return new Response("Bad Gateway", { status: 502 });
       return realFetch(request);
     });
     const { key } = await newKey();
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image?w=320&h=240"), options: { format: "webp" } } });
     const id = created.json.id as string;
-    // One failed call: the same attempt starts again on the same instance, no instance marked away.
+    // A failed call: the same attempt starts again on the same instance, no instance marked away.
     const state = await waitFor(async () => {
       const s = await runnerState(id);
-      return s?.phase === "starting" && s.attempt.failures === 1 ? s : undefined;
+      return s?.phase === "starting" && s.attempt.failures >= 1 ? s : undefined;
     }, "the failed start to be counted");
     expect(state.attempt.attempt).toBe(1);
     expect(await processorPool(testEnv).away()).toEqual({});
+    proxyDown = false;
     spy.mockRestore();
     await fireAlarm(id);
     expect((await waitForJob(key, id)).job.status).toBe("completed");

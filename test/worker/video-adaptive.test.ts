@@ -72,7 +72,7 @@ describe("a video-adaptive job end to end", () => {
     const refused = (await (await fetch(media(`/play?url=${encodeURIComponent(outside(expired))}`))).json()) as { code: number; frames: number };
     expect(refused.code).not.toBe(0);
     expect(refused.frames).toBe(0);
-  });
+  }, 240_000);
 
   it.each([
     ["free", { renditions: [{ height: 240 }, { height: 360 }, { height: 480 }, { height: 720 }] }, "renditions", /the free plan allows at most 3 renditions/],

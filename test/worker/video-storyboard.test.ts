@@ -55,7 +55,7 @@ describe("a video-storyboard job end to end", () => {
     expect(await inspect(bytes)).toMatchObject({ format: "jpeg", width: 160, height: 90 });
     expect((await testEnv.OUTPUTS.head(`outputs/${job.id}/storyboard/storyboard.vtt`))?.size).toBe(result.size);
     expect((await testEnv.OUTPUTS.head(`outputs/${job.id}/storyboard/sprite.jpg`))?.size).toBe(result.sprite.size);
-  });
+  }, 120_000);
 
   it("runs in the client dialect as WebP", async () => {
     const { key } = await newKey();
@@ -65,7 +65,7 @@ describe("a video-storyboard job end to end", () => {
     // Read back over HTTP, the job is in the HTTP dialect (the result under `result`).
     expect(job).toMatchObject({ type: "video-storyboard", status: "completed", result: { tile: { count: 3, columns: 3, rows: 1, width: 64, height: 36 }, sprite: { format: "webp" } } });
     expect(await inspect(await (await workerFetch(job.result.sprite.url)).arrayBuffer())).toMatchObject({ format: "webp", width: 192, height: 36 });
-  });
+  }, 120_000);
 });
 
 describe("what video-storyboard refuses at creation", () => {

@@ -48,6 +48,12 @@ export async function findActiveKey(db: Db, key: string) {
   return rows[0];
 }
 
+/** Whether the key with id `keyId` is still active (not revoked): open streams and waits ask again as they go. */
+export async function isKeyActive(db: Db, keyId: string): Promise<boolean> {
+  const rows = await db.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+  return rows.length > 0;
+}
+
 export async function revokeApiKey(db: Db, idOrPrefix: string, now: number) {
   const column = idOrPrefix.startsWith("key_") ? apiKeys.id : apiKeys.prefix;
   const rows = await db

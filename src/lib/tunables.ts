@@ -209,6 +209,12 @@ export const TUNABLES = {
     /** A held request re-reads the job after this delay, doubling up to checkMaxMs. */
     checkFirstMs: 100,
     checkMaxMs: 1_000,
+    /**
+     * A held request or an open event stream asks D1 again this often whether its API key is
+     * still active, and always before it sends anything of the job: a revoked key's stream
+     * ends (an `error` event, or 401) within this and one re-read of the job, under 5 s.
+     */
+    keyCheckMs: 2_000,
   },
 
   idempotency: {

@@ -7,10 +7,11 @@ import { listJobsQuery, nestQuery, queryPath } from "../contract/list-jobs.ts";
 import { canonicalJobType, httpJobType } from "../contract/names.ts";
 import { database } from "../db/client.ts";
 import { deleteJobRow, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
+import { isKeyActive } from "../db/orgs.ts";
 import { toHttpJob, viewOptions } from "../jobs/view.ts";
-import { AppError, invalidInput, notFound } from "../lib/errors.ts";
+import { AppError, errorBody, invalidInput, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
-import { TUNABLES } from "../lib/tunables.ts";
+import { tunablesFor } from "../lib/tunables.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
@@ -21,7 +22,7 @@ import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { createJobValidation } from "./create-job-validation.ts";
 import { idempotency } from "./idempotency.ts";
 import { zodValidator } from "./validation.ts";
-import { holdUntilFinal, preferredWaitS } from "./wait.ts";
+import { holdUntilFinal, keyWatch, preferredWaitS } from "./wait.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -111,9 +112,19 @@ export const jobsRoutes = new Hono<AppEnv>()
     });
   })
   .get("/:id", async (c) => {
-    const read = () => findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    const db = database(c.env.DB);
+    const read = () => findOrgJob(db, c.get("org").id, c.get("mode"), c.req.param("id"));
     const waitS = preferredWaitS(c.req.header("prefer"));
-    const row = waitS === undefined ? await read() : await holdUntilFinal(read, waitS, c.req.raw.signal);
+    let row;
+    if (waitS === undefined) row = await read();
+    else {
+      // Held, the request re-checks its key as it goes, and once more before it answers
+      // with the job (and its signed links): a key revoked meanwhile gets 401.
+      const wait = tunablesFor(c.env).wait;
+      const key = keyWatch(() => isKeyActive(db, c.get("apiKeyId")), wait.keyCheckMs);
+      row = await holdUntilFinal(read, { waitS, signal: c.req.raw.signal, beforeRead: key.due, timing: wait });
+      await key.now();
+    }
     if (!row) throw notFound("job");
     if (waitS !== undefined) {
       c.header("preference-applied", `wait=${waitS}`);
@@ -122,21 +133,32 @@ export const jobsRoutes = new Hono<AppEnv>()
     return c.json(await toHttpJob(row, viewOptions(c)));
   })
   .get("/:id/events", async (c) => {
-    const read = () => findOrgJob(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));
+    const db = database(c.env.DB);
+    const read = () => findOrgJob(db, c.get("org").id, c.get("mode"), c.req.param("id"));
     if (!(await read())) throw notFound("job");
+    const wait = tunablesFor(c.env).wait;
+    const key = keyWatch(() => isKeyActive(db, c.get("apiKeyId")), wait.keyCheckMs);
     return streamSSE(c, async (stream) => {
       let last = "";
       const send = async (row: NonNullable<Awaited<ReturnType<typeof read>>>) => {
-        const job = await toHttpJob(row, viewOptions(c));
         const event = FINAL_STATUSES.includes(row.status) ? "end" : "progress";
-        const data = JSON.stringify(job);
         const seen = `${row.status}:${row.progress}`;
         if (event === "progress" && seen === last) return;
+        // Nothing of the job goes out on a key revoked since the last check.
+        await key.now();
         last = seen;
-        await stream.writeSSE({ event, data });
+        await stream.writeSSE({ event, data: JSON.stringify(await toHttpJob(row, viewOptions(c))) });
       };
-      // Each connection lasts at most TUNABLES.wait.maxS; an EventSource reconnects by itself.
-      await holdUntilFinal(read, TUNABLES.wait.maxS, c.req.raw.signal, send);
+      try {
+        // Each connection lasts at most wait.maxS; an EventSource reconnects by itself (and a
+        // revoked key's reconnection gets 401).
+        await holdUntilFinal(read, { waitS: wait.maxS, signal: c.req.raw.signal, onRead: send, beforeRead: key.due, timing: wait });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        // The key was revoked: one last `error` event in the API's error shape, and the stream ends.
+        log("info", "event stream ended: its API key was revoked", { job: c.req.param("id"), key: c.get("apiKeyId") });
+        await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(error.code, error.message, error.details, c.get("requestId"))) });
+      }
     });
   })
   .post("/:id/cancel", async (c) => {

@@ -2,6 +2,8 @@
 // Attempt, in the runner's storage, and sent in its start's callback), and the check of
 // what a request of the processor presents against the attempt the runner holds: its
 // token, in constant time, and in production the container it came from (docs/security.md).
+import { database } from "../db/client.ts";
+import { findJob } from "../db/jobs.ts";
 import { base64url, timingSafeEqualText } from "../lib/crypto.ts";
 import type { Attempt } from "./attempt.ts";
 
@@ -30,4 +32,25 @@ export async function checkPresented(current: Attempt | undefined, pid: string, 
   if (!current.token || !presented.token || !(await timingSafeEqualText(presented.token, current.token))) return "wrong token";
   if (expectedSender !== undefined && !(presented.sender !== undefined && (await timingSafeEqualText(presented.sender, expectedSender)))) return "wrong sender";
   return "held";
+}
+
+/** The job an attempt id `<jobId>.<attempt>` belongs to, and the attempt's number; undefined for anything else. */
+export function parseAttemptId(pid: string): { jobId: string; attempt: number } | undefined {
+  const match = /^(.+)\.([1-9]\d{0,5})$/.exec(pid);
+  return match ? { jobId: match[1]!, attempt: Number(match[2]) } : undefined;
+}
+
+/**
+ * The first check of a request of the processor, before anything is answered about the
+ * attempt, its job or the protocol, and before any Durable Object is asked (a runner is
+ * made by the first call to its name): a bearer token of an attempt token's form, for an
+ * attempt that was begun (its job's row in D1 is at that attempt or later). What passes is
+ * then checked by the job's runner, which holds the token (checkPresented, constant time).
+ */
+export async function attemptMayBeAsked(env: Env, pid: string, presented: Presented): Promise<boolean> {
+  if (!presented.token) return false;
+  const parsed = parseAttemptId(pid);
+  if (!parsed) return false;
+  const job = await findJob(database(env.DB), parsed.jobId);
+  return job !== undefined && job.attempt >= parsed.attempt;
 }

@@ -25,7 +25,7 @@ import {
 } from "../contract/processor-protocol.ts";
 import { log } from "../lib/log.ts";
 import type { Attempt } from "./attempt.ts";
-import type { AttemptCheck, Presented } from "./credentials.ts";
+import { attemptMayBeAsked, type AttemptCheck, type Presented } from "./credentials.ts";
 
 /** The host the container's events are addressed to; only the ProcessorContainer's outbound handler answers it. */
 export const CALLBACK_HOST = "runner.media-jobs.internal";
@@ -66,13 +66,34 @@ export function presentedBy(request: Request, sender: string | undefined): Prese
 
 /** The answer to a request the runner did not take: 401 for wrong credentials (logged by the runner), 409 for an attempt it no longer holds. */
 export function refusal(check: Exclude<AttemptCheck, "held">, pid: string): Response {
-  const message = check === "not held" ? `the runner no longer holds attempt ${pid}` : `${check} for attempt ${pid}`;
-  return new Response(message, { status: check === "not held" ? 409 : 401, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (check !== "not held") return unauthenticated();
+  return new Response(`the runner no longer holds attempt ${pid}`, { status: 409, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+/**
+ * The one answer to a request of the processor whose credentials did not pass: 401, the same
+ * whatever failed (no token, a made-up one, an attempt that never began, another attempt's
+ * token), naming nothing of the attempt, its job or the protocol.
+ */
+export function unauthenticated(): Response {
+  return new Response("missing or wrong attempt credentials", { status: 401, headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": "Bearer" } });
+}
+
+/**
+ * The first check of every request of the processor (credentials.ts attemptMayBeAsked): a
+ * 401 (logged as a warning: anyone can send one) when it fails, undefined when it passes and
+ * the job's runner may be asked.
+ */
+export async function refuseUnknownCaller(env: Env, request: Request, pid: string, presented: Presented): Promise<Response | undefined> {
+  if (await attemptMayBeAsked(env, pid, presented)) return undefined;
+  log("warn", "processor request refused: no credentials of a begun attempt", { path: new URL(request.url).pathname, token: presented.token ? "present" : "missing" });
+  return unauthenticated();
 }
 
 /**
  * A 409 protocolMismatch answer (logged, naming both versions) when a request of the
  * processor names another protocol version than this Worker's; undefined when it names ours.
+ * Asked only once the request's credentials are the attempt's: versions are named to no one else.
  */
 export function refuseOtherProtocol(request: Request, what: string): Response | undefined {
   const processor = protocolVersionOf(request.headers.get(PROTOCOL_HEADER));
@@ -89,16 +110,18 @@ export function jobOfAttempt(pid: string): string | undefined {
 }
 
 /**
- * Checks a pushed event and hands it to its job's runner: 204 when the runner holds the
- * attempt, 409 when it does not (the processor stops pushing it) or when the processor
- * speaks another protocol version (a protocolMismatch body), 401 when the token or the
- * sender is not the attempt's, 400 when the body is wrong. `sender`: the container that
- * sent it (ProcessorContainer's outbound handler), undefined on the local route.
+ * Checks a pushed event and hands it to its job's runner. Credentials first: 401 (and no
+ * runner asked) unless it carries a token for an attempt that was begun, 401 too when the
+ * runner finds the token or the sender is not the attempt's; only then 409 when the runner
+ * does not hold the attempt (the processor stops pushing it) or the processor speaks another
+ * protocol version (a protocolMismatch body), 204 when the runner took it. 400 when the body
+ * is not a job state (it names the attempt, so it is read first). `sender`: the container
+ * that sent it (ProcessorContainer's outbound handler), undefined on the local route.
  */
 export async function receiveProcessorEvent(env: Env, request: Request, sender?: string): Promise<Response> {
   if (request.method !== "POST") return new Response(null, { status: 405 });
-  const mismatch = refuseOtherProtocol(request, "event");
-  if (mismatch) return mismatch;
+  const presented = presentedBy(request, sender);
+  if (!presented.token) return (await refuseUnknownCaller(env, request, "", presented))!;
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_EVENT_BYTES) return new Response("event too large", { status: 413 });
   const text = await request.text();
@@ -117,6 +140,19 @@ export async function receiveProcessorEvent(env: Env, request: Request, sender?:
     return new Response(`body must be a processor job state {id, state, …}: ${problem}`, { status: 400 });
   }
   const state = parsed.data;
-  const check = await env.JOB_RUNNER.getByName(jobId).event(state, presentedBy(request, sender));
+  const unknown = await refuseUnknownCaller(env, request, state.id, presented);
+  if (unknown) return unknown;
+  const runner = env.JOB_RUNNER.getByName(jobId);
+  // Another protocol's event is not handed over; whether its sender gets to learn that is the runner's to say.
+  if (refusesOurProtocol(request)) {
+    const check = await runner.holdsAttempt(state.id, presented);
+    return check === "held" ? refuseOtherProtocol(request, "event")! : refusal(check, state.id);
+  }
+  const check = await runner.event(state, presented);
   return check === "held" ? new Response(null, { status: 204 }) : refusal(check, state.id);
+}
+
+/** Whether a request of the processor names another protocol version than this Worker's (refuseOtherProtocol answers it). */
+function refusesOurProtocol(request: Request): boolean {
+  return !speaksOurProtocol(protocolVersionOf(request.headers.get(PROTOCOL_HEADER)));
 }

@@ -8,7 +8,7 @@ import { database } from "../db/client.ts";
 import { findJob } from "../db/jobs.ts";
 import { uploadKey } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
-import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol } from "./events.ts";
+import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol, refuseUnknownCaller } from "./events.ts";
 
 const text = (status: number, message: string, headers: Record<string, string> = {}) =>
   new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
@@ -43,20 +43,25 @@ export function requestedRange(header: string | null, size: number): ByteRange |
 /**
  * Streams the attempt's upload (locally under PUBLIC_BASE_URL, in production at
  * CALLBACK_HOST): 200 the whole of it, 206 a range with Content-Range (RFC 9110 §14), 416
- * a range past its end; 401 wrong token or sender, 409 an attempt the runner no longer
+ * a range past its end; 401 (before any runner is asked, then by the runner) no token of a
+ * begun attempt, a wrong token or sender, 409 an attempt the runner no longer
  * holds (or another protocol version), 404 a job without an upload or whose upload is gone.
  */
 export async function readProcessorInput(env: Env, request: Request, sender?: string): Promise<Response> {
   if (request.method !== "GET") return text(405, "inputs are read with GET");
-  const mismatch = refuseOtherProtocol(request, "input read");
-  if (mismatch) return mismatch;
   const path = new URL(request.url).pathname;
   const rest = path.startsWith(`${PROCESSOR_INPUTS_PATH}/`) ? path.slice(PROCESSOR_INPUTS_PATH.length + 1) : "";
   const pid = rest && !rest.includes("/") ? decode(rest) : "";
   const jobId = pid ? jobOfAttempt(pid) : undefined;
   if (!pid || !jobId) return text(404, `inputs are read at GET ${PROCESSOR_INPUTS_PATH}/<attempt id>`);
-  const check = await env.JOB_RUNNER.getByName(jobId).holdsAttempt(pid, presentedBy(request, sender));
+  // Credentials first: no runner is asked, and nothing said of the attempt or the protocol, before they pass.
+  const presented = presentedBy(request, sender);
+  const unknown = await refuseUnknownCaller(env, request, pid, presented);
+  if (unknown) return unknown;
+  const check = await env.JOB_RUNNER.getByName(jobId).holdsAttempt(pid, presented);
   if (check !== "held") return refusal(check, pid);
+  const mismatch = refuseOtherProtocol(request, "input read");
+  if (mismatch) return mismatch;
   const job = await findJob(database(env.DB), jobId);
   const upload = job ? uploadRefId((job.params as { url?: string }).url ?? "") : undefined;
   if (!upload) return text(404, `job ${jobId} has no uploaded input`);

@@ -9,13 +9,14 @@
 import { isOutputName, MAX_OUTPUT_BYTES, OUTPUT_CONTENT_TYPES, PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
 import { outputKey } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
-import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol } from "./events.ts";
+import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol, refuseUnknownCaller } from "./events.ts";
 import { OutputError, putOutput } from "./outputs.ts";
 
 const refuse = (status: number, message: string) => new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 
 /**
- * Stores one uploaded output: 201 once it is in R2; 401 wrong token or sender (`sender`:
+ * Stores one uploaded output: 201 once it is in R2; 401 (before any runner is asked, then by
+ * the runner) no token of a begun attempt, a wrong token or sender (`sender`:
  * the sending container, undefined on the local route), 400 a name that is
  * not an output's or a body that does not have its Content-Length, 411 no Content-Length,
  * 413 larger than R2 stores in one PUT, 415 a type no job produces, 409 when the runner no
@@ -24,14 +25,18 @@ const refuse = (status: number, message: string) => new Response(message, { stat
  */
 export async function receiveProcessorOutput(env: Env, request: Request, sender?: string): Promise<Response> {
   if (request.method !== "PUT") return refuse(405, "outputs are sent with PUT");
-  const mismatch = refuseOtherProtocol(request, "upload");
-  if (mismatch) return mismatch;
   const path = new URL(request.url).pathname;
   const [pid, name] = path.startsWith(`${PROCESSOR_OUTPUTS_PATH}/`) ? path.slice(PROCESSOR_OUTPUTS_PATH.length + 1).split("/").map(decode) : [];
   const jobId = pid ? jobOfAttempt(pid) : undefined;
   if (!pid || !jobId || name === undefined || path.split("/").length !== 5) return refuse(404, `outputs go to PUT ${PROCESSOR_OUTPUTS_PATH}/<attempt id>/<name>`);
-  const check = await env.JOB_RUNNER.getByName(jobId).holdsAttempt(pid, presentedBy(request, sender));
+  // Credentials first: no runner is asked, and nothing said of the attempt or the protocol, before they pass.
+  const presented = presentedBy(request, sender);
+  const unknown = await refuseUnknownCaller(env, request, pid, presented);
+  if (unknown) return unknown;
+  const check = await env.JOB_RUNNER.getByName(jobId).holdsAttempt(pid, presented);
   if (check !== "held") return refusal(check, pid);
+  const mismatch = refuseOtherProtocol(request, "upload");
+  if (mismatch) return mismatch;
   if (!isOutputName(name)) return refuse(400, `output name ${JSON.stringify(name)} is not a plain file name with one extension (letters, digits, "-" and "_")`);
   const declared = request.headers.get("content-length");
   if (declared === null || !/^\d+$/.test(declared)) return refuse(411, "Content-Length is required: R2 stores a streamed body only with its length known");
@@ -48,7 +53,7 @@ export async function receiveProcessorOutput(env: Env, request: Request, sender?
   }
   // A long upload can outlive its attempt (lost meanwhile, the job cancelled or run again):
   // what it stored then belongs to no one, and must not stand in for a newer attempt's.
-  const after = await env.JOB_RUNNER.getByName(jobId).holdsAttempt(pid, presentedBy(request, sender));
+  const after = await env.JOB_RUNNER.getByName(jobId).holdsAttempt(pid, presented);
   if (after !== "held") {
     const key = outputKey(jobId, name);
     if ((await env.OUTPUTS.head(key))?.customMetadata?.attempt === pid) await env.OUTPUTS.delete(key);

@@ -146,6 +146,14 @@ describe("the tunables' relations", () => {
   });
 });
 
+describe("a revoked key's open requests", () => {
+  it("end within 5 s: a key check comes at most keyCheckMs after the last, and a held read at most checkMaxMs after the one before", () => {
+    // The loop checks the key before a read; the longest gap between two checks is a check interval and one sleep.
+    expect(TUNABLES.wait.keyCheckMs + TUNABLES.wait.checkMaxMs).toBeLessThanOrEqual(4_000);
+    expect(TUNABLES.wait.keyCheckMs).toBeLessThan(TUNABLES.wait.maxS * 1000);
+  });
+});
+
 describe("the runner and the containers package", () => {
   it("sends an unanswered start again only after a cold container's start would have answered: the package waits 8 s for an instance and 20 s for its port", () => {
     // node_modules/@cloudflare/containers/dist/lib/container.js: TIMEOUT_TO_GET_CONTAINER_MS, TIMEOUT_TO_GET_PORTS_MS.

@@ -242,8 +242,8 @@ async function serveRelayed(base: string, request: RelayedRequest): Promise<void
   const response = await workerFetch(`http://127.0.0.1:8787${request.path}`, { method: request.method, headers, body });
   const answer: Record<string, string> = {};
   response.headers.forEach((value, name) => (answer[name] = value));
-  // Another test file's job (its Worker is not this one): let another file's pump have it.
-  const requeue = response.status === 409 && (request.path.startsWith(PROCESSOR_EVENTS_PATH) || request.path.startsWith(PROCESSOR_OUTPUTS_PATH));
+  // Another test file's job (its Worker has no row of the attempt: 401, or holds another: 409): let another file's pump have it.
+  const requeue = (response.status === 409 || response.status === 401) && (request.path.startsWith(PROCESSOR_EVENTS_PATH) || request.path.startsWith(PROCESSOR_OUTPUTS_PATH));
   await fetch(`${base}/__relay/respond/${request.id}`, {
     method: "POST",
     headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(answer), ...(requeue ? { "x-relay-requeue": "1" } : {}) },

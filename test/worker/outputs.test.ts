@@ -41,13 +41,13 @@ async function runningAttempt() {
 }
 
 describe("outputs uploaded by the processor", () => {
-  it("refuses a wrong token (401), another attempt (409), a bad name (400), no length (411), too large (413), a wrong type (415)", async () => {
+  it("refuses a wrong token or an attempt never begun (401), a bad name (400), no length (411), too large (413), a wrong type (415)", async () => {
     const { key, id, pid, token } = await runningAttempt();
     expect((await put(pid, "image.webp", { token: newAttemptToken() })).status).toBe(401);
     expect((await put(pid, "image.webp", { token: "x".repeat(43) })).status).toBe(401);
-    // Attempt 2's, with its own token, but the runner holds attempt 1 (no token of attempt 2 exists).
+    // Attempt 2's, but the job never began it (no token of attempt 2 exists): refused as any made-up credentials are, naming nothing.
     const later = await put(`${id}.2`, "image.webp", { token: newAttemptToken() });
-    expect(later).toMatchObject({ status: 409, text: `the runner no longer holds attempt ${id}.2` });
+    expect(later).toMatchObject({ status: 401, text: "missing or wrong attempt credentials" });
     for (const name of ["..%2Fimage.webp", ".hidden.webp", "image", "a%20b.webp", "a%2Fb%2Fimage.webp", ".sub%2Fimage.webp", "sub%2F..%2Fimage.webp", "image.webp%00.png"]) {
       const refused = await put(pid, name, { token });
       expect(refused.status, name).toBe(400);

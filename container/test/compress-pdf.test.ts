@@ -90,15 +90,28 @@ describe("compressPdf buildArgs", () => {
     ["high", "/printer"],
   ] as const)("quality %s uses the %s distiller settings, safely", (quality, preset) => {
     const args = buildArgs({ quality, removeMetadata: false }, paths);
-    expect(args.slice(0, 3)).toEqual(["-dSAFER", "-dBATCH", "-dNOPAUSE"]);
+    expect(args.slice(0, 4)).toEqual(["-dSAFER", "-dBATCH", "-dNOPAUSE", "-dNEWPDF=true"]);
     expect(args).toContain("-sDEVICE=pdfwrite");
     expect(args).toContain(`-dPDFSETTINGS=${preset}`);
     expect(args).toEqual(
       expect.arrayContaining(["-dCompatibilityLevel=1.5", "-dDetectDuplicateImages=true", "-dCompressFonts=true", "-dSubsetFonts=true", "-dAutoRotatePages=/None"]),
     );
     expect(args).not.toContain("-dOmitXMP=true");
-    expect(args.at(-1)).toBe(paths.input);
-    expect(args).toContain(`-sOutputFile=${paths.output}`);
+    expect(args).not.toContain("-dPreserveAnnots=false");
+    // The input is opened by the PDF interpreter itself, never named for `run` to guess at.
+    expect(args.slice(-6)).toEqual([
+      `--permit-file-read=${paths.input}`,
+      `--permit-file-write=${paths.output}`,
+      `-sOutputFile=${paths.output}`,
+      `-sUntrustedPdf=${paths.input}`,
+      "-c",
+      "UntrustedPdf (r) file runpdf",
+    ]);
+    expect(args.filter((a) => a === paths.input)).toEqual([]);
+  });
+
+  it("drops annotations (where Ghostscript keeps script actions) for a document with active content", () => {
+    expect(buildArgs({ quality: "medium", removeMetadata: false }, paths, true)).toContain("-dPreserveAnnots=false");
   });
 
   it("asks Ghostscript not to write XMP or dates when metadata is to be removed", () => {
@@ -108,6 +121,7 @@ describe("compressPdf buildArgs", () => {
   it("escapes % in the output path and refuses relative paths", () => {
     expect(buildArgs({ quality: "low", removeMetadata: false }, { input: "/in", output: "/a%d/out.pdf" })).toContain("-sOutputFile=/a%%d/out.pdf");
     expect(() => buildArgs({ quality: "low", removeMetadata: false }, { input: "-dNOSAFER", output: "/out.pdf" })).toThrow(/absolute/);
+    expect(() => buildArgs({ quality: "low", removeMetadata: false }, { input: "/jobs/*", output: "/out.pdf" })).toThrow(/wildcards/);
   });
 });
 
@@ -133,10 +147,10 @@ describe("compressPdf", () => {
     expect(sizes.low!).toBeLessThan(photoPdf.length / 4);
   });
 
-  it("runs Ghostscript once: both page counts come from its pdfwrite run", async () => {
+  it("runs Ghostscript once, after qpdf has parsed the file: both page counts come from its pdfwrite run", async () => {
     const job = await runJob("compressPdf", { url: media.serve("/once.pdf", photoPdf), quality: "low" });
     expect(completed(job.state).result).toMatchObject({ keptOriginal: false, pages: 2, source: { pages: 2 } });
-    expect(job.steps.map((s) => s.step)).toEqual(["gs"]);
+    expect(job.steps.map((s) => s.step)).toEqual(["qpdf", "gs"]);
   });
 
   it("keeps the document metadata by default", async () => {
@@ -269,6 +283,12 @@ describe("compressPdf", () => {
     }
   });
 
+  it("accepts a PDF after a UTF-8 byte order mark and white-space, as the header's line allows", async () => {
+    const prefixed = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("\r\n \t\n"), textPdf]);
+    const job = await runJob("compressPdf", { url: media.serve("/bom.pdf", prefixed), quality: "low" });
+    expect(completed(job.state).result).toMatchObject({ pages: 1 });
+  });
+
   it("processes a damaged PDF that Ghostscript can repair (every offset in the cross-reference table wrong)", async () => {
     const damaged = Buffer.concat([photoPdf.subarray(0, 15), Buffer.from("% junk that shifts every object\n"), photoPdf.subarray(15)]);
     const job = await runJob("compressPdf", { url: media.serve("/shifted.pdf", damaged) });
@@ -299,6 +319,11 @@ describe("compressPdf", () => {
     ["an HTML page served as application/pdf", "<!DOCTYPE html><html><body>Login required</body></html>", /HTML/],
     ["a JPEG named .pdf", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]), /not a PDF/],
     ["an empty file", "", /empty/],
+    ["PostScript", "%!PS-Adobe-3.0\n%%Title: report\nshowpage\n", /PostScript, not a PDF.*convert it to PDF/],
+    ["EPS", "%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n", /EPS.*convert it to PDF/],
+    ["EPS with a DOS binary header", Buffer.concat([Buffer.from([0xc5, 0xd0, 0xd3, 0xc6]), Buffer.alloc(60)]), /EPS.*convert it to PDF/],
+    ["text before a %PDF- header", "Here is your file:\n%PDF-1.4\n", /19 bytes of something else before its %PDF- header/],
+    ["a header naming no version", "%PDF-X\n", /%PDF-1\.x or %PDF-2\.x/],
   ])("fails %s with unsupported_media", async (name, body, message) => {
     const job = await runJob("compressPdf", { url: media.serve(`/not-pdf-${name.length}.pdf`, body, "application/pdf") });
     expect(failure(job.state)).toMatchObject({ state: "failed", error: { code: "unsupported_media", message: expect.stringMatching(message) } });

@@ -11,6 +11,14 @@ export interface PdfPage {
   jpeg?: { data: Buffer; width: number; height: number };
   /** Link annotations (one small dictionary each, as a manual's cross-references are), each to the first page. */
   links?: number;
+  /**
+   * Hostile content: a PostScript program the page embeds as a PostScript XObject
+   * (`/Subtype/PS`, drawn with `Do`), as a form XObject's `/Subtype2/PS`, and passes to the
+   * `PS` operator of its content stream. A reader that ran any of them would run it.
+   */
+  postscript?: string;
+  /** A link annotation whose action is this JavaScript. */
+  scriptLink?: string;
 }
 
 export interface PdfOptions {
@@ -24,6 +32,8 @@ export interface PdfOptions {
   packed?: boolean;
   /** With `packed`: the cross-reference stream PNG-predicted too, as the tightest writers do. */
   xrefPredictor?: boolean;
+  /** JavaScript the document runs when opened: an `/OpenAction` and a `/Names/JavaScript` entry. */
+  javascript?: string;
 }
 
 /** A photo-like JPEG: blurred noise, which JPEG compresses poorly at high quality. */
@@ -64,20 +74,32 @@ export function buildPdf(pages: PdfPage[], options: PdfOptions = {}): Buffer {
       image = stream(`/Type/XObject/Subtype/Image/Width ${page.jpeg.width}/Height ${page.jpeg.height}/ColorSpace/DeviceRGB/BitsPerComponent 8/Filter/DCTDecode`, page.jpeg.data);
     }
     const text = page.lines.map((line, i) => `BT /F1 14 Tf 72 ${720 - i * 20} Td ${pdfString(line)} Tj ET`).join("\n");
-    const content = (image ? "q 612 0 0 792 0 0 cm /Im1 Do Q\n" : "") + text;
+    const xobjects = image ? [`/Im1 ${image} 0 R`] : [];
+    let postscript = "";
+    if (page.postscript) {
+      const program = Buffer.from(page.postscript, "latin1");
+      xobjects.push(`/PS1 ${stream("/Type/XObject/Subtype/PS", program)} 0 R`);
+      xobjects.push(`/PS2 ${stream("/Type/XObject/Subtype/Form/Subtype2/PS/BBox[0 0 612 792]", program)} 0 R`);
+      postscript = `/PS1 Do /PS2 Do ${pdfString(page.postscript)} PS\n`;
+    }
+    const content = (image ? "q 612 0 0 792 0 0 cm /Im1 Do Q\n" : "") + postscript + text;
     const contents = stream("", Buffer.from(content, "latin1"), packed);
-    const resources = `/Font<</F1 ${font} 0 R>>` + (image ? `/XObject<</Im1 ${image} 0 R>>` : "");
-    const pageObject = objects.length + (page.links ?? 0) + 1;
+    const resources = `/Font<</F1 ${font} 0 R>>` + (xobjects.length ? `/XObject<<${xobjects.join("")}>>` : "");
+    const pageObject = objects.length + (page.links ?? 0) + (page.scriptLink ? 1 : 0) + 1;
     const annots = Array.from({ length: page.links ?? 0 }, (_, i) => {
       const y = 700 - i * 12;
       return add(`<</Type/Annot/Subtype/Link/Rect[72 ${y} 300 ${y + 10}]/Border[0 0 0]/Dest[${kids[0] ?? pageObject} 0 R/XYZ 0 792 0]>>`);
     });
+    if (page.scriptLink) annots.push(add(`<</Type/Annot/Subtype/Link/Rect[72 72 300 90]/A<</S/JavaScript/JS${pdfString(page.scriptLink)}>>>>`));
     const annotsEntry = annots.length ? `/Annots[${annots.map((a) => `${a} 0 R`).join(" ")}]` : "";
     kids.push(add(`<</Type/Page/Parent ${pageTree} 0 R/MediaBox[0 0 612 792]/Resources<<${resources}>>/Contents ${contents} 0 R${annotsEntry}>>`));
   }
   objects[pageTree - 1] = Buffer.from(`<</Type/Pages/Kids[${kids.map((k) => `${k} 0 R`).join(" ")}]/Count ${kids.length}>>`, "latin1");
   const metadata = options.xmp ? stream("/Type/Metadata/Subtype/XML", Buffer.from(options.xmp, "utf8")) : undefined;
-  objects[catalog - 1] = Buffer.from(`<</Type/Catalog/Pages ${pageTree} 0 R${metadata ? `/Metadata ${metadata} 0 R` : ""}>>`, "latin1");
+  const javascript = options.javascript
+    ? `/OpenAction<</S/JavaScript/JS${pdfString(options.javascript)}>>/Names<</JavaScript<</Names[(open)<</S/JavaScript/JS${pdfString(options.javascript)}>>]>>>>`
+    : "";
+  objects[catalog - 1] = Buffer.from(`<</Type/Catalog/Pages ${pageTree} 0 R${metadata ? `/Metadata ${metadata} 0 R` : ""}${javascript}>>`, "latin1");
   const info = options.info
     ? add(`<<${Object.entries(options.info).map(([k, v]) => `/${k}${pdfString(v)}`).join("")}>>`)
     : undefined;

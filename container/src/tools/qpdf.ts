@@ -5,7 +5,7 @@
 // ID are dropped through qpdf's JSON update; objects no longer referenced are not written.
 import { writeFile } from "node:fs/promises";
 import { JobCancelled, JobFailure } from "../errors.ts";
-import { runTool } from "./spawn.ts";
+import { runTool, type RunOptions } from "./spawn.ts";
 
 const QPDF = "qpdf";
 
@@ -15,10 +15,10 @@ export interface QpdfOptions {
 }
 
 /** qpdf's exit codes: 0 success, 3 success with warnings (a repaired file), 2 errors. */
-async function qpdf(args: string[], options: QpdfOptions, maxBuffer?: number): Promise<string> {
+async function qpdf(args: string[], options: QpdfOptions, more: Pick<RunOptions, "maxBuffer" | "onStdout"> = {}): Promise<string> {
   let run;
   try {
-    run = await runTool(QPDF, args, { ...options, maxBuffer });
+    run = await runTool(QPDF, args, { ...options, ...more });
   } catch (error) {
     throw new JobFailure("processing_failed", "qpdf is not available on this processor", { cause: error });
   }
@@ -30,6 +30,41 @@ async function qpdf(args: string[], options: QpdfOptions, maxBuffer?: number): P
     throw new JobFailure("corrupt_media", "the PDF could not be read; it is damaged or not a valid PDF", { cause: said });
   }
   return run.stdout;
+}
+
+/**
+ * Names that make a PDF do something when opened or clicked, rather than show something:
+ * scripts, launching programs, submitting or importing form data, rich media, and
+ * PostScript (a `/Subtype /PS` or `/Subtype2 /PS` XObject). Matched as qpdf's JSON v2 writes a
+ * name (`"/JS"`); a string holding that text is written `"u:/JS"` and does not match.
+ */
+const ACTIVE_NAMES = /"\/(JavaScript|JS|Launch|SubmitForm|ImportData|RichMedia|PS)"/g;
+
+export interface PdfInspection {
+  /** The active-content names found in the file's dictionaries, each once (empty for none). */
+  active: string[];
+}
+
+/**
+ * Proves that `path` parses as a PDF, before any other tool reads it: qpdf reads the
+ * cross-reference table (reconstructing it if damaged: exit code 3), the trailer, the page
+ * tree and every object's dictionary (stream data is not decoded), and fails corrupt_media
+ * (or encrypted_media) when it cannot. Its JSON is scanned as it streams for active content,
+ * so a file of any number of objects costs no memory here.
+ */
+export async function inspectPdf(path: string, options: QpdfOptions): Promise<PdfInspection> {
+  const active = new Set<string>();
+  let carry = "";
+  await qpdf(["--json=2", "--json-key=pages", "--json-key=qpdf", "--json-stream-data=none", path], options, {
+    maxBuffer: 64 * 1024,
+    onStdout: (chunk) => {
+      const text = carry + chunk;
+      for (const match of text.matchAll(ACTIVE_NAMES)) active.add(match[1]!);
+      // A name split between two chunks is found in the next one.
+      carry = text.slice(-16);
+    },
+  });
+  return { active: [...active].sort() };
 }
 
 /** One object of the file as qpdf's JSON v2 shows it: `trailer`, or a reference such as `1 0 R`. */

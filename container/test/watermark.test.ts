@@ -201,6 +201,70 @@ describe("watermark on compressImage", () => {
   });
 });
 
+describe("an opaque picture stays opaque with a watermark", () => {
+  /** A photo-like opaque picture (noise, so the encoders have something to weigh) in `format`. */
+  async function opaque(format: "jpeg" | "png" | "avif") {
+    const noise = Buffer.from(Array.from({ length: 200 * 150 * 3 }, (_, i) => (i * 7919) % 251));
+    const bytes = await sharp(noise, { raw: { width: 200, height: 150, channels: 3 } }).resize(400, 300).toFormat(format).toBuffer();
+    return media.serve(`/opaque-${format}-${Math.random().toString(36).slice(2)}`, bytes);
+  }
+
+  const probe = async (bytes: Buffer) => {
+    const { format, channels, hasAlpha } = await sharp(bytes).metadata();
+    return { format, channels, hasAlpha };
+  };
+
+  it.each([
+    ["a JPEG kept as JPEG", "jpeg", {}, "jpeg"],
+    ["a JPEG made a lossless PNG", "jpeg", { format: "png", quality: 100 }, "png"],
+    ["a JPEG made a palette PNG", "jpeg", { format: "png", quality: 80 }, "png"],
+    ["a PNG kept as PNG, lossless", "png", { quality: 100 }, "png"],
+    ["an AVIF kept as AVIF", "avif", {}, "heif"],
+    ["a JPEG made WebP", "jpeg", { format: "webp" }, "webp"],
+  ] as const)("%s: text and logo watermarks add no alpha channel, and the format is the one it had without", async (_name, input, options, format) => {
+    const url = await opaque(input);
+    for (const watermark of [{ text: "© acme", size: 0.1 }, { url: logoUrl, size: 0.25 }]) {
+      const plain = await runJob("compressImage", { url, ...options });
+      const marked = await runJob("compressImage", { url, ...options, watermark });
+      const without = completed(plain.state).result;
+      const withMark = completed(marked.state).result;
+      expect(withMark.format).toBe(without.format);
+      const out = await marked.output(withMark.url);
+      expect(await probe(out)).toEqual({ format, channels: 3, hasAlpha: false });
+      // The watermark is there all the same.
+      const [, max] = await range(out, { left: 200, top: 150, width: 200, height: 150 });
+      expect(max).toBeGreaterThan(200);
+    }
+  });
+
+  it("a lossless PNG with a watermark is about the size of the same PNG without (no unused alpha plane)", async () => {
+    const url = await opaque("jpeg");
+    const plain = await runJob("compressImage", { url, format: "png", quality: 100 });
+    const marked = await runJob("compressImage", { url, format: "png", quality: 100, watermark: { text: "© acme", size: 0.1 } });
+    expect(completed(marked.state).result.size).toBeLessThan(completed(plain.state).result.size * 1.05);
+  });
+
+  it("a picture with transparency keeps it, and so does contain's transparent padding", async () => {
+    const clear = media.serve("/clear.png", await sharp({ create: { width: 400, height: 300, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer());
+    const job = await runJob("compressImage", { url: clear, watermark: { text: "© acme", size: 0.1 } });
+    expect(await probe(await job.output(completed(job.state).result.url))).toEqual({ format: "png", channels: 4, hasAlpha: true });
+
+    const padded = await runJob("compressImage", { url: await opaque("jpeg"), format: "png", maxWidth: 400, maxHeight: 400, fit: "contain", watermark: { text: "© acme", size: 0.1 } });
+    expect(await probe(await padded.output(completed(padded.state).result.url))).toEqual({ format: "png", channels: 4, hasAlpha: true });
+    // Padding in a colour is opaque.
+    const coloured = await runJob("compressImage", { url: await opaque("jpeg"), format: "png", maxWidth: 400, maxHeight: 400, fit: "contain", background: "#336699", watermark: { text: "© acme", size: 0.1 } });
+    expect(await probe(await coloured.output(completed(coloured.state).result.url))).toEqual({ format: "png", channels: 3, hasAlpha: false });
+  });
+
+  it("videoThumbnail and videoExtraction's PNG frames stay RGB with a watermark", async () => {
+    const thumb = await runJob("videoThumbnail", { url: blackVideo, timestamp: 1, format: "png", watermark: { text: "© acme", size: 0.1 } });
+    expect(await probe(await thumb.output(completed(thumb.state).result.url))).toEqual({ format: "png", channels: 3, hasAlpha: false });
+    const job = await runJob("videoExtraction", { url: blackVideo, audio: false, frames: { mode: "count", count: 1, format: "png", width: 160, watermark: { url: logoUrl, size: 0.25 } } });
+    const [frame] = completed(job.state).result.frames;
+    expect(await probe(await job.output(frame!.url))).toEqual({ format: "png", channels: 3, hasAlpha: false });
+  });
+});
+
 describe("watermark on video", () => {
   it("compressVideo overlays the logo on every frame at the top-left, scaled to the output", async () => {
     const job = await runJob("compressVideo", { url: blackVideo, watermark: { url: logoUrl, position: "top-left", size: 0.25 } });

@@ -5,6 +5,8 @@
 import { z } from "zod";
 import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
 import { listJobsQuery } from "./list-jobs.ts";
+import { OUTPUT_CONTENT_TYPES } from "./processor-protocol.ts";
+import { TUS, UPLOADABLE_CONTENT_TYPES } from "./uploads.ts";
 import { ERROR_RESPONSES, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
 
 export const json = (schema: JsonSchema, example?: unknown) => ({ "application/json": { schema, ...(example === undefined ? {} : { example }) } });
@@ -35,7 +37,12 @@ const tusHeader = (description: string, type = "string") => ({ description, sche
 const tusUploadKey = { name: "key", in: "path", required: true, description: "The upload's id after `upl_`: the URL is the `Location` its creation answered.", schema: { type: "string" } };
 const tusResumable = { name: "Tus-Resumable", in: "header", required: true, description: "`1.0.0` (412 otherwise).", schema: { type: "string", enum: ["1.0.0"] } };
 const uploadChecksum = { name: "Upload-Checksum", in: "header", required: false, description: "`sha1 <base64>` or `sha256 <base64>` of this request's body; a mismatch is 460 and keeps nothing.", schema: { type: "string" } };
-const offsetOctetStream = { "application/offset+octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
+const offsetOctetStream = { [TUS.patchContentType]: { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
+/** Sent on every tus answer, errors included (tus 1.0.0 core), OPTIONS too. */
+const tusResumableHeader = { description: "`1.0.0`.", required: true, schema: { type: "string", const: TUS.version } };
+const binary = (type: string) => ({ schema: { type: "string", contentMediaType: type } });
+/** A body of any of these media types, as bytes. */
+const bytesOf = (types: readonly string[]) => Object.fromEntries(types.map((type) => [type, binary(type)]));
 
 export function paths(): Record<string, Record<string, JsonSchema>> {
   return {
@@ -173,14 +180,15 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         operationId: "putUploadContent",
         tags: ["uploads"],
         summary: "Send an upload's bytes (the Worker's own upload target)",
-        description: "The `target.url` of an upload when R2 credentials are not configured; no API key, the `token` is the authority. `Content-Length` must equal the declared size; the body is streamed into R2.",
+        description:
+          "The `target.url` of an upload when R2 credentials are not configured; no API key, the `token` is the authority. Send `target.headers`: `Content-Type` the upload's declared `contentType` (the service keeps the declared type whatever this header says; `application/octet-stream` is taken too) and `Content-Length` equal to the declared size; the body is streamed into R2.",
         security: [],
         parameters: [
           uploadId,
           { name: "token", in: "query", required: true, description: "The signed claim in `target.url`.", schema: { type: "string" } },
           { name: "Content-Length", in: "header", required: true, description: "The declared size.", schema: { type: "integer" } },
         ],
-        requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
+        requestBody: { required: true, content: bytesOf([...UPLOADABLE_CONTENT_TYPES, "application/octet-stream"]) },
         responses: { "200": ok("Stored; the upload is `uploaded`.", schemaRef("Upload")), ...errors("invalid_input", "forbidden", "not_found") },
       },
     },
@@ -195,8 +203,8 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
           "204": {
             description: "The server's tus capabilities.",
             headers: {
-              "Tus-Resumable": tusHeader("`1.0.0`."),
-              "Tus-Version": tusHeader("`1.0.0`."),
+              "Tus-Resumable": tusResumableHeader,
+              "Tus-Version": { ...tusHeader("`1.0.0`."), required: true },
               "Tus-Extension": tusHeader("`creation,creation-with-upload,termination,expiration,checksum`."),
               "Tus-Max-Size": tusHeader("The largest upload any plan takes, in bytes (the caller's plan may take less: 413 at creation).", "integer"),
               "Tus-Checksum-Algorithm": tusHeader("`sha1,sha256`."),
@@ -222,10 +230,10 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
           "201": {
             description: "Created.",
             headers: {
-              Location: tusHeader("The upload's URL: `…/v1/uploads/tus/upl_…`."),
+              Location: { ...tusHeader("The upload's URL: `…/v1/uploads/tus/upl_…`."), required: true },
               "Upload-Expires": tusHeader("When the unfinished upload expires (RFC 9110 date); each PATCH moves it on."),
               "Upload-Offset": tusHeader("With bytes sent along: the offset reached.", "integer"),
-              "Tus-Resumable": tusHeader("`1.0.0`."),
+              "Tus-Resumable": tusResumableHeader,
               RateLimit: headerRef("RateLimit"),
               "RateLimit-Policy": headerRef("RateLimit-Policy"),
             },
@@ -253,7 +261,10 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         description: "As OPTIONS /v1/uploads/tus: a browser's preflight before each PATCH, HEAD or DELETE.",
         security: [],
         parameters: [tusUploadKey],
-        responses: { "204": { description: "The server's tus capabilities (as OPTIONS /v1/uploads/tus)." }, ...anyClientError },
+        responses: {
+          "204": { description: "The server's tus capabilities (as OPTIONS /v1/uploads/tus).", headers: { "Tus-Resumable": tusResumableHeader, "Tus-Version": { ...tusHeader("`1.0.0`."), required: true } } },
+          ...anyClientError,
+        },
       },
       post: {
         operationId: "tusOverride",
@@ -263,7 +274,8 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         parameters: [tusUploadKey, tusResumable, { name: "X-HTTP-Method-Override", in: "header", required: true, schema: { type: "string", enum: ["PATCH", "DELETE", "HEAD"] } }],
         requestBody: { required: false, content: offsetOctetStream },
         responses: {
-          "204": { description: "As the PATCH or DELETE it stands for." },
+          "200": { description: "As the HEAD it stands for: the upload's offset and length, no body.", headers: { "Upload-Offset": tusHeader("Bytes received and kept.", "integer"), "Upload-Length": tusHeader("The declared size.", "integer"), "Tus-Resumable": tusResumableHeader } },
+          "204": { description: "As the PATCH or DELETE it stands for.", headers: { "Upload-Offset": tusHeader("With PATCH: the offset reached.", "integer"), "Tus-Resumable": tusResumableHeader } },
           ...errors("invalid_input", "unauthorized", "tus_version_unsupported", "not_found", "upload_offset_mismatch", "upload_expired", "payload_too_large", "unsupported_media_type", "upload_locked", "checksum_mismatch"),
         },
       },
@@ -277,11 +289,12 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
           "200": {
             description: "The upload's state; no body.",
             headers: {
-              "Upload-Offset": tusHeader("Bytes received and kept.", "integer"),
-              "Upload-Length": tusHeader("The declared size.", "integer"),
+              "Upload-Offset": { ...tusHeader("Bytes received and kept.", "integer"), required: true },
+              "Upload-Length": { ...tusHeader("The declared size.", "integer"), required: true },
               "Upload-Metadata": tusHeader("`filename` and `filetype`, base64."),
               "Upload-Expires": tusHeader("While unfinished: when it expires."),
-              "Cache-Control": tusHeader("`no-store`."),
+              "Cache-Control": { ...tusHeader("`no-store`."), required: true },
+              "Tus-Resumable": tusResumableHeader,
             },
           },
           ...errors("unauthorized", "tus_version_unsupported", "not_found", "upload_expired"),
@@ -296,7 +309,10 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         parameters: [tusUploadKey, tusResumable, { name: "Upload-Offset", in: "header", required: true, schema: { type: "integer", minimum: 0 } }, uploadChecksum],
         requestBody: { required: true, content: offsetOctetStream },
         responses: {
-          "204": { description: "Kept.", headers: { "Upload-Offset": tusHeader("The offset reached.", "integer"), "Upload-Expires": tusHeader("While unfinished: when it expires.") } },
+          "204": {
+            description: "Kept.",
+            headers: { "Upload-Offset": { ...tusHeader("The offset reached.", "integer"), required: true }, "Upload-Expires": tusHeader("While unfinished: when it expires."), "Tus-Resumable": tusResumableHeader },
+          },
           ...errors("invalid_input", "unauthorized", "tus_version_unsupported", "not_found", "upload_offset_mismatch", "upload_expired", "payload_too_large", "unsupported_media_type", "upload_locked", "checksum_mismatch"),
         },
       },
@@ -306,7 +322,7 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         summary: "Terminate a resumable upload (tus termination)",
         description: "Its R2 parts are aborted and its bytes removed; later requests get 410.",
         parameters: [tusUploadKey, tusResumable],
-        responses: { "204": { description: "Terminated." }, ...errors("unauthorized", "tus_version_unsupported", "not_found", "upload_expired", "upload_locked") },
+        responses: { "204": { description: "Terminated.", headers: { "Tus-Resumable": tusResumableHeader } }, ...errors("unauthorized", "tus_version_unsupported", "not_found", "upload_expired", "upload_locked") },
       },
     },
     "/v1/usage": {
@@ -332,13 +348,16 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
           { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-1023"] } },
         ],
         responses: {
-          "200": { description: "The whole file.", headers: fileHeaders(), content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
+          "200": { description: "The whole file, as the output's own media type.", headers: fileHeaders(), content: bytesOf(OUTPUT_CONTENT_TYPES) },
           "206": {
-            description: "The requested range.",
-            headers: { ...fileHeaders(), "Content-Range": { schema: { type: "string" } } },
-            content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+            description: "The requested range (one range; several, or a malformed one, are answered with the whole file).",
+            headers: { ...fileHeaders(), "Content-Range": { description: "`bytes <first>-<last>/<size>`.", required: true, schema: { type: "string", pattern: "^bytes \\d+-\\d+/\\d+$" } } },
+            content: bytesOf(OUTPUT_CONTENT_TYPES),
           },
-          "416": { description: "The range is outside the file.", headers: { "Content-Range": { description: "`bytes */<size>`.", schema: { type: "string" } } } },
+          "416": {
+            description: "The range starts at or past the end of the file (or asks for an empty suffix); no body.",
+            headers: { "X-Request-Id": headerRef("X-Request-Id"), "Content-Range": { description: "`bytes */<size>`: the file's size.", required: true, schema: { type: "string", pattern: "^bytes \\*/\\d+$" } } },
+          },
           ...errors("forbidden", "not_found"),
         },
       },
@@ -392,10 +411,10 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
 
 function fileHeaders() {
   return {
-    "Content-Type": { description: "The output's media type.", schema: { type: "string" } },
-    "Content-Length": { schema: { type: "integer" } },
-    ETag: { schema: { type: "string" } },
-    "Accept-Ranges": { schema: { type: "string", const: "bytes" } },
+    "Content-Type": { description: "The output's media type, one of the content types below.", required: true, schema: { type: "string", enum: [...OUTPUT_CONTENT_TYPES] } },
+    "Content-Length": { required: true, schema: { type: "integer" } },
+    ETag: { required: true, schema: { type: "string" } },
+    "Accept-Ranges": { required: true, schema: { type: "string", const: "bytes" } },
   };
 }
 

@@ -105,15 +105,23 @@ const fieldIssue = z.object({
 });
 
 const rateLimitDetails = z.object({
-  limit: z.int().describe("Requests or jobs allowed per window."),
-  window: z.int().describe("The window in seconds."),
-  retryAfter: z.int().describe("Seconds until a retry can succeed."),
+  policy: z
+    .string()
+    .describe("The limit that refused the request, as the RateLimit-Policy and RateLimit headers name it: `jobs-per-hour`, `uploads-per-hour`, `open-uploads` (resumable uploads unfinished at once) or `reads`."),
+  limit: z.int().describe("What the limit allows: jobs, uploads or reads per window, or (`open-uploads`) unfinished uploads at once."),
+  window: z.int().optional().describe("The window in seconds, for a limit over time; absent for `open-uploads`, a limit on uploads at once."),
+  retryAfter: z.int().describe("Seconds until a retry can succeed (Retry-After)."),
 });
 
-/** The details an error code comes with: field problems for 400 (none when the body could not be read at all), the limit for 429. */
+const sizeLimitDetails = z.object({
+  limit: z.int().describe("The largest size allowed, in bytes: the plan's largest upload, or the upload token's `maxBytes`."),
+});
+
+/** The details an error code comes with: field problems for 400 (none when the body could not be read at all), the size limit for a tus creation's 413, the limit for 429. */
 const errorDetails: Partial<Record<ApiErrorCode, z.ZodType>> = {
   invalid_input: z.array(fieldIssue).optional().describe("Each problem with its field."),
   rate_limit_exceeded: rateLimitDetails,
+  payload_too_large: sizeLimitDetails.optional().describe("With a tus creation whose Upload-Length is over a limit: that limit."),
 };
 
 /**
@@ -233,6 +241,7 @@ function responseComponents(): Record<string, JsonSchema> {
   registry.add(z.object({ data: z.array(webhookDelivery).describe("Newest first.") }), { id: "WebhookDeliveryList" });
   registry.add(fieldIssue, { id: "FieldIssue" });
   registry.add(rateLimitDetails, { id: "RateLimitDetails" });
+  registry.add(sizeLimitDetails, { id: "SizeLimitDetails" });
   const errorBodies = API_ERROR_CODES.map((code) => {
     const schema = errorBodyOf(code);
     registry.add(schema, { id: errorSchemaId(code) });

@@ -12,7 +12,7 @@ export type OpenApiDocument = JsonSchema & { openapi: "3.1.0"; paths: Record<str
 
 const ERROR_EXAMPLE_DETAILS: Partial<Record<ApiErrorCode, { details: unknown }>> = {
   invalid_input: { details: [{ path: "options.quality", message: "Too big: expected number to be <=100" }] },
-  rate_limit_exceeded: { details: { limit: 100, window: 3600, retryAfter: 1200 } },
+  rate_limit_exceeded: { details: { policy: "jobs-per-hour", limit: 100, window: 3600, retryAfter: 1200 } },
 };
 
 /** One response per API error code: the error body of that code, and the headers it comes with. */
@@ -23,6 +23,9 @@ function errorResponses(): Record<string, JsonSchema> {
       const headers: Record<string, unknown> = { "X-Request-Id": headerRef("X-Request-Id") };
       if (code === "rate_limit_exceeded") Object.assign(headers, { "Retry-After": headerRef("Retry-After"), "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") });
       if (code === "idempotency_key_in_use") headers["Retry-After"] = headerRef("Retry-After");
+      // tus 1.0.0: an unsupported version is answered with the versions the server speaks.
+      if (code === "tus_version_unsupported") headers["Tus-Version"] = { description: "The tus versions this server speaks: `1.0.0`.", required: true, schema: { type: "string" } };
+      if (code === "payload_too_large") headers["Upload-Offset"] = { description: "With a tus PATCH that ran past Upload-Length: the offset the upload reached.", schema: { type: "integer" } };
       const example = { error: { code, message: "…", ...ERROR_EXAMPLE_DETAILS[code], requestId: "4f7c2a1e-…" } };
       return [ERROR_RESPONSES[code], { description: `\`${code}\`: ${when}.`, headers, content: json(schemaRef(errorSchemaId(code)), example) }];
     }),
@@ -58,9 +61,10 @@ function webhooks(): Record<string, JsonSchema> {
 
 function headers(): Record<string, JsonSchema> {
   return {
-    "X-Request-Id": { description: "The request's id: yours if you sent `x-request-id`, otherwise generated.", schema: { type: "string" } },
+    "X-Request-Id": { description: "The request's id: yours if you sent `x-request-id`, otherwise generated.", required: true, schema: { type: "string" } },
     "RateLimit-Policy": {
-      description: 'IETF httpapi RateLimit header fields: the policy, its quota `q` and window `w` in seconds, such as `"jobs-per-hour";q=100;w=3600`.',
+      description:
+        'IETF httpapi RateLimit header fields: the policy, its quota `q` and, for a limit over time, its window `w` in seconds, such as `"jobs-per-hour";q=100;w=3600`; a limit on uploads unfinished at once has no window (`"open-uploads";q=5`). A 429 names the policy that refused it, as its `details.policy` does.',
       schema: { type: "string" },
     },
     RateLimit: { description: 'The policy\'s state: remaining `r` and seconds `t` until more, such as `"jobs-per-hour";r=99;t=3599`.', schema: { type: "string" } },

@@ -2,7 +2,7 @@
 // hammer D1: the Workers rate-limiting binding READ_RATE_LIMITER (wrangler.toml, which
 // must match TUNABLES.readRate). Creates are governed by the plan's hourly quota instead.
 import { createMiddleware } from "hono/factory";
-import { AppError } from "../lib/errors.ts";
+import { rateLimited } from "./headers.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 
 export const READ_RATE = { limit: TUNABLES.readRate.requests, periodS: TUNABLES.readRate.periodS } as const;
@@ -12,14 +12,7 @@ export const readRateLimit = () =>
     if (c.req.method !== "GET") return next();
     const { success } = await c.env.READ_RATE_LIMITER.limit({ key: c.get("apiKeyId") });
     if (!success) {
-      throw new AppError("rate_limit_exceeded", `too many requests: reads are limited to ${READ_RATE.limit} per ${READ_RATE.periodS} s per API key`, {
-        details: { limit: READ_RATE.limit, window: READ_RATE.periodS, retryAfter: READ_RATE.periodS },
-        headers: {
-          "retry-after": String(READ_RATE.periodS),
-          "ratelimit-policy": `"reads";q=${READ_RATE.limit};w=${READ_RATE.periodS}`,
-          ratelimit: `"reads";r=0;t=${READ_RATE.periodS}`,
-        },
-      });
+      throw rateLimited({ name: "reads", quota: READ_RATE.limit, windowS: READ_RATE.periodS }, READ_RATE.periodS, `too many requests: reads are limited to ${READ_RATE.limit} per ${READ_RATE.periodS} s per API key`);
     }
     await next();
   });

@@ -1,5 +1,5 @@
 // GET /v1/files/<token>/<name>: signed downloads of outputs, streamed from R2, with
-// Range support (RFC 9110 §14). A tampered, malformed or expired link is 403. A folder
+// Range support (RFC 9110 §14; a range past the end is 416, files/range.ts). A tampered, malformed or expired link is 403. A folder
 // link (files/signing.ts) reads the file its path names inside the signed folder. Any
 // origin may read with a valid link (CORS), so a player on the user's own site can play a
 // stream: the link is the credential, as with a presigned R2 URL.
@@ -7,6 +7,9 @@ import { Hono } from "hono";
 import { linkedKey, verifyLink } from "../files/signing.ts";
 import { AppError } from "../lib/errors.ts";
 import { TUNABLES } from "../lib/tunables.ts";
+import { decideRange, type RangeDecision } from "../files/range.ts";
+
+const gone = () => new AppError("not_found", "this output no longer exists (outputs are kept for a limited time)");
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -30,15 +33,17 @@ export const filesRoutes = new Hono<{ Bindings: Env }>()
     }
     const key = linkedKey(check.key, c.req.param("name"));
     if (!key) throw new AppError("not_found", "this link is for a folder of files; name one of them after it, as the playlist does");
+    // With a Range, the size first (R2's head), so a range past the end is 416 wherever R2 runs.
     const range = c.req.header("range");
-    let object: R2ObjectBody | R2Object | null;
-    try {
-      object = await c.env.OUTPUTS.get(key, range ? { range: c.req.raw.headers } : {});
-    } catch {
+    let decision: RangeDecision = { kind: "whole" };
+    if (range !== undefined) {
       const head = await c.env.OUTPUTS.head(key);
-      return c.body(null, 416, head ? { "content-range": `bytes */${head.size}` } : {});
+      if (!head) throw gone();
+      decision = decideRange(range, head.size);
+      if (decision.kind === "unsatisfiable") return c.body(null, 416, { "content-range": `bytes */${head.size}` });
     }
-    if (!object || !("body" in object)) throw new AppError("not_found", "this output no longer exists (outputs are kept for a limited time)");
+    const object = await c.env.OUTPUTS.get(key, decision.kind === "part" ? { range: { offset: decision.offset, length: decision.length } } : {});
+    if (!object) throw gone();
 
     const headers = new Headers();
     object.writeHttpMetadata(headers);
@@ -46,12 +51,9 @@ export const filesRoutes = new Hono<{ Bindings: Env }>()
     headers.set("accept-ranges", "bytes");
     headers.set("cache-control", `private, max-age=${TUNABLES.links.downloadLifetimeS}`);
     headers.set("x-content-type-options", "nosniff");
-    const slice = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
-    if (range && slice) {
-      const start = slice.suffix !== undefined ? object.size - slice.suffix : (slice.offset ?? 0);
-      const length = slice.suffix ?? slice.length ?? object.size - start;
-      headers.set("content-range", `bytes ${start}-${start + length - 1}/${object.size}`);
-      headers.set("content-length", String(length));
+    if (decision.kind === "part") {
+      headers.set("content-range", `bytes ${decision.offset}-${decision.offset + decision.length - 1}/${object.size}`);
+      headers.set("content-length", String(decision.length));
       return new Response(object.body, { status: 206, headers });
     }
     headers.set("content-length", String(object.size));

@@ -18,7 +18,7 @@ import { AppError, invalidInput, unauthorized } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { PLAN_LIMITS } from "../limits/plans.ts";
-import { admitUpload } from "../limits/upload-quota.ts";
+import { admitUpload, uploadRaceLost } from "../limits/upload-quota.ts";
 import { zodValidator } from "./validation.ts";
 
 /** Who a tus request acts for: the API key's organization and mode, or a browser token's (then only its own uploads). */
@@ -250,13 +250,32 @@ async function terminate(c: Context<TusEnv>): Promise<Response> {
   return c.body(null, 204);
 }
 
+/**
+ * `Upload-Length`, within what the caller may upload: over the plan's largest upload (at most
+ * Tus-Max-Size) or the upload token's `maxBytes` is 413, as tus 1.0.0 creation says, with the
+ * limit in `details`; a value that is not a non-negative integer is 400.
+ */
+function uploadLength(c: Context<TusEnv>, caller: TusCaller): number {
+  const value = c.req.header("upload-length")!.trim();
+  if (!/^\d+$/.test(value)) throw invalidInput("Upload-Length must be a non-negative integer", [{ path: "Upload-Length", message: "not a non-negative integer" }]);
+  const size = Number(value);
+  const planMax = PLAN_LIMITS[caller.org.plan].maxUploadBytes;
+  if (size > planMax) {
+    throw new AppError("payload_too_large", `the ${caller.org.plan} plan takes uploads of at most ${planMax} bytes; this one declares ${value}`, { details: { limit: planMax } });
+  }
+  if (caller.token && size > caller.token.maxBytes) {
+    throw new AppError("payload_too_large", `this upload token takes uploads of at most ${caller.token.maxBytes} bytes; this one declares ${value}`, { details: { limit: caller.token.maxBytes } });
+  }
+  return size;
+}
+
 async function create(c: Context<TusEnv>): Promise<Response> {
   const caller = c.get("tus");
   const now = Date.now();
   if (c.req.header("upload-defer-length") !== undefined || c.req.header("upload-length") === undefined) {
     throw invalidInput("send Upload-Length: the file's size in bytes (deferred lengths are not supported)", [{ path: "Upload-Length", message: "required" }]);
   }
-  const size = integerHeader(c, "upload-length")!;
+  const size = uploadLength(c, caller);
   const metadata = parseMetadata(c.req.header("upload-metadata"));
   const filename = metadata.get("filename") ?? metadata.get("name");
   const extension = filename?.includes(".") ? filename.slice(filename.lastIndexOf(".") + 1).toLowerCase() : undefined;
@@ -277,18 +296,10 @@ async function create(c: Context<TusEnv>): Promise<Response> {
   // Refused before a row exists: a creation that fails after it would hold an open place.
   if (withBytes) checkBodyHeaders(c, size, 0);
   const limits = PLAN_LIMITS[caller.org.plan];
-  if (size > limits.maxUploadBytes) {
-    throw new AppError("payload_too_large", `the ${caller.org.plan} plan takes uploads of at most ${limits.maxUploadBytes} bytes; this one declares ${size}`, {
-      details: { limit: limits.maxUploadBytes },
-    });
-  }
   const db = database(c.env.DB);
   const who = { orgId: caller.org.id, mode: caller.mode };
   // A browser token's own caps first: whoever reads it from the page can spend no more than the backend chose.
   const token = caller.token && { id: caller.token.id, maxUploads: caller.token.maxUploads, since: caller.token.mintedAt };
-  if (caller.token && size > caller.token.maxBytes) {
-    throw new AppError("payload_too_large", `this upload token takes uploads of at most ${caller.token.maxBytes} bytes; this one declares ${size}`, { details: { limit: caller.token.maxBytes } });
-  }
   const tokenSpent = () => new AppError("forbidden", `this upload token may create ${token!.maxUploads} upload${token!.maxUploads === 1 ? "" : "s"} and has; ask your backend for a new token`);
   if (token && (await countTokenUploads(db, who, token)) >= token.maxUploads) throw tokenSpent();
   const window = TUNABLES.limiter.quotaWindowMs;
@@ -311,7 +322,7 @@ async function create(c: Context<TusEnv>): Promise<Response> {
     // Another create took the last place between the count and the insert.
     if (token && (await countTokenUploads(db, who, token)) >= token.maxUploads) throw tokenSpent();
     admission = admitUpload(await uploadCounts(db, who, now, window, counted), limits, caller.org.plan, true, now);
-    throw admission.ok ? new AppError("rate_limit_exceeded", "the plan's upload limits were reached by uploads created at the same time; try again") : admission.error;
+    throw admission.ok ? uploadRaceLost(limits) : admission.error;
   }
   const headers: Record<string, string> = { ...admission.headers, location: `${new URL(c.req.url).origin}${TUS.path}/${id}`, "upload-expires": httpDate(row.expiresAt) };
   if (withBytes) {

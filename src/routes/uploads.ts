@@ -14,7 +14,7 @@ import { iso, newId } from "../lib/crypto.ts";
 import { AppError, invalidInput, notFound } from "../lib/errors.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { PLAN_LIMITS } from "../limits/plans.ts";
-import { admitUpload } from "../limits/upload-quota.ts";
+import { admitUpload, uploadRaceLost } from "../limits/upload-quota.ts";
 import { zodValidator } from "./validation.ts";
 
 function toUpload(row: UploadRow) {
@@ -52,7 +52,7 @@ export const uploadsRoutes = new Hono<{ Bindings: Env; Variables: AuthVariables 
     const fields = { id, ...who, ...request, status: "pending" as const, createdAt: now, expiresAt: now + UPLOAD_LIMITS.unusedLifetimeMs };
     if (!(await insertUploadWithin(db, fields, now, window, { perHour: limits.uploadsPerHour }))) {
       const again = admitUpload(await uploadCounts(db, who, now, window, counted), limits, org.plan, false, now);
-      throw again.ok ? new AppError("rate_limit_exceeded", "the plan's hourly upload quota was reached by uploads created at the same time; try again") : again.error;
+      throw again.ok ? uploadRaceLost(limits) : again.error;
     }
     const row = (await findUpload(db, id))!;
     const target = await uploadTarget(c.env, row, new URL(c.req.url).origin, now);

@@ -11,6 +11,8 @@ import { JOB_ERROR_CODES } from "../../src/contract/job.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES } from "../../src/contract/names.ts";
 import { buildOpenApiDocument } from "../../src/contract/openapi.ts";
 import { componentPrefix } from "../../src/contract/openapi-schemas.ts";
+import { OUTPUT_CONTENT_TYPES } from "../../src/contract/processor-protocol.ts";
+import { UPLOADABLE_CONTENT_TYPES } from "../../src/contract/uploads.ts";
 
 const doc = buildOpenApiDocument() as any;
 const schemas = doc.components.schemas as Record<string, any>;
@@ -54,6 +56,24 @@ describe("the OpenAPI document", () => {
     const hook = doc.webhooks.jobFinished.post;
     expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(["x-service-timestamp", "x-service-signature", "webhook-id", "webhook-timestamp", "webhook-signature"]);
     expect(hook.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/SdkJob" });
+  });
+});
+
+describe("what the document says of bodies that are not JSON, and of limits", () => {
+  it("downloads are declared with the outputs' own media types; an upload's PUT takes its declared type", () => {
+    const download = doc.paths["/v1/files/{token}/{name}"].get.responses;
+    expect(Object.keys(download["200"].content).sort()).toEqual([...OUTPUT_CONTENT_TYPES].sort());
+    expect(Object.keys(download["206"].content).sort()).toEqual([...OUTPUT_CONTENT_TYPES].sort());
+    expect(download["416"].headers["Content-Range"]).toMatchObject({ required: true });
+    const put = doc.paths["/v1/uploads/{id}/content"].put.requestBody.content;
+    for (const type of [...UPLOADABLE_CONTENT_TYPES, "application/octet-stream"]) expect(put[type], type).toBeDefined();
+  });
+
+  it("a 429's details name the policy and have a window only for a limit over time; a 413's may carry its limit", () => {
+    expect(schemas.RateLimitDetails.required.sort()).toEqual(["limit", "policy", "retryAfter"]);
+    expect(schemas.RateLimitDetails.properties.window).toBeDefined();
+    expect(schemas.PayloadTooLargeError.properties.error.properties.details).toBeDefined();
+    expect(schemas.PayloadTooLargeError.properties.error.required).not.toContain("details");
   });
 });
 

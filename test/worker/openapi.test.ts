@@ -1,6 +1,7 @@
 // The OpenAPI document against the running Worker: every public route of the app is in
-// it, and real responses (and a real webhook) match the schema the document gives for
-// their route and status. JSON Schema 2020-12 validation by Ajv, which runs in workerd,
+// it, and real responses (and a real webhook) match what the document gives for their
+// route and status: headers, media type and JSON schema. Every operation, downloads and tus
+// included, has at least one real answer checked (the last test lists any left out). JSON Schema 2020-12 validation by Ajv, which runs in workerd,
 // of the document closed as a strict client closes it (the document itself is checked as
 // OpenAPI 3.1, and by Redocly's linter, in test/contract/openapi.test.ts).
 import Ajv2020 from "ajv/dist/2020.js";
@@ -47,23 +48,77 @@ function expectValid(key: string, schema: unknown, body: unknown) {
   expect(valid, `${key}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
 }
 
-/** The documented response of the route for this status, with its JSON schema and header names. */
+/** A node of the document with its `$ref`s followed. */
+function resolve(node: any): any {
+  while (node?.$ref) node = (node.$ref as string).split("/").slice(1).reduce((at: any, part: string) => at?.[part], doc);
+  return node;
+}
+
+/** The operations a real answer was checked against, by operationId (the last test lists those left out). */
+const covered = new Set<string>();
+
+/** The documented response of the route for this status (or its `4XX` range), with its JSON schema and header names. */
 function documented(method: string, path: string, status: number) {
   const operation = doc.paths[path]?.[method];
   expect(operation, `${method.toUpperCase()} ${path} is documented`).toBeDefined();
-  let response = operation.responses[String(status)];
-  expect(response, `${method.toUpperCase()} ${path} documents status ${status}`).toBeDefined();
-  if (response.$ref) response = doc.components.responses[response.$ref.split("/").pop()];
-  return { schema: response.content?.["application/json"]?.schema, headers: Object.keys(response.headers ?? {}) };
+  const raw = operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`];
+  expect(raw, `${method.toUpperCase()} ${path} documents status ${status}`).toBeDefined();
+  const response = resolve(raw);
+  return { operation, response, schema: response.content?.["application/json"]?.schema, headers: Object.keys(response.headers ?? {}) };
 }
 
-/** Checks a response of the Worker against the document: status documented, JSON body valid. */
-function conforms(method: string, path: string, res: { status: number; json: unknown; headers: Headers }) {
-  const { schema, headers } = documented(method, path, res.status);
-  expect(schema, `${method} ${path} ${res.status} has a JSON schema`).toBeDefined();
-  expectValid(`${method} ${path} ${res.status}`, schema, res.json);
-  // Every documented answer lists X-Request-Id; the other headers are checked where they must appear.
-  if (headers.includes("X-Request-Id")) expect(res.headers.get("x-request-id"), `${method} ${path} ${res.status} x-request-id`).not.toBeNull();
+type Answer = { status: number; headers: Headers; json?: unknown; text?: string };
+
+/** A raw response read as `call` reads one: the text, and the JSON when it is JSON. */
+async function answer(res: Response): Promise<Answer> {
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+/** Whether a media type is one of the documented content keys (`type/*` and `*\/*` included). */
+function mediaTypeDocumented(keys: string[], type: string): boolean {
+  return keys.some((key) => key === type || key === "*/*" || (key.endsWith("/*") && type.startsWith(key.slice(0, -1))));
+}
+
+/**
+ * Checks a real answer of the Worker against the document: its status is documented for the
+ * operation; every header the document marks required is there and every documented header
+ * that is there matches its schema; the body has a documented media type (none where the
+ * document gives no content) and a JSON body matches its schema.
+ */
+function conforms(method: string, path: string, res: Answer) {
+  const where = `${method.toUpperCase()} ${path} ${res.status}`;
+  const { operation, response } = documented(method, path, res.status);
+  covered.add(operation.operationId);
+  for (const [name, raw] of Object.entries(response.headers ?? {})) {
+    const header = resolve(raw);
+    const value = res.headers.get(name);
+    if (header.required) expect(value, `${where}: header ${name} is required`).not.toBeNull();
+    if (value === null) continue;
+    const typed = header.schema?.type === "integer" ? (/^\d+$/.test(value) ? Number(value) : value) : value;
+    expectValid(`${where} header ${name}`, header.schema ?? {}, typed);
+  }
+  const body = res.text ?? (res.json === undefined ? "" : JSON.stringify(res.json));
+  const keys = Object.keys(response.content ?? {});
+  if (!keys.length || method === "head") {
+    expect(body, `${where} has no body`).toBe("");
+    return;
+  }
+  const type = res.headers.get("content-type")?.split(";")[0]!.trim().toLowerCase();
+  expect(type && mediaTypeDocumented(keys, type), `${where}: Content-Type ${type} is one of ${keys.join(", ")}`).toBe(true);
+  if (type === "application/json") expectValid(where, response.content["application/json"].schema, res.json ?? JSON.parse(body));
+}
+
+/** A request body's media type is one the operation documents. */
+function requestConforms(method: string, path: string, contentType: string) {
+  const content = doc.paths[path]?.[method]?.requestBody?.content ?? {};
+  expect(mediaTypeDocumented(Object.keys(content), contentType.split(";")[0]!.trim().toLowerCase()), `${method.toUpperCase()} ${path} takes ${contentType} (documented: ${Object.keys(content).join(", ")})`).toBe(true);
 }
 
 /** A create sent as text/plain (`call` always sends JSON), read as `call` reads answers. */
@@ -130,15 +185,13 @@ describe("real responses match the document", () => {
       expect(validator("Job", {})({ ...res.json, surprise: 1 })).toBe(false);
       expect(validator("Job", {})({ ...res.json, result: { ...res.json.result, width: "64" } })).toBe(false);
 
-      const download = await workerFetch(res.json.result.url);
-      const { headers } = documented("get", "/v1/files/{token}/{name}", download.status);
+      const files = "/v1/files/{token}/{name}";
+      const download = await answer(await workerFetch(res.json.result.url));
       expect(download.status).toBe(200);
-      for (const name of headers) expect(download.headers.get(name), `download header ${name}`).not.toBeNull();
-      await download.arrayBuffer();
-      const ranged = await workerFetch(res.json.result.url, { headers: { range: "bytes=0-9" } });
-      documented("get", "/v1/files/{token}/{name}", ranged.status);
+      conforms("get", files, download);
+      const ranged = await answer(await workerFetch(res.json.result.url, { headers: { range: "bytes=0-9" } }));
       expect(ranged.status).toBe(206);
-      await ranged.arrayBuffer();
+      conforms("get", files, ranged);
     }
 
     const list = await call("GET", "/v1/jobs?limit=1", { key });
@@ -251,7 +304,8 @@ describe("real responses match the document", () => {
       const other = res.json.error.code === "not_found" ? "unauthorized" : "not_found";
       expect(validator(`${status}`, schema)({ error: { ...res.json.error, code: other } }), `${status} refuses code ${other}`).toBe(false);
     }
-    expect(quota.json.error.details).toMatchObject({ limit: PLAN_LIMITS.free.jobsPerHour, window: 3600 });
+    expect(quota.json.error.details).toEqual({ policy: "jobs-per-hour", limit: PLAN_LIMITS.free.jobsPerHour, window: 3600, retryAfter: expect.any(Number) });
+    expect(quota.headers.get("ratelimit-policy")).toBe(`"jobs-per-hour";q=${PLAN_LIMITS.free.jobsPerHour};w=3600`);
   });
 
   it("uploads, metadata, list filters and delete: 201, 200, 400, 403, 404", async () => {
@@ -261,6 +315,9 @@ describe("real responses match the document", () => {
     expect(created.status).toBe(201);
     conforms("post", "/v1/uploads", created);
     conforms("post", "/v1/uploads", await call("POST", "/v1/uploads", { key, body: { filename: "a.jpg", contentType: "text/html", size: 1 } }));
+    // Exactly target.headers, as docs/api.md says: its Content-Type is the upload's own (image/jpeg), which the document takes.
+    expect(created.json.target.headers["content-type"]).toBe("image/jpeg");
+    requestConforms("put", "/v1/uploads/{id}/content", created.json.target.headers["content-type"]);
     const put = await workerFetch(created.json.target.url, { method: "PUT", headers: created.json.target.headers, body: bytes });
     conforms("put", "/v1/uploads/{id}/content", { status: put.status, headers: put.headers, json: await put.json() });
     expect(put.status).toBe(200);
@@ -284,6 +341,196 @@ describe("real responses match the document", () => {
 
   it("health matches its schema", async () => {
     conforms("get", "/healthz", await call("GET", "/healthz"));
+  });
+});
+
+const TUS = "http://127.0.0.1:8787/v1/uploads/tus";
+const TUS_PATH = "/v1/uploads/tus";
+const TUS_UPLOAD = "/v1/uploads/tus/upl_{key}";
+
+/** A tus request (Tus-Resumable 1.0.0 unless `headers` say otherwise), read whole. */
+async function tus(method: string, url: string, options: { key?: string; headers?: Record<string, string>; body?: BodyInit } = {}) {
+  const headers = new Headers({ "tus-resumable": "1.0.0", ...options.headers });
+  if (options.key) headers.set("authorization", `Bearer ${options.key}`);
+  return answer(await workerFetch(url, { method, headers, body: options.body ?? null }));
+}
+
+const tusMetadata = `filename ${btoa("clip.mp4")},filetype ${btoa("video/mp4")}`;
+const createTus = (key: string, size: number, headers: Record<string, string> = {}) =>
+  tus("POST", TUS, { key, headers: { "upload-length": String(size), "upload-metadata": tusMetadata, ...headers } });
+const patchTus = (key: string, url: string, offset: number, body: Uint8Array, headers: Record<string, string> = {}) =>
+  tus("PATCH", url, { key, body, headers: { "upload-offset": String(offset), "content-type": "application/offset+octet-stream", ...headers } });
+
+describe("real answers of the tus routes, with the tus 1.0.0 status codes", () => {
+  it("discovery, creation, HEAD, PATCH, the method override and termination: 204, 201, 200, 204, 410", async () => {
+    const { key } = await newKey();
+    const options = await tus("OPTIONS", TUS, { headers: {} });
+    expect(options.status).toBe(204);
+    conforms("options", TUS_PATH, options);
+
+    const created = await createTus(key, 20);
+    expect(created.status).toBe(201);
+    conforms("post", TUS_PATH, created);
+    const url = created.headers.get("location")!;
+    conforms("options", TUS_UPLOAD, await tus("OPTIONS", url));
+
+    const head = await tus("HEAD", url, { key });
+    expect([head.status, head.headers.get("upload-offset"), head.headers.get("upload-length")]).toEqual([200, "0", "20"]);
+    conforms("head", TUS_UPLOAD, head);
+
+    requestConforms("patch", TUS_UPLOAD, "application/offset+octet-stream");
+    const patched = await patchTus(key, url, 0, new Uint8Array(10));
+    expect([patched.status, patched.headers.get("upload-offset")]).toEqual([204, "10"]);
+    conforms("patch", TUS_UPLOAD, patched);
+
+    const viaPost = await tus("POST", url, { key, body: new Uint8Array(5), headers: { "x-http-method-override": "PATCH", "upload-offset": "10", "content-type": "application/offset+octet-stream" } });
+    expect([viaPost.status, viaPost.headers.get("upload-offset")]).toEqual([204, "15"]);
+    conforms("post", TUS_UPLOAD, viaPost);
+    const headViaPost = await tus("POST", url, { key, headers: { "x-http-method-override": "HEAD" } });
+    expect([headViaPost.status, headViaPost.headers.get("upload-offset")]).toEqual([200, "15"]);
+    conforms("post", TUS_UPLOAD, { ...headViaPost, text: "" });
+
+    const terminated = await tus("DELETE", url, { key });
+    expect(terminated.status).toBe(204);
+    conforms("delete", TUS_UPLOAD, terminated);
+    // tus termination: later requests on the URL get 404 or 410.
+    for (const [method, res] of [["head", await tus("HEAD", url, { key })], ["patch", await patchTus(key, url, 15, new Uint8Array(5))], ["delete", await tus("DELETE", url, { key })]] as const) {
+      expect(res.status, method).toBe(410);
+      conforms(method, TUS_UPLOAD, res);
+    }
+  });
+
+  it("the errors: 400, 401, 404, 409, 412, 413 (Upload-Length over Tus-Max-Size too), 415, 460", async () => {
+    const { key } = await newKey({ plan: "free" });
+    const maxSize = Number((await tus("OPTIONS", TUS)).headers.get("tus-max-size"));
+    const created = await createTus(key, 100);
+    const url = created.headers.get("location")!;
+    const missing = `${TUS}/upl_${"x".repeat(24)}`;
+    const sha1 = async (bytes: Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-1", bytes))));
+
+    const cases = [
+      ["post", TUS_PATH, await createTus(key, 10, { "upload-metadata": `filename ${btoa("notes.txt")},filetype ${btoa("text/plain")}` }), 400],
+      ["post", TUS_PATH, await tus("POST", TUS, { headers: { "upload-length": "10", "upload-metadata": tusMetadata } }), 401],
+      // tus 1.0.0: an unsupported version is 412 with Tus-Version, before anything else.
+      ["post", TUS_PATH, await tus("POST", TUS, { key, headers: { "tus-resumable": "0.2.2", "upload-length": "10" } }), 412],
+      ["head", TUS_UPLOAD, await tus("HEAD", url, { key, headers: { "tus-resumable": "2.0.0" } }), 412],
+      // tus creation: a length over the server's maximum (Tus-Max-Size) is 413, and so is one over this plan's.
+      ["post", TUS_PATH, await createTus(key, maxSize + 1), 413],
+      ["post", TUS_PATH, await createTus(key, 99 * maxSize), 413],
+      ["post", TUS_PATH, await createTus(key, PLAN_LIMITS.free.maxUploadBytes + 1), 413],
+      ["post", TUS_PATH, await tus("POST", TUS, { key, headers: { "upload-length": "99999999999999999999", "upload-metadata": tusMetadata } }), 413],
+      ["post", TUS_PATH, await tus("POST", TUS, { key, body: new Uint8Array(5), headers: { "upload-length": "10", "upload-metadata": tusMetadata, "content-type": "text/plain" } }), 415],
+      ["head", TUS_UPLOAD, await tus("HEAD", missing, { key }), 404],
+      ["patch", TUS_UPLOAD, await patchTus(key, missing, 0, new Uint8Array(1)), 404],
+      ["patch", TUS_UPLOAD, await patchTus(key, url, 7, new Uint8Array(1)), 409],
+      ["patch", TUS_UPLOAD, await patchTus(key, url, 0, new Uint8Array(101)), 413],
+      ["patch", TUS_UPLOAD, await patchTus(key, url, 0, new Uint8Array(1), { "content-type": "application/octet-stream" }), 415],
+      ["patch", TUS_UPLOAD, await patchTus(key, url, 0, new Uint8Array(4), { "upload-checksum": `sha1 ${await sha1(new Uint8Array([1, 2, 3, 4]))}` }), 460],
+      ["patch", TUS_UPLOAD, await patchTus(key, url, 0, new Uint8Array(4), { "upload-checksum": "md5 AAAA" }), 400],
+      ["post", TUS_UPLOAD, await tus("POST", url, { key, headers: { "x-http-method-override": "PUT" } }), 400],
+    ] as const;
+    for (const [method, path, res, status] of cases) {
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(status);
+      conforms(method, path, res);
+    }
+    for (const [method, , res, status] of cases) {
+      if (status === 413 && method === "post") expect((res.json as any).error.details).toEqual({ limit: PLAN_LIMITS.free.maxUploadBytes });
+      if (status === 412) expect(res.headers.get("tus-version")).toBe("1.0.0");
+    }
+  });
+
+  it("browser upload tokens: 201, and a creation past the token's maxBytes is 413 with the limit", async () => {
+    const { key } = await newKey();
+    const minted = await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxUploads: 1, maxBytes: 1000 } });
+    expect(minted.status).toBe(201);
+    conforms("post", "/v1/uploads/tus/tokens", minted);
+    conforms("post", "/v1/uploads/tus/tokens", await call("POST", "/v1/uploads/tus/tokens", { key, body: { maxUploads: 0 } }));
+    const over = await createTus(minted.json.token, 1001);
+    expect(over.status).toBe(413);
+    conforms("post", TUS_PATH, over);
+    expect((over.json as any).error.details).toEqual({ limit: 1000 });
+  });
+
+  it("the open-uploads 429 names that limit in its details and its RateLimit headers", async () => {
+    const { key } = await newKey({ plan: "free" });
+    for (let i = 0; i < PLAN_LIMITS.free.openUploads; i++) expect((await createTus(key, 10)).status).toBe(201);
+    const refused = await createTus(key, 10);
+    expect(refused.status).toBe(429);
+    conforms("post", TUS_PATH, refused);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect((refused.json as any).error.details).toEqual({ policy: "open-uploads", limit: PLAN_LIMITS.free.openUploads, retryAfter });
+    // draft-ietf-httpapi-ratelimit-headers: a limit on things at once has a quota and no window; t is Retry-After's moment.
+    expect(refused.headers.get("ratelimit-policy")).toBe(`"open-uploads";q=${PLAN_LIMITS.free.openUploads}`);
+    expect(refused.headers.get("ratelimit")).toBe(`"open-uploads";r=0;t=${retryAfter}`);
+  });
+});
+
+describe("real answers of the downloads and the rest", () => {
+  it("downloads: the output's own media type, ranges (206, 416 past the end), a removed output 404, the preflight", async () => {
+    const { key } = await newKey();
+    const job = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image?w=64&h=48"), options: { format: "webp" } } });
+    const { job: done } = await waitForJob(key, job.json.id);
+    expect(done.status).toBe("completed");
+    const link = (await call("GET", `/v1/jobs/${job.json.id}`, { key })).json.result.url as string;
+    const files = "/v1/files/{token}/{name}";
+
+    const whole = await workerFetch(link);
+    const size = Number(whole.headers.get("content-length"));
+    expect([whole.status, whole.headers.get("content-type")]).toEqual([200, "image/webp"]);
+    conforms("get", files, await answer(whole));
+
+    for (const [range, status, contentRange] of [
+      ["bytes=0-9", 206, `bytes 0-9/${size}`],
+      ["bytes=-4", 206, `bytes ${size - 4}-${size - 1}/${size}`],
+      [`bytes=${size - 2}-${size + 100}`, 206, `bytes ${size - 2}-${size - 1}/${size}`],
+      [`bytes=${size}-`, 416, `bytes */${size}`],
+      [`bytes=${size + 1000}-${size + 2000}`, 416, `bytes */${size}`],
+      ["bytes=-0", 416, `bytes */${size}`],
+    ] as const) {
+      const res = await answer(await workerFetch(link, { headers: { range } }));
+      expect([res.status, res.headers.get("content-range")], range).toEqual([status, contentRange]);
+      if (status === 206) expect(res.headers.get("content-length")).toBe(contentRange.replace(/^bytes (\d+)-(\d+).*$/, (_, a, b) => String(Number(b) - Number(a) + 1)));
+      else expect(res.text).toBe("");
+      conforms("get", files, res);
+    }
+    // A malformed or multi-part Range is ignored: the whole file.
+    for (const range of ["bytes=5-2", "items=0-1", "bytes=0-1,4-5"]) expect((await answer(await workerFetch(link, { headers: { range } }))).status, range).toBe(200);
+
+    const preflight = await answer(await workerFetch(link, { method: "OPTIONS", headers: { origin: "https://player.example", "access-control-request-method": "GET", "access-control-request-headers": "range" } }));
+    expect(preflight.status).toBe(204);
+    conforms("options", files, preflight);
+
+    await call("DELETE", `/v1/jobs/${job.json.id}`, { key });
+    const removed = await answer(await workerFetch(link, { headers: { range: "bytes=0-1" } }));
+    expect(removed.status).toBe(404);
+    conforms("get", files, removed);
+  });
+
+  it("events: a finished job's stream ends with its `end` event, each event a Job; 404 for an unknown job", async () => {
+    const { key } = await newKey();
+    const job = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image?w=16&h=16") } });
+    await waitForJob(key, job.json.id);
+    const stream = await call("GET", `/v1/jobs/${job.json.id}/events`, { key });
+    expect(stream.status).toBe(200);
+    conforms("get", "/v1/jobs/{id}/events", stream);
+    const events = stream.text.split("\n\n").filter((block) => block.trim()).map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) }));
+    expect(events.at(-1)?.event).toBe("end");
+    for (const { data } of events) expectValid("Job", { $ref: "#/components/schemas/Job" }, data);
+    conforms("get", "/v1/jobs/{id}/events", await call("GET", "/v1/jobs/job_doesnotexist000000000000/events", { key }));
+  });
+
+  it("the document itself", async () => {
+    conforms("get", "/v1/openapi.json", await call("GET", "/v1/openapi.json"));
+  });
+});
+
+describe("coverage", () => {
+  // Runs after the tests above (a file's tests run in order): every operation had a real answer checked.
+  it("every operation of the document had at least one real answer checked against it", () => {
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item).map((operation: any) => operation.operationId as string));
+    expect(operations.length).toBeGreaterThan(20);
+    expect(operations.filter((id) => !covered.has(id)), "operations with no real answer checked").toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ import { step } from "../steps.ts";
 import { decodeHeic } from "../tools/heic.ts";
 import { padColour, sharpPosition } from "../tools/crop.ts";
 import { identifyImage, imageFailure, type OutputImageFormat } from "../tools/image.ts";
-import { prepareWatermark, sharpOverlay } from "../tools/watermark.ts";
+import { prepareWatermark, sharpOverlay, withWatermark } from "../tools/watermark.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
@@ -91,7 +91,11 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
   } else if (params.maxWidth || params.maxHeight) {
     pipeline = pipeline.resize({ width: params.maxWidth, height: params.maxHeight, fit: "inside", withoutEnlargement: true });
   }
-  if (watermark) pipeline = pipeline.composite([await sharpOverlay(watermark, outputFloor(source, params))]);
+  if (watermark) {
+    // Transparent only where the input was, or where contain pads with nothing (no background, a format with alpha).
+    const transparentPadding = fit === "contain" && !params.background && format !== "jpg";
+    pipeline = withWatermark(pipeline, await sharpOverlay(watermark, outputFloor(source, params)), source.hasAlpha || transparentPadding);
+  }
   // The decoded HEIC's EXIF still says how the camera was held; the pixels are upright now.
   if (!params.stripMetadata) pipeline = decoded ? pipeline.keepMetadata().withMetadata({ orientation: 1 }) : pipeline.keepMetadata();
   const encoder = encoderOptions(format, params.quality);

@@ -13,6 +13,7 @@ import { ffmpegTimeoutMs, globalOptions, runFfmpeg, seconds, type FfmpegOptions 
 import { INPUT_FORMATS, inputOptions, LOOPBACK_PROTOCOLS, type MediaProbe } from "./ffprobe.ts";
 import type { RunResult } from "./spawn.ts";
 import { padColour, sharpPosition } from "./crop.ts";
+import { withWatermark } from "./watermark.ts";
 import type { Fit, Position } from "../../../src/contract/common.ts";
 
 export type FrameFormat = "jpg" | "png" | "webp";
@@ -288,7 +289,12 @@ export async function grabFrame(
         background: padColour(box.finish.background, frame.format !== "jpg"),
       });
     }
-    if (frame.overlay) image = image.composite([frame.overlay]);
+    if (frame.overlay) {
+      // An opaque frame stays opaque under the watermark, unless contain pads it with nothing (tools/watermark.ts).
+      const transparentPadding = box?.finish?.fit === "contain" && !box.finish.background && frame.format !== "jpg";
+      const frameHasAlpha = (await sharp(frame.png).metadata()).hasAlpha ?? false;
+      image = withWatermark(image, frame.overlay, frameHasAlpha || transparentPadding);
+    }
     switch (frame.format) {
       case "jpg":
         image = image.jpeg({ quality: frame.quality, mozjpeg: true });

@@ -4,7 +4,7 @@
 // overlayBox, so both tools put the same watermark in the same place.
 import { access, open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import sharp, { type OverlayOptions } from "sharp";
+import sharp, { type OverlayOptions, type Sharp } from "sharp";
 import type { Watermark, WatermarkPosition } from "../../../src/contract/common.ts";
 import type { Config } from "../config.ts";
 import { JobFailure } from "../errors.ts";
@@ -252,6 +252,17 @@ export async function sharpOverlay(w: PreparedWatermark, frame: { width: number;
     .raw()
     .toBuffer();
   return { input, raw: { width: layer.width + 2 * m, height: layer.height + 2 * m, channels: 4 }, gravity: GRAVITY[w.position] };
+}
+
+/**
+ * `image` with the watermark laid over it. The layer's alpha is for blending only: a picture
+ * that had none (an opaque photo, a video frame, padding in an opaque colour) comes out
+ * without one, so the encoder writes what it would have written without the watermark (RGB,
+ * not RGBA; a JPEG asked to become a PNG is an RGB PNG).
+ */
+export function withWatermark(image: Sharp, overlay: OverlayOptions, pictureHasAlpha: boolean): Sharp {
+  const laid = image.composite([overlay]);
+  return pictureHasAlpha ? laid : laid.removeAlpha();
 }
 
 /** The text in white over its shadow (black, offset by `shadow` px), as raw RGBA of the size they take. */

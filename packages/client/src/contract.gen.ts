@@ -174,7 +174,7 @@ export interface paths {
         get?: never;
         /**
          * Send an upload's bytes (the Worker's own upload target)
-         * @description The `target.url` of an upload when R2 credentials are not configured; no API key, the `token` is the authority. `Content-Length` must equal the declared size; the body is streamed into R2.
+         * @description The `target.url` of an upload when R2 credentials are not configured; no API key, the `token` is the authority. Send `target.headers`: `Content-Type` the upload's declared `contentType` (the service keeps the declared type whatever this header says; `application/octet-stream` is taken too) and `Content-Length` equal to the declared size; the body is streamed into R2.
          */
         put: operations["putUploadContent"];
         post?: never;
@@ -3085,12 +3085,18 @@ export interface components {
             message: string;
         };
         RateLimitDetails: {
-            /** @description Requests or jobs allowed per window. */
+            /** @description The limit that refused the request, as the RateLimit-Policy and RateLimit headers name it: `jobs-per-hour`, `uploads-per-hour`, `open-uploads` (resumable uploads unfinished at once) or `reads`. */
+            policy: string;
+            /** @description What the limit allows: jobs, uploads or reads per window, or (`open-uploads`) unfinished uploads at once. */
             limit: number;
-            /** @description The window in seconds. */
-            window: number;
-            /** @description Seconds until a retry can succeed. */
+            /** @description The window in seconds, for a limit over time; absent for `open-uploads`, a limit on uploads at once. */
+            window?: number;
+            /** @description Seconds until a retry can succeed (Retry-After). */
             retryAfter: number;
+        };
+        SizeLimitDetails: {
+            /** @description The largest size allowed, in bytes: the plan's largest upload, or the upload token's `maxBytes`. */
+            limit: number;
         };
         InvalidInputError: {
             error: {
@@ -3180,6 +3186,8 @@ export interface components {
                 code: "payload_too_large";
                 /** @description What went wrong, in words meant for the developer. */
                 message: string;
+                /** @description With a tus creation whose Upload-Length is over a limit: that limit. */
+                details?: components["schemas"]["SizeLimitDetails"];
                 /** @description The request's x-request-id; quote it when asking for help. */
                 requestId?: string;
             };
@@ -3405,6 +3413,8 @@ export interface components {
         TusVersionUnsupported: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description The tus versions this server speaks: `1.0.0`. */
+                "Tus-Version": string;
                 [name: string]: unknown;
             };
             content: {
@@ -3424,6 +3434,8 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description With a tus PATCH that ran past Upload-Length: the offset the upload reached. */
+                "Upload-Offset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -3512,6 +3524,7 @@ export interface components {
                  *         "code": "rate_limit_exceeded",
                  *         "message": "…",
                  *         "details": {
+                 *           "policy": "jobs-per-hour",
                  *           "limit": 100,
                  *           "window": 3600,
                  *           "retryAfter": 1200
@@ -3567,7 +3580,7 @@ export interface components {
     headers: {
         /** @description The request's id: yours if you sent `x-request-id`, otherwise generated. */
         "X-Request-Id": string;
-        /** @description IETF httpapi RateLimit header fields: the policy, its quota `q` and window `w` in seconds, such as `"jobs-per-hour";q=100;w=3600`. */
+        /** @description IETF httpapi RateLimit header fields: the policy, its quota `q` and, for a limit over time, its window `w` in seconds, such as `"jobs-per-hour";q=100;w=3600`; a limit on uploads unfinished at once has no window (`"open-uploads";q=5`). A 429 names the policy that refused it, as its `details.policy` does. */
         "RateLimit-Policy": string;
         /** @description The policy's state: remaining `r` and seconds `t` until more, such as `"jobs-per-hour";r=99;t=3599`. */
         RateLimit: string;
@@ -3929,6 +3942,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+                "image/gif": string;
+                "image/avif": string;
+                "image/tiff": string;
+                "video/mp4": string;
+                "video/quicktime": string;
+                "video/webm": string;
+                "video/x-matroska": string;
+                "video/mpeg": string;
+                "video/x-msvideo": string;
+                "video/ogg": string;
+                "application/pdf": string;
                 "application/octet-stream": string;
             };
         };
@@ -3975,13 +4002,13 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The upload's URL: `…/v1/uploads/tus/upl_…`. */
-                    Location?: string;
+                    Location: string;
                     /** @description When the unfinished upload expires (RFC 9110 date); each PATCH moves it on. */
                     "Upload-Expires"?: string;
                     /** @description With bytes sent along: the offset reached. */
                     "Upload-Offset"?: number;
                     /** @description `1.0.0`. */
-                    "Tus-Resumable"?: string;
+                    "Tus-Resumable": "1.0.0";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
@@ -4012,9 +4039,9 @@ export interface operations {
             204: {
                 headers: {
                     /** @description `1.0.0`. */
-                    "Tus-Resumable"?: string;
+                    "Tus-Resumable": "1.0.0";
                     /** @description `1.0.0`. */
-                    "Tus-Version"?: string;
+                    "Tus-Version": string;
                     /** @description `creation,creation-with-upload,termination,expiration,checksum`. */
                     "Tus-Extension"?: string;
                     /** @description The largest upload any plan takes, in bytes (the caller's plan may take less: 413 at creation). */
@@ -4093,9 +4120,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description As the HEAD it stands for: the upload's offset and length, no body. */
+            200: {
+                headers: {
+                    /** @description Bytes received and kept. */
+                    "Upload-Offset"?: number;
+                    /** @description The declared size. */
+                    "Upload-Length"?: number;
+                    /** @description `1.0.0`. */
+                    "Tus-Resumable": "1.0.0";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description As the PATCH or DELETE it stands for. */
             204: {
                 headers: {
+                    /** @description With PATCH: the offset reached. */
+                    "Upload-Offset"?: number;
+                    /** @description `1.0.0`. */
+                    "Tus-Resumable": "1.0.0";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4131,6 +4175,8 @@ export interface operations {
             /** @description Terminated. */
             204: {
                 headers: {
+                    /** @description `1.0.0`. */
+                    "Tus-Resumable": "1.0.0";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4158,6 +4204,10 @@ export interface operations {
             /** @description The server's tus capabilities (as OPTIONS /v1/uploads/tus). */
             204: {
                 headers: {
+                    /** @description `1.0.0`. */
+                    "Tus-Resumable": "1.0.0";
+                    /** @description `1.0.0`. */
+                    "Tus-Version": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4193,15 +4243,17 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Bytes received and kept. */
-                    "Upload-Offset"?: number;
+                    "Upload-Offset": number;
                     /** @description The declared size. */
-                    "Upload-Length"?: number;
+                    "Upload-Length": number;
                     /** @description `filename` and `filetype`, base64. */
                     "Upload-Metadata"?: string;
                     /** @description While unfinished: when it expires. */
                     "Upload-Expires"?: string;
                     /** @description `no-store`. */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
+                    /** @description `1.0.0`. */
+                    "Tus-Resumable": "1.0.0";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4239,9 +4291,11 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The offset reached. */
-                    "Upload-Offset"?: number;
+                    "Upload-Offset": number;
                     /** @description While unfinished: when it expires. */
                     "Upload-Expires"?: string;
+                    /** @description `1.0.0`. */
+                    "Tus-Resumable": "1.0.0";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4299,42 +4353,68 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The whole file. */
+            /** @description The whole file, as the output's own media type. */
             200: {
                 headers: {
-                    /** @description The output's media type. */
-                    "Content-Type"?: string;
-                    "Content-Length"?: number;
-                    ETag?: string;
-                    "Accept-Ranges"?: "bytes";
+                    /** @description The output's media type, one of the content types below. */
+                    "Content-Type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif" | "video/mp4" | "video/webm" | "audio/mp4" | "audio/mpeg" | "application/pdf" | "application/vnd.apple.mpegurl" | "application/dash+xml" | "text/vtt";
+                    "Content-Length": number;
+                    ETag: string;
+                    "Accept-Ranges": "bytes";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "audio/mp4": string;
+                    "audio/mpeg": string;
+                    "application/pdf": string;
+                    "application/vnd.apple.mpegurl": string;
+                    "application/dash+xml": string;
+                    "text/vtt": string;
                 };
             };
-            /** @description The requested range. */
+            /** @description The requested range (one range; several, or a malformed one, are answered with the whole file). */
             206: {
                 headers: {
-                    /** @description The output's media type. */
-                    "Content-Type"?: string;
-                    "Content-Length"?: number;
-                    ETag?: string;
-                    "Accept-Ranges"?: "bytes";
-                    "Content-Range"?: string;
+                    /** @description The output's media type, one of the content types below. */
+                    "Content-Type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif" | "video/mp4" | "video/webm" | "audio/mp4" | "audio/mpeg" | "application/pdf" | "application/vnd.apple.mpegurl" | "application/dash+xml" | "text/vtt";
+                    "Content-Length": number;
+                    ETag: string;
+                    "Accept-Ranges": "bytes";
+                    /** @description `bytes <first>-<last>/<size>`. */
+                    "Content-Range": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "audio/mp4": string;
+                    "audio/mpeg": string;
+                    "application/pdf": string;
+                    "application/vnd.apple.mpegurl": string;
+                    "application/dash+xml": string;
+                    "text/vtt": string;
                 };
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The range is outside the file. */
+            /** @description The range starts at or past the end of the file (or asks for an empty suffix); no body. */
             416: {
                 headers: {
-                    /** @description `bytes *\/<size>`. */
-                    "Content-Range"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `bytes *\/<size>`: the file's size. */
+                    "Content-Range": string;
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -9,7 +9,8 @@
 // A push that fails is not retried, except the final one (once): the runner asks for the
 // state itself when events stop coming (docs/architecture.md: events).
 // It also uploads the attempt's outputs to the callback's `outputs`, straight into R2,
-// before the final state goes; an upload cut off or answered 5xx is sent again.
+// before the final state goes, each once the pushes before it are answered; an upload cut
+// off or answered 5xx is sent again.
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import {
@@ -66,6 +67,19 @@ async function logMismatch(url: string, response: Response): Promise<void> {
  * goes only when it rose: at most this many per attempt, whatever its duration.
  */
 export const MAX_PROGRESS_PUSHES = 99;
+
+/** Resolves when `promise` settles or `signal` aborts, whichever comes first; never rejects. */
+function settledOrAborted(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    promise.then(done, done);
+  });
+}
 
 export class EventPusher {
   readonly #callback: Callback;
@@ -136,7 +150,13 @@ export class EventPusher {
    * "not stored" otherwise (logged; the runner then copies it from this processor).
    */
   async upload(output: OutputFile, signal: AbortSignal): Promise<"stored" | "refused" | "not stored"> {
+    // After the pushes already on their way: a 409 among them stops this upload before any
+    // byte goes, and the runner learns of the attempt in the order it went. A push waits at
+    // most EVENT_TIMEOUT_MS, and one unanswered for PUSH_PATH_CHECK_TIMEOUT_MS has the path
+    // checked, whose break aborts `signal`.
+    await settledOrAborted(this.#chain, signal);
     if (this.#refused) return "refused";
+    if (signal.aborted) return "not stored";
     const url = `${this.#callback.outputs}/${encodeURIComponent(output.name)}`;
     const headers = { "content-type": output.contentType, "content-length": String(output.size), authorization: `Bearer ${this.#callback.token}` };
     // A slow link must not time out a large output: the limit grows with its size.

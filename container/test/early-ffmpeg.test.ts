@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobTypes } from "../../src/contract/registry.ts";
 import { processesMentioning } from "../../test/support/processes.ts";
+import { startRangeServer, type RangeServer } from "../../test/support/range-server.ts";
 import { JobCancelled } from "../src/errors.ts";
 import { JobTable } from "../src/jobs.ts";
 import { buildArgs as mp3Args, earlyArgs as earlyMp3Args, earlyGraph as mp3Graph } from "../src/processors/extract-audio.ts";
@@ -45,17 +46,21 @@ const recipes = {
 
 let dir: string;
 let media: MediaServer;
+/** An origin that can hold an input back (test/support/range-server.ts). */
+let held: RangeServer;
 const file = (name: keyof typeof recipes) => join(dir, name);
 const url = async (name: keyof typeof recipes) => media.serve(`/${name}`, await readFile(file(name)));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "media-jobs-early-"));
   media = await startMediaServer();
+  held = await startRangeServer();
   for (const [name, args] of Object.entries(recipes)) await exec("ffmpeg", ["-nostdin", "-v", "error", "-y", ...args, join(dir, name)]);
 });
 
 afterAll(async () => {
   await media?.close();
+  await held?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -180,28 +185,23 @@ describe("cancel while the probe and the early ffmpeg both run", () => {
     ["extractAudio", { quality: "medium" }],
     ["videoThumbnail", { timestamp: 2, format: "jpg" }],
   ] as const)("%s: kills both", async (type, options) => {
-    const config = await testConfig();
+    // The origin sends the first 16 KiB and holds every later range open without a byte: the
+    // probe and the early ffmpeg both wait for the index (the file's end) until the cancel.
+    const config = await testConfig({ INPUT_FIRST_READ_BYTES: String(16 * 1024), INPUT_IDLE_TIMEOUT_MS: "600000" });
     const table = new JobTable(config);
-    const input = await url(type === "extractAudio" ? "surround" : "video");
-    // The two run together for about the probe's 0.1 s: look for both, and try again with a fresh job when the probe was quicker than the look.
-    let caught: { cmd: string }[] = [];
-    for (let attempt = 0; attempt < 10 && caught.length < 2; attempt++) {
-      const id = `cancel-${type}-${attempt}`;
-      table.start({ id, type, params: jobTypes[type].params.parse({ url: input, ...options }) as never });
-      const jobDir = join(config.workDir, id);
-      const both = async () => {
-        const running = await processesMentioning(jobDir);
-        return running.some((p) => /\bffprobe\b/.test(p.cmd)) && running.some((p) => /filter_(complex_)?script/.test(p.cmd)) ? running : null;
-      };
-      let seen: { cmd: string }[] | null = null;
-      while (table.get(id)!.state === "running" && !(seen = await both())) {
-        // Looking again at once: the window is short.
-      }
-      if (seen) caught = seen;
-      expect((await table.cancel(id))!.state).toBe(seen ? "cancelled" : "completed");
-      expect(await processesMentioning(jobDir)).toEqual([]);
-    }
-    expect(caught).toHaveLength(2);
+    const name = type === "extractAudio" ? "surround" : "video";
+    const input = held.serve(`/held-${type}`, file(name), { kind: "stall-past", offset: 16 * 1024 });
+    const id = `cancel-${type}`;
+    table.start({ id, type, params: jobTypes[type].params.parse({ url: input, ...options }) as never });
+    // Both read the input through its loopback URL, which names the job's directory.
+    const jobDir = join(config.workDir, id);
+    await until(async () => {
+      const running = await processesMentioning(jobDir);
+      return running.some((p) => /\bffprobe\b/.test(p.cmd)) && running.some((p) => /filter_(complex_)?script/.test(p.cmd));
+    }, 30_000, "the probe and the early ffmpeg");
+    expect(table.get(id)!.state).toBe("running");
+    expect((await table.cancel(id))!.state).toBe("cancelled");
+    expect(await processesMentioning(jobDir)).toEqual([]);
   });
 
   it("the job's time limit, passing while the probe runs, kills both: processing_timeout", async () => {
@@ -216,7 +216,7 @@ describe("cancel while the probe and the early ffmpeg both run", () => {
     const controller = new AbortController();
     const output = join(dir, "never.mp3");
     const early = new EarlyFfmpeg(earlyMp3Args("medium", { input: file("mono"), output }), { signal: controller.signal, waitLimitMs: 60_000 });
-    await until(async () => (await processesMentioning(output)).length > 0, 10_000, "ffmpeg to start");
+    await until(async () => (await processesMentioning(output)).length > 0, 30_000, "ffmpeg to start");
     controller.abort();
     await expect(early.run("[0:0]anull[out]", { ...limits, signal: controller.signal })).rejects.toBeInstanceOf(JobCancelled);
     expect(await processesMentioning(output)).toEqual([]);
@@ -225,7 +225,7 @@ describe("cancel while the probe and the early ffmpeg both run", () => {
   it("discard kills a run that never got its graph", async () => {
     const output = join(dir, "discarded.mp3");
     const early = new EarlyFfmpeg(earlyMp3Args("medium", { input: file("mono"), output }), { signal: limits.signal, waitLimitMs: 60_000 });
-    await until(async () => (await processesMentioning(output)).length > 0, 10_000, "ffmpeg to start");
+    await until(async () => (await processesMentioning(output)).length > 0, 30_000, "ffmpeg to start");
     await early.discard();
     expect(await processesMentioning(output)).toEqual([]);
     await expect(readFile(output)).rejects.toThrow(/ENOENT/);

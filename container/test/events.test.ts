@@ -24,8 +24,9 @@ const OTHER_VERSION = { status: 409, body: protocolMismatchBody({ processor: PRO
 /**
  * The runner's side: answers each event with `event(n)` and each upload with `upload(n)`, n
  * counted per kind; "cut" drops the connection, "hold" never answers, a body goes as JSON.
+ * `eventAnswerMs`: each event is answered that long after it arrived, as by a busy runner.
  */
-function callbackServer(event: (n: number) => number | typeof OTHER_VERSION, upload: (n: number) => number | "cut" | "hold") {
+function callbackServer(event: (n: number) => number | typeof OTHER_VERSION, upload: (n: number) => number | "cut" | "hold", eventAnswerMs = 0) {
   const received: Received[] = [];
   let events = 0;
   let uploads = 0;
@@ -43,6 +44,7 @@ function callbackServer(event: (n: number) => number | typeof OTHER_VERSION, upl
     for await (const chunk of req) chunks.push(chunk as Buffer);
     received.push({ kind: "event", headers: req.headers, state: JSON.parse(Buffer.concat(chunks).toString("utf8")) as ProcessorJobState });
     const answer = event(++events);
+    if (eventAnswerMs > 0) await new Promise((resolve) => setTimeout(resolve, eventAnswerMs));
     if (typeof answer === "number") return void res.writeHead(answer).end();
     res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
   });
@@ -68,9 +70,9 @@ describe("pushed events and uploaded outputs", () => {
   async function run(
     event: (n: number) => number | typeof OTHER_VERSION,
     upload: (n: number) => number | "cut" | "hold" = () => 201,
-    options: { waitForEnd: boolean; reportEveryMs?: number } = { waitForEnd: true },
+    options: { waitForEnd: boolean; reportEveryMs?: number; eventAnswerMs?: number } = { waitForEnd: true },
   ) {
-    const callback = callbackServer(event, upload);
+    const callback = callbackServer(event, upload, options.eventAnswerMs);
     await new Promise<void>((resolve) => callback.server.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}`;
     // Unless asked, report periods far longer than the job: the only push is the end.
@@ -165,7 +167,8 @@ describe("pushed events and uploaded outputs", () => {
   });
 
   it("stops pushing and uploading for an attempt once the runner answers 409", async () => {
-    const { table, id, received, close } = await run(() => 409, () => 201, { waitForEnd: true, reportEveryMs: 1 });
+    // A slow refusal: the job's output is ready before it comes, and its upload waits for it.
+    const { table, id, received, close } = await run(() => 409, () => 201, { waitForEnd: true, reportEveryMs: 1, eventAnswerMs: 300 });
     try {
       // The first push (progress) was refused: nothing is uploaded and the end is not pushed.
       expect(received.map((r) => r.kind)).toEqual(["event"]);
@@ -179,7 +182,7 @@ describe("pushed events and uploaded outputs", () => {
 
   it("stops pushing to a runner of another protocol version, and logs both versions", async () => {
     const lines = vi.spyOn(console, "log");
-    const { table, id, received, close } = await run(() => OTHER_VERSION, () => 201, { waitForEnd: true, reportEveryMs: 1 });
+    const { table, id, received, close } = await run(() => OTHER_VERSION, () => 201, { waitForEnd: true, reportEveryMs: 1, eventAnswerMs: 300 });
     try {
       expect(received.map((r) => r.kind)).toEqual(["event"]);
       expect(table.get(id)?.state).toBe("cancelled");
@@ -242,8 +245,9 @@ describe("how many events an attempt pushes", () => {
         events.progressed();
         await sleep(2);
       }
-      await until(() => (received.length === 1 ? true : undefined), "the one progress push", 5_000);
-      await sleep(20);
+      // Once stopped, finished() resolves when the pushes already queued are answered: all that went has arrived.
+      events.stop();
+      await events.finished();
       expect(received.map((r) => (r.kind === "event" ? r.state.progress : "upload"))).toEqual([7]);
     } finally {
       events.stop();
@@ -251,18 +255,31 @@ describe("how many events an attempt pushes", () => {
     }
   });
 
-  it("pushes a heartbeat at most once per HEARTBEAT_MS while nothing else goes", async () => {
-    const { events, received, close } = await pusher({ PROGRESS_REPORT_MS: "1000", HEARTBEAT_MS: "100" });
+  it("pushes a heartbeat once per HEARTBEAT_MS while nothing else goes, and none just after another push", async () => {
+    // The pusher's interval and clock are driven here; its pushes go over the network as ever.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    const { events, received, set, close } = await pusher({ PROGRESS_REPORT_MS: "50", HEARTBEAT_MS: "100" });
+    // A push carries the state as it is when it goes: each is let arrive before the state changes.
+    const arrived = (n: number) => until(() => (received.length >= n ? true : undefined), `push ${n}`);
     try {
-      const started = Date.now();
-      await sleep(650);
+      vi.advanceTimersByTime(99);
+      vi.advanceTimersByTime(1); // 100 ms: a heartbeat
+      await arrived(1);
+      vi.advanceTimersByTime(100); // 200 ms: another
+      await arrived(2);
+      vi.advanceTimersByTime(60);
+      set({ progress: 5 });
+      events.progressed(); // 260 ms: progress, pushed at once (a report period has passed)
+      await arrived(3);
+      vi.advanceTimersByTime(40); // 300 ms: 40 ms after that push, under HEARTBEAT_MS / 2: none
+      vi.advanceTimersByTime(100); // 400 ms: a heartbeat
       events.stop();
-      const elapsed = Date.now() - started;
-      await sleep(20);
-      expect(received.length).toBeGreaterThanOrEqual(1);
-      expect(received.length).toBeLessThanOrEqual(Math.floor(elapsed / 100));
-      expect(states(received).every((s) => s === "running")).toBe(true);
+      vi.advanceTimersByTime(1_000); // stopped: none
+      // Once stopped, finished() resolves when the pushes already queued are answered.
+      await events.finished();
+      expect(received.map((r) => (r.kind === "event" ? `${r.state.state} ${r.state.progress}` : "upload"))).toEqual(["running 0", "running 0", "running 5", "running 5"]);
     } finally {
+      vi.useRealTimers();
       events.stop();
       await close();
     }

@@ -18,7 +18,7 @@ import { JobFailure } from "../src/errors.ts";
 import type { FetchInputOptions, FetchLimits } from "../src/fetch-input.ts";
 import { FIRST_READ_BYTES, InputSource, mp4IndexAfterMedia, Ranges, readHead } from "../src/input-source.ts";
 import { inputOptions } from "../src/tools/ffprobe.ts";
-import { runJob, testConfig, withTempDir } from "./helpers.ts";
+import { runJob, testConfig, until, withTempDir } from "./helpers.ts";
 import { completed, failed } from "./video-fixtures.ts";
 
 const exec = promisify(execFile);
@@ -304,11 +304,15 @@ describe("an origin that fails while the input is read", () => {
       const source = await InputSource.open(origin.serve("/closing.mp4", media.faststart, { kind: "stall", after: 1, stallAfter: 1024 }), join(tmp, "input"), { limits: { ...limits, ALLOW_PRIVATE_NETWORK_INPUTS: true }, signal: new AbortController().signal });
       source.fillAll();
       const waiting = source.read(30 * 1024 * 1024, 1024 * 1024).catch((e: unknown) => e);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Both waiting at the origin: the gap filler's request and the read's, each stalled after its first KiB.
+      await until(() => (origin.requests.filter((r) => r.bytes === 1024).length === 2 ? true : undefined), "the filler and the read to stall");
       await source.close();
       const asked = origin.requests.length;
+      expect(asked).toBe(source.stats.requests);
       expect(await waiting).toBeInstanceOf(Error);
+      // Closed, it asks nothing more: its count, and the origin's a while later, stay as they were.
       await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(source.stats.requests).toBe(asked);
       expect(origin.requests.length).toBe(asked);
     });
   });

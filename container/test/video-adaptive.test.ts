@@ -75,8 +75,16 @@ function streamBitrate(probe: Probe, type: string, seconds: number): number {
   return (probe.packets.filter((p) => p.codec_type === type).reduce((sum, p) => sum + Number(p.size), 0) * 8) / seconds;
 }
 
+/**
+ * How long one ladder encode may take on a loaded machine: more than the unit project's 60-s
+ * test timeout, so the tests that run them have their own (TEST_MS per encode).
+ */
+const ENCODE_DEADLINE_MS = 120_000;
+/** A test's timeout per encode it runs: the encode's deadline, and room for its checks. */
+const TEST_MS = ENCODE_DEADLINE_MS + 30_000;
+
 async function adaptive(params: Record<string, unknown>): Promise<{ job: FinishedJob; result: Record<string, any>; outputs: { name: string; contentType: string; size: number }[] }> {
-  const job = await runJob("videoAdaptive", { url: serveBytes(`/clip-${Math.random()}.mp4`, clip), ...params } as never, { deadlineMs: 120_000 });
+  const job = await runJob("videoAdaptive", { url: serveBytes(`/clip-${Math.random()}.mp4`, clip), ...params } as never, { deadlineMs: ENCODE_DEADLINE_MS });
   const { result, outputs } = completed(job.state);
   return { job, result, outputs };
 }
@@ -205,13 +213,13 @@ describe("videoAdaptive", () => {
       if (r.attrs.width) expect([stream.codec_name, stream.width, stream.height]).toEqual(["h264", Number(r.attrs.width), Number(r.attrs.height)]);
       else expect(stream.codec_name).toBe("aac");
     }
-  });
+  }, TEST_MS);
 
   it("never upscales: a 320×180 input gets one 180p rendition, and asked-for sizes above it are left out", async () => {
     const url = await serve("small");
-    const byDefault = completed((await runJob("videoAdaptive", { url }, { deadlineMs: 120_000 })).state).result;
+    const byDefault = completed((await runJob("videoAdaptive", { url }, { deadlineMs: ENCODE_DEADLINE_MS })).state).result;
     expect(byDefault.renditions.map((r: { width: number; height: number }) => [r.width, r.height])).toEqual([[320, 180]]);
-    const asked = await runJob("videoAdaptive", { url, renditions: [{ height: 720 }, { height: 144, bitrate: "200K" }], audio: false, dash: true }, { deadlineMs: 120_000 });
+    const asked = await runJob("videoAdaptive", { url, renditions: [{ height: 720 }, { height: 144, bitrate: "200K" }], audio: false, dash: true }, { deadlineMs: ENCODE_DEADLINE_MS });
     const { result } = completed(asked.state);
     expect(result.renditions.map((r: { url: string; width: number; height: number }) => [r.url, r.width, r.height])).toEqual([["stream/144p.m3u8", 256, 144]]);
     // audio: false writes a stream without sound, and CODECS says so.
@@ -222,7 +230,7 @@ describe("videoAdaptive", () => {
     const mpd = (await asked.output("stream/manifest.mpd")).toString();
     expect([...mpd.matchAll(/<BaseURL>([^<]+)<\/BaseURL>/g)].map((m) => m[1])).toEqual(["dash-144p.mp4"]);
     expect(mpd).not.toContain('contentType="audio"');
-  });
+  }, 2 * TEST_MS);
 
   it("fails an audio-only input with no_video_stream", async () => {
     // The MP3 that extractAudio makes is a handy audio-only file.

@@ -50,9 +50,14 @@ async function shot(p: Page, name: string) {
   await p.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
 
+/** How long an element or an image may take to appear: only a bound on the wait, for a page that never shows it, so generous on a loaded machine. */
+const ELEMENT_MS = 30_000;
+/** Each test's timeout: room for several such waits and a job's run in one test. */
+const TEST_MS = 300_000;
+
 // playwright-core has no test matchers: wait for the element, then assert with Vitest.
-const visible = (locator: Locator) => locator.first().waitFor({ state: "visible", timeout: 10_000 });
-const attached = (locator: Locator) => locator.first().waitFor({ state: "attached", timeout: 10_000 });
+const visible = (locator: Locator) => locator.first().waitFor({ state: "visible", timeout: ELEMENT_MS });
+const attached = (locator: Locator) => locator.first().waitFor({ state: "attached", timeout: ELEMENT_MS });
 async function textOf(locator: Locator): Promise<string> {
   await visible(locator);
   return (await locator.first().innerText()).trim();
@@ -89,7 +94,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe("dashboard in a browser", () => {
+describe("dashboard in a browser", { timeout: TEST_MS }, () => {
   it("refuses a wrong password with a generic message", async () => {
     await signIn(page, "not-the-password");
     expect(await textOf(page.getByRole("alert"))).toBe("Wrong email or password.");
@@ -172,7 +177,7 @@ describe("dashboard in a browser", () => {
     const preview = page.getByRole("img", { name: "Output preview" });
     await visible(preview);
     // The signed link really serves the image: the browser decoded it.
-    await poll(async () => ((await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) || undefined), "the preview to load", 10_000);
+    await poll(async () => ((await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) || undefined), "the preview to load", ELEMENT_MS);
     expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
     await visible(page.getByText("compressionRatio"));
     await shot(page, "job-completed");

@@ -56,6 +56,11 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+/** How long the page or the player may take at each step: only a bound on the wait, so generous on a loaded machine (decoding in software). */
+const PLAYER_MS = 45_000;
+/** The test's timeout: the job's run (poll's 45 s) and five waits of PLAYER_MS, with room to spare. */
+const TEST_MS = 360_000;
+
 describe("a video-adaptive job's dashboard page", () => {
   it("plays the stream with hls.js: manifest parsed, fragments loaded, the video decoding and playing", async () => {
     const keyRes = await fetch(`${service.baseUrl}/admin/keys`, {
@@ -88,23 +93,23 @@ describe("a video-adaptive job's dashboard page", () => {
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     await page.goto(`${service.baseUrl}/dashboard/jobs/${id}`);
     const video = page.locator("video[data-hls-src]");
-    await video.waitFor({ state: "attached", timeout: 10_000 });
+    await video.waitFor({ state: "attached", timeout: PLAYER_MS });
 
     // Debian's Chromium has H.264 and AAC in Media Source Extensions, which hls.js feeds.
     const codecs = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="avc1.64001e,mp4a.40.2"'));
     expect(codecs).toBe(true);
-    await poll(async () => ((await video.getAttribute("data-hls-state")) === "parsed" || (await video.getAttribute("data-hls-state")) === "playing" ? true : undefined), "hls.js to parse the master playlist", 20_000);
+    await poll(async () => ((await video.getAttribute("data-hls-state")) === "parsed" || (await video.getAttribute("data-hls-state")) === "playing" ? true : undefined), "hls.js to parse the master playlist", PLAYER_MS);
     expect(await video.getAttribute("data-hls-levels")).toBe("2");
-    await poll(async () => (Number(await video.getAttribute("data-hls-fragments")) >= 1 ? true : undefined), "hls.js to load a fragment", 20_000);
+    await poll(async () => (Number(await video.getAttribute("data-hls-fragments")) >= 1 ? true : undefined), "hls.js to load a fragment", PLAYER_MS);
 
     await video.evaluate((v: HTMLVideoElement) => void v.play());
     const first = await poll(async () => {
       const s = await video.evaluate((v: HTMLVideoElement) => ({ readyState: v.readyState, time: v.currentTime, width: v.videoWidth }));
       return s.readyState >= 2 && s.time > 0 ? s : undefined;
-    }, "the video to decode and play", 20_000);
-    await poll(async () => ((await video.evaluate((v: HTMLVideoElement) => v.currentTime)) > first.time ? true : undefined), "currentTime to advance", 20_000);
+    }, "the video to decode and play", PLAYER_MS);
+    await poll(async () => ((await video.evaluate((v: HTMLVideoElement) => v.currentTime)) > first.time ? true : undefined), "currentTime to advance", PLAYER_MS);
     expect([320, 426, 640]).toContain(first.width);
     expect(await video.getAttribute("data-hls-state")).toBe("playing");
     expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
-  });
+  }, TEST_MS);
 });

@@ -79,6 +79,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** How long an element, an image or playback may take: only a bound on the wait, so generous on a loaded machine. */
+const ELEMENT_MS = 30_000;
+/** Each test's timeout: the job's run (poll's 45 s) and two waits of ELEMENT_MS, with room to spare. */
+const TEST_MS = 180_000;
+
 describe("a video preview on the job page", () => {
   it.each([
     ["an animated WebP", { format: "webp", width: 240, fps: 8, duration: 2 }],
@@ -88,24 +93,24 @@ describe("a video preview on the job page", () => {
     expect(result.width).toBe(options.width);
     await page.goto(`${service.baseUrl}/dashboard/jobs/${id}`);
     const preview = page.getByRole("img", { name: "Output preview" });
-    await preview.first().waitFor({ state: "visible", timeout: 10_000 });
+    await preview.first().waitFor({ state: "visible", timeout: ELEMENT_MS });
     // The signed link really serves the animation: the browser decoded it.
-    const natural = await poll(async () => (await preview.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))) || undefined, "the preview to load", 10_000);
+    const natural = await poll(async () => (await preview.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))) || undefined, "the preview to load", ELEMENT_MS);
     expect(natural).toBe(result.width);
     expect(await preview.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(result.height);
     await page.screenshot({ path: join(shots, `job-video-preview-${options.format}.png`), fullPage: true });
-  });
+  }, TEST_MS);
 
   it("shows an MP4 as a muted, looping video that plays", async () => {
     const { id, result } = await completedPreview({ format: "mp4", width: 160, duration: 2 });
     await page.goto(`${service.baseUrl}/dashboard/jobs/${id}`);
     const video = page.locator("video").first();
-    await video.waitFor({ state: "visible", timeout: 10_000 });
+    await video.waitFor({ state: "visible", timeout: ELEMENT_MS });
     expect(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.loop])).toEqual([true, true]);
     // Muted video may play without a gesture: it plays, so the browser fetched and decoded it.
     await video.evaluate((v: HTMLVideoElement) => v.play());
-    const size = await poll(async () => (await video.evaluate((v: HTMLVideoElement) => (v.currentTime > 0 ? [v.videoWidth, v.videoHeight] : null))) ?? undefined, "the video to play", 10_000);
+    const size = await poll(async () => (await video.evaluate((v: HTMLVideoElement) => (v.currentTime > 0 ? [v.videoWidth, v.videoHeight] : null))) ?? undefined, "the video to play", ELEMENT_MS);
     expect(size).toEqual([result.width, result.height]);
     await page.screenshot({ path: join(shots, "job-video-preview-mp4.png"), fullPage: true });
-  });
+  }, TEST_MS);
 });

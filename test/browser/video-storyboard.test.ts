@@ -68,6 +68,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** How long an element, an image or the scrubber's change may take: only a bound on the wait, so generous on a loaded machine. */
+const ELEMENT_MS = 30_000;
+/** The test's timeout: the job's run (poll's 45 s) and five waits of ELEMENT_MS, with room to spare. */
+const TEST_MS = 300_000;
+
 describe("a storyboard on the job page", () => {
   it("shows the sprite and a scrubber that follows the pointer", async () => {
     const created = await fetch(`${service.baseUrl}/v1/jobs`, {
@@ -87,13 +92,13 @@ describe("a storyboard on the job page", () => {
 
     // The sprite: 6 tiles of 96×54 in 3 columns, decoded by the browser through its signed link.
     const sprite = page.getByRole("img", { name: "Sprite preview" });
-    await sprite.waitFor({ state: "visible", timeout: 10_000 });
-    await poll(async () => (await sprite.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) || undefined, "the sprite to load", 10_000);
+    await sprite.waitFor({ state: "visible", timeout: ELEMENT_MS });
+    await poll(async () => (await sprite.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) || undefined, "the sprite to load", ELEMENT_MS);
     expect(await sprite.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([288, 108]);
 
     // The scrubber: one tile's box, the sprite as its background, the first tile shown.
     const scrubber = page.getByRole("slider", { name: /Storyboard/ });
-    await scrubber.waitFor({ state: "visible", timeout: 10_000 });
+    await scrubber.waitFor({ state: "visible", timeout: ELEMENT_MS });
     const style = () => scrubber.evaluate((el: HTMLElement) => ({ position: el.style.backgroundPosition, image: el.style.backgroundImage, width: el.getBoundingClientRect().width }));
     const first = await style();
     expect(first).toMatchObject({ position: "0px 0px", width: 96 + 2 }); // a 1 px border each side
@@ -105,10 +110,10 @@ describe("a storyboard on the job page", () => {
     await scrubber.scrollIntoViewIfNeeded();
     const box = (await scrubber.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
-    await poll(async () => ((await style()).position === "-96px -54px" ? true : undefined), "the scrubber to show tile 5", 5_000);
+    await poll(async () => ((await style()).position === "-96px -54px" ? true : undefined), "the scrubber to show tile 5", ELEMENT_MS);
     expect(await caption.innerText()).toBe("Tile 5 of 6: 0:04 to 0:05");
     await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
-    await poll(async () => ((await style()).position === "-192px -54px" ? true : undefined), "the scrubber to show the last tile", 5_000);
+    await poll(async () => ((await style()).position === "-192px -54px" ? true : undefined), "the scrubber to show the last tile", ELEMENT_MS);
 
     // The keyboard steps through the cues as well.
     await scrubber.focus();
@@ -123,5 +128,5 @@ describe("a storyboard on the job page", () => {
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
     await page.screenshot({ path: join(shots, "job-storyboard-phone.png"), fullPage: true });
     expect(consoleErrors).toEqual([]);
-  });
+  }, TEST_MS);
 });

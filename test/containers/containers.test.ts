@@ -5,19 +5,27 @@
 // stopping by itself.
 // Every job must end as its work ends: its end pushed by the processor (not found by the
 // runner's watchdog), its outputs uploaded (none copied by the runner), its phases adding
-// up to its time; warm jobs within their own phases + 300 ms. The cold start is measured.
+// up to its time; warm jobs on a container already running, with no retry and a start
+// shorter than the cold one. The cold start is measured; no bound here is the machine's speed.
 // `npm run test:containers` (docs/deploy.md: the containers tier).
 import { mkdir, writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { TUNABLES } from "../../src/lib/tunables.ts";
-import { api, appContainers, breakPushPath, createJob, dockerCli, download, fetchLink, ffprobe, howItEnded, imageMeta, jobRow, lumaAt, startTier, until, waitForEnd, type ApiJob, type Tier, runsJobFfmpeg } from "./tier.ts";
+import { api, appContainers, breakPushPath, containerThatRan, createJob, dockerCli, download, encodingAttempt, fetchLink, ffprobe, howItEnded, imageMeta, jobRow, lumaAt, startTier, until, waitForEnd, type ApiJob, type Tier, runsJobFfmpeg } from "./tier.ts";
 
 /** Small, so the idle test is quick; a container runs no job is only then asked to stop. */
 const SLEEP_AFTER_S = 15;
 /** The instance budget (max_instances) for this tier: small, so the burst test exceeds it 3×. */
 const INSTANCES = 2;
-/** The most a job may take, after the processor's end, to be recorded completed: a push and a check of R2, not a silence. */
-const REPORT_MS = 300;
+/** How long the runner's watchdog lets a processor be silent before it asks (src/lib/tunables.ts): 45 s. */
+const SILENCE_MS = TUNABLES.runner.heartbeatMs * TUNABLES.runner.silentHeartbeats;
+/**
+ * The most a job may take, after the processor's end, to be recorded completed. A pushed end
+ * is a push and a check of R2 (well under a second here); an end the watchdog finds waits out
+ * SILENCE_MS less at most one heartbeat (30 s). Far below that: it tells the two apart on a
+ * loaded machine too (the proof of the push is `endHeard`).
+ */
+const REPORT_MS = 5_000;
 const timings: Record<string, number> = {};
 /** Each job's time, end to end (created → completed, the service's own clock) and by phase. */
 const jobFigures: Record<string, Record<string, number | null>> = {};
@@ -252,7 +260,8 @@ describe("every job type in a container", () => {
     for (const [i, job] of jobs.entries()) await endedAsItHappened(`burst ${i + 1}/${jobs.length}`, job);
   });
 
-  it("warm jobs, one at a time: each completes within its own phases (queued, fetch, process, store) + 300 ms", async () => {
+  it("warm jobs, one at a time: each runs in a container already running, on its first attempt, and starts faster than the cold one did", async () => {
+    const cold = timings["cold start (startMs of the first job)"];
     const warm: [string, string, string, Record<string, unknown>][] = [
       ["compress-image", "compress-image", "photo.jpg", { quality: 70, format: "webp", maxWidth: 800 }],
       ["video-thumbnail", "video-thumbnail", "clip.mp4", { timestamp: 2, format: "png", width: 160 }],
@@ -260,9 +269,14 @@ describe("every job type in a container", () => {
       ["compress-pdf", "compress-pdf", "doc.pdf", { quality: "low" }],
     ];
     for (const [label, type, input, options] of warm) {
+      const running = new Set((await appContainers()).map((c) => c.id));
+      expect(running.size, `${label}: no warm container`).toBeGreaterThan(0);
+      // Its end pushed and recorded within REPORT_MS (completedJob).
       const job = await completedJob(`${label} (warm)`, type, `${tier.mediaUrl}/${input}`, options);
-      const own = phase(job, "queuedMs") + phase(job, "fetchInputMs") + phase(job, "processMs") + phase(job, "storeOutputMs");
-      expect(totalMs(job), `${label}: ${JSON.stringify(job.timings)}`).toBeLessThanOrEqual(own + 300);
+      // Its processor was one already running: the pool started no container for it.
+      expect(running, `${label}: ran in a container started for it`).toContain(await containerThatRan(`${job.id}.1`));
+      expect(phase(job, "retriesMs"), `${label}: ${JSON.stringify(job.timings)}`).toBe(0);
+      if (cold !== undefined) expect(phase(job, "startMs"), `${label}: against a cold start of ${cold} ms`).toBeLessThan(cold);
     }
   });
 
@@ -278,7 +292,7 @@ describe("every job type in a container", () => {
       expect((await howItEnded(tier, first.id)).finished.endHeard).toBe("check");
       jobFigures["push path broken: first job"] = { totalMs: totalMs(first), ...first.timings };
       // The next job's start is answered with the broken path: the runner polls it, and it
-      // ends within a poll and the copy of its output, not a 9 s silence.
+      // ends within a poll and the copy of its output, not a silence.
       const start = Date.now();
       const next = await waitForEnd(tier, await createJob(tier, "compress-image", `${tier.mediaUrl}/photo.jpg`, { quality: 71, format: "webp", maxWidth: 400 }));
       timings["push path broken: next job, created → completed seen"] = Date.now() - start;
@@ -287,8 +301,8 @@ describe("every job type in a container", () => {
       const { finished, problems } = await howItEnded(tier, next.id);
       expect(finished).toMatchObject({ endHeard: "check", pushBroken: true });
       expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/cannot push/), expect.stringMatching(/copying it/)]));
-      expect(next.timings.reportMs).toBeLessThanOrEqual(TUNABLES.runner.brokenPushPollMs + 1_000);
-      expect(totalMs(next)).toBeLessThan(TUNABLES.runner.heartbeatMs * TUNABLES.runner.silentHeartbeats);
+      expect(next.timings.reportMs).toBeLessThan(SILENCE_MS / 3);
+      expect(totalMs(next)).toBeLessThan(SILENCE_MS);
     } finally {
       for (const c of warm) await breakPushPath(c.name, true).catch(() => undefined);
     }
@@ -302,10 +316,15 @@ describe("every job type in a container", () => {
 describe("failures and control", () => {
   it("a container killed mid-job: the job completes on a later attempt", async () => {
     const start = Date.now();
-    // long.mp4 (8–16 s at 320 px): still encoding when the kill lands, however slow the machine.
-    const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/long.mp4`, { codec: "h265", maxWidth: 320 });
-    const victim = await encoding();
+    // Its input held half-way (Tier.hold): still encoding when the kill lands, on any machine.
+    const input = tier.hold("clip.mp4");
+    onTestFinished(input.release);
+    const id = await createJob(tier, "compress-video", input.url, { codec: "h265", maxWidth: 320 });
+    const victim = await encodingAttempt(`${id}.1`);
     await dockerCli("kill", victim.id);
+    await until("the killed container to go", async () => !(await appContainers()).some((c) => c.id === victim.id), 60_000);
+    // The next attempt reads the whole input (its download held until now, if it began).
+    input.release();
     const job = await waitForEnd(tier, id);
     timings["compress-video, killed once"] = Date.now() - start;
     expect(job.status).toBe("completed");

@@ -2,18 +2,20 @@
 // processor in the container drains. A job running at the SIGTERM completes where it runs, on
 // its first attempt; one that cannot finish by the drain deadline (shortened here to
 // DRAIN_MS through PROCESSOR_DRAIN_TIMEOUT_MS) is handed back and completes on its next
-// attempt, uncharged. SIGKILL (no drain) still ends in a completed job on a later attempt:
-// containers.test.ts "a container killed mid-job".
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appContainers, createJob, dockerCli, download, ffprobe, jobRow, startTier, until, waitForEnd, type Tier, runsJobFfmpeg } from "./tier.ts";
+// attempt, uncharged. Each job's input is held half-way at the media server (Tier.hold), its
+// ffmpeg running and waiting, until the test lets it go on: the SIGTERM lands mid-encode, and
+// the job finishes before the deadline or cannot, as the test decides, at any machine speed.
+// SIGKILL (no drain) still ends in a completed job on a later attempt: containers.test.ts
+// "a container killed mid-job".
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { appContainers, createJob, dockerCli, download, encodingAttempt, ffprobe, jobRow, runsJobFfmpeg, startTier, until, waitForEnd, type Tier } from "./tier.ts";
 
 /**
- * The processor's drain deadline in this tier: longer than what is left of the short encode
- * (mid.mp4, H.264 low at 160 px: ~1.2 s after the SIGTERM here), far shorter than the long one
- * (long.mp4, H.265 at its own 640×360: tens of seconds; at 320 px it took 8–16 s, and on a
- * quiet machine finished inside the deadline).
+ * The processor's drain deadline in this tier. What is left of the first test's job once its
+ * input is let go (half of clip.mp4 at 160 px, well under a second) fits in it many times over;
+ * the second test's job cannot finish in it, its input held past the deadline.
  */
-const DRAIN_MS = 8_000;
+const DRAIN_MS = 15_000;
 const timings: Record<string, number> = {};
 let tier: Tier;
 
@@ -28,8 +30,16 @@ afterAll(async () => {
   console.log("containers tier drain timings (ms):", JSON.stringify(timings, null, 2));
 });
 
-/** The app container running ffmpeg, once there is one. */
-const encoding = () => until("ffmpeg running in a container", async () => (await appContainers()).find((c) => runsJobFfmpeg(c.processes)), 120_000, 100);
+/**
+ * Once container `id`'s processor logged that the SIGTERM began its drain: that line, which
+ * counts the attempts still running.
+ */
+function draining(id: string): Promise<{ running: number }> {
+  return until("the processor to begin its drain", async () => {
+    const line = (await dockerCli("logs", id)).split("\n").find((l) => l.includes('"signal received; draining"'));
+    return line ? (JSON.parse(line) as { running: number }) : undefined;
+  }, 60_000, 100);
+}
 
 /** The Worker's log lines (wrangler dev's output) about job `id`, parsed. */
 function workerLog(id: string): { message: string; [field: string]: unknown }[] {
@@ -51,10 +61,16 @@ function workerLog(id: string): { message: string; [field: string]: unknown }[] 
 describe("SIGTERM drains the container's processor", () => {
   it("a job running at the SIGTERM completes where it runs, on its first attempt, and the container then exits", async () => {
     const start = Date.now();
-    const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { quality: "low", maxWidth: 160 });
-    const victim = await encoding();
+    const input = tier.hold("clip.mp4");
+    onTestFinished(input.release);
+    const id = await createJob(tier, "compress-video", input.url, { quality: "low", maxWidth: 160 });
+    const victim = await encodingAttempt(`${id}.1`);
     const signalled = Date.now();
     await dockerCli("kill", "--signal=SIGTERM", victim.id);
+    // The processor drains with the attempt running, its ffmpeg still there (the signal went to the processor alone).
+    expect(await draining(victim.id)).toMatchObject({ running: 1 });
+    expect(runsJobFfmpeg((await appContainers()).find((c) => c.id === victim.id)?.processes ?? "", `${id}.1`)).toBe(true);
+    input.release();
     const job = await waitForEnd(tier, id);
     timings["compress-video, SIGTERM mid-encode: SIGTERM to completed"] = Date.now() - signalled;
     timings["compress-video, SIGTERM mid-encode: end to end"] = Date.now() - start;
@@ -70,19 +86,24 @@ describe("SIGTERM drains the container's processor", () => {
 
   it("a job still running at the drain deadline is handed back and completes on attempt 2, uncharged", async () => {
     const start = Date.now();
-    const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/long.mp4`, { codec: "h265" });
-    const victim = await encoding();
+    const input = tier.hold("clip.mp4");
+    onTestFinished(input.release);
+    const id = await createJob(tier, "compress-video", input.url, { codec: "h265" });
+    const victim = await encodingAttempt(`${id}.1`);
     const signalled = Date.now();
     await dockerCli("kill", "--signal=SIGTERM", victim.id);
-    // The deadline passes (the encode would have run longer); the processor hands the attempt back and exits.
+    // Its input held until the container is gone, the attempt cannot end before the deadline:
+    // the processor hands it back and exits.
     await until("the container to hand back and exit", async () => !(await appContainers()).some((c) => c.id === victim.id), DRAIN_MS + 60_000, 250);
     timings["SIGTERM to the exit after the hand-back"] = Date.now() - signalled;
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(DRAIN_MS - 1_000);
+    // Attempt 2 (its download held too, if it already began) reads the whole input.
+    input.release();
     const job = await waitForEnd(tier, id);
     timings["compress-video, handed back: end to end"] = Date.now() - start;
     expect(job.error, JSON.stringify(job.error)).toBeUndefined();
     expect(job.status).toBe("completed");
-    expect((await ffprobe(await download(job.result!.url))).streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "hevc", width: 640 });
+    expect((await ffprobe(await download(job.result!.url))).streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "hevc", width: 320 });
     expect(await jobRow(tier, id)).toEqual({ status: "completed", attempt: 2 });
     const ended = workerLog(id).filter((l) => l.message === "attempt ended; the job gets another");
     expect(ended).toEqual([expect.objectContaining({ attempt: 1, cause: "handed back", charged: false })]);

@@ -9,9 +9,9 @@ import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ATTEMPT_TOKEN_HEADER, PROCESSOR_EVENTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
-import { api, appContainers, createJob, dockerCli, download, imageMeta, jobRow, startTier, until, waitForEnd, type Tier, runsJobFfmpeg } from "./tier.ts";
+import { api, appContainers, createJob, dockerCli, download, encodingAttempt, imageMeta, jobRow, startTier, until, waitForEnd, type Tier, runsJobFfmpeg } from "./tier.ts";
 
 /** src/runner/events.ts CALLBACK_HOST (that module is the Worker's, not typed for Node). */
 const CALLBACK_HOST = "runner.media-jobs.internal";
@@ -37,9 +37,12 @@ const fetchStatus = (url: string, init: RequestInit) => `const r = await fetch($
 
 describe("a process inside a container", () => {
   it("finds no PROCESSOR_TOKEN, and cannot forge an event for a running attempt nor act on it, while the job completes", async () => {
-    const id = await createJob(tier, "compress-video", `${tier.mediaUrl}/mid.mp4`, { codec: "h265", maxWidth: 320 });
+    // Its input held half-way (Tier.hold): the attempt runs through every check below, however long they take.
+    const input = tier.hold("clip.mp4");
+    onTestFinished(input.release);
+    const id = await createJob(tier, "compress-video", input.url, { codec: "h265", maxWidth: 320 });
     const pid = `${id}.1`;
-    const container = await until("ffmpeg running in a container", async () => (await appContainers()).find((c) => runsJobFfmpeg(c.processes)), 180_000);
+    const container = await encodingAttempt(pid);
 
     // The environment every process in the container gets, and the processor's own.
     const env = await dockerCli("exec", container.id, "env");
@@ -59,6 +62,9 @@ describe("a process inside a container", () => {
     expect(await inContainer(container.id, fetchStatus(`http://127.0.0.1:8080/jobs/${pid}`, { headers: other }))).toBe("404");
     expect(await inContainer(container.id, fetchStatus(`http://127.0.0.1:8080/jobs/${pid}/cancel`, { method: "POST", headers: other }))).toBe("404");
     expect(await inContainer(container.id, fetchStatus(`http://127.0.0.1:8080/jobs/${pid}`, { method: "DELETE", headers: other }))).toBe("404");
+    // The attempt ran through all of it; now it may finish.
+    expect(runsJobFfmpeg((await appContainers()).find((c) => c.id === container.id)?.processes ?? "", pid)).toBe(true);
+    input.release();
 
     const job = await waitForEnd(tier, id);
     expect(job.error).toBeUndefined();
@@ -86,17 +92,19 @@ async function storedToken(pid: string): Promise<string | undefined> {
 
 describe("another container", () => {
   it("cannot send an event for an attempt seated elsewhere, even with that attempt's own token", async () => {
-    // long.mp4 (8–16 s alone, longer two at once): job A must still be running when its own
-    // container reports for it below, or the runner answers 409 (attempt no longer held).
-    // mid.mp4 ended first on a CI run, between the two reports.
-    const a = await createJob(tier, "compress-video", `${tier.mediaUrl}/long.mp4`, { codec: "h265", maxWidth: 320 });
-    const b = await createJob(tier, "compress-video", `${tier.mediaUrl}/long.mp4`, { codec: "h265", maxWidth: 320 });
+    // Both inputs held half-way (Tier.hold) until the reports below are made: job A still runs
+    // when its own container reports for it (else the runner answers 409, attempt no longer
+    // held), and job B holds the other seat, in the other container.
+    const inputs = [tier.hold("clip.mp4"), tier.hold("clip.mp4")];
+    for (const input of inputs) onTestFinished(input.release);
+    const a = await createJob(tier, "compress-video", inputs[0]!.url, { codec: "h265", maxWidth: 320 });
+    const b = await createJob(tier, "compress-video", inputs[1]!.url, { codec: "h265", maxWidth: 320 });
     const [pidA, pidB] = [`${a}.1`, `${b}.1`];
     // Each job's work directory is named after its attempt, and its ffmpeg reads from it.
     const [own, other] = await until("both jobs encoding, each in its own container", async () => {
       const running = await appContainers();
-      const withA = running.find((c) => c.processes.includes(pidA) && runsJobFfmpeg(c.processes));
-      const withB = running.find((c) => c.processes.includes(pidB) && runsJobFfmpeg(c.processes));
+      const withA = running.find((c) => runsJobFfmpeg(c.processes, pidA));
+      const withB = running.find((c) => runsJobFfmpeg(c.processes, pidB));
       return withA && withB && withA.id !== withB.id ? ([withA, withB] as const) : undefined;
     }, 180_000);
     const token = await until(`attempt ${pidA}'s token in its runner's storage`, () => storedToken(pidA), 30_000);
@@ -106,6 +114,7 @@ describe("another container", () => {
     expect(await inContainer(other.id, fetchStatus(events, { method: "POST", headers, body: JSON.stringify(forged) }))).toBe("401");
     // The token is the real one: from the attempt's own container a (harmless) progress report is taken.
     expect(await inContainer(own.id, fetchStatus(events, { method: "POST", headers, body: JSON.stringify({ id: pidA, state: "running", progress: 1 }) }))).toBe("204");
+    for (const input of inputs) input.release();
     for (const id of [a, b]) {
       const job = await waitForEnd(tier, id);
       expect(job.error).toBeUndefined();

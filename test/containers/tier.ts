@@ -5,7 +5,7 @@
 // `docker` on PATH; DOCKER_HOST etc. come from the environment (docs/deploy.md).
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,12 +32,12 @@ async function ffmpeg(args: string[]): Promise<void> {
   await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
 }
 
-/** The inputs: every job type has one; `mid.mp4` and `long.mp4` keep an encode busy. */
+/** The inputs: every job type has one; `long.mp4` keeps an encode busy. */
 async function makeFixtures(dir: string): Promise<void> {
   const h264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"];
-  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=6", ...h264, "-c:a", "aac", "-shortest", join(dir, "clip.mp4")]);
-  // 640×360, 30 s: an H.265 encode of it runs long enough to be killed mid-way.
-  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=30", ...h264, "-c:a", "aac", "-shortest", join(dir, "mid.mp4")]);
+  // Its index first (faststart): a tool reads it as it arrives, so a job given it held
+  // half-way (Tier.hold) runs its ffmpeg on the first half and waits for the rest.
+  await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=6", ...h264, "-c:a", "aac", "-shortest", "-movflags", "+faststart", join(dir, "clip.mp4")]);
   // 640×360, 120 s: an H.265 "high" encode of it takes minutes on one core.
   await ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=120", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=120", ...h264, "-c:a", "aac", "-shortest", join(dir, "long.mp4")]);
   const photo = await photoJpeg(1600, 1067);
@@ -56,15 +56,57 @@ export interface Tier {
   key: string;
   /** Origin serving the fixtures to containers, e.g. http://172.17.0.1:40123. */
   mediaUrl: string;
+  /**
+   * Fixture `name` at a URL whose downloads stop half-way until `release()`: a job given it
+   * holds its seat, its ffmpeg running on the first half (clip.mp4) and waiting for the rest,
+   * for as long as the test needs whatever the machine's speed (under ffmpeg's own limit,
+   * container/src/tools/ffmpeg.ts ffmpegTimeoutMs: 3 minutes for clip.mp4). Once released,
+   * held downloads finish and later ones are served whole. `stop()` releases every hold.
+   */
+  hold(name: string): Hold;
   /** Fixture bytes, by name, for comparing with outputs. */
   fixture(name: string): Promise<Buffer>;
   stop(): Promise<void>;
+}
+
+export interface Hold {
+  url: string;
+  release(): void;
+}
+
+/**
+ * While a download is held, one more byte this often: the processor gives up on an input
+ * that sends nothing for INPUT_IDLE_TIMEOUT_MS (30 s, container/src/config.ts), and a hold
+ * lasts as long as its test needs.
+ */
+const HELD_BYTE_EVERY_MS = 5_000;
+
+interface HoldState {
+  open: boolean;
+  opened: Promise<void>;
+  release: () => void;
+}
+
+/** Sends the first half of `body`, then a byte every HELD_BYTE_EVERY_MS, then the rest once `hold` opens. */
+async function sendHeld(res: ServerResponse, body: Buffer, hold: HoldState): Promise<void> {
+  // The reader may be gone by the release (its container killed or drained).
+  res.on("error", () => undefined);
+  res.writeHead(200, { "content-length": body.length });
+  let sent = Math.floor(body.length / 2);
+  res.write(body.subarray(0, sent));
+  const trickle = setInterval(() => {
+    if (!res.destroyed && sent < body.length - 1) res.write(body.subarray(sent, ++sent));
+  }, HELD_BYTE_EVERY_MS);
+  await hold.opened;
+  clearInterval(trickle);
+  if (!res.destroyed) res.end(body.subarray(sent));
 }
 
 export async function startTier(options: { sleepAfter: string; instances: number; jobsPerInstance: number; vars?: Record<string, string> }): Promise<Tier> {
   const dir = await mkdtemp(join(tmpdir(), "media-jobs-containers-"));
   let server: Server | undefined;
   let service: Service | undefined;
+  const holds = new Map<string, HoldState>();
   const before = new Set((await dockerCli("ps", "-aq", "--filter", "name=workerd-")).split("\n").filter(Boolean));
   // The Worker's JSON log lines, whole lines only: output comes in chunks.
   const logs: LogLine[] = [];
@@ -88,6 +130,8 @@ export async function startTier(options: { sleepAfter: string; instances: number
     // wrangler dev's log, for reading after a failure.
     if (service) await mkdir("test-output", { recursive: true }).then(() => writeFile("test-output/containers-wrangler.log", service!.output()));
     await service?.stop();
+    // A held download would keep the server from closing.
+    for (const hold of holds.values()) hold.release();
     if (server) await new Promise<void>((done) => server!.close(() => done()));
     // workerd leaves each instance's sidecar behind when it exits; remove what this run made.
     const ids = (await dockerCli("ps", "-aq", "--filter", "name=workerd-").catch(() => "")).split("\n").filter((id) => id && !before.has(id));
@@ -98,9 +142,12 @@ export async function startTier(options: { sleepAfter: string; instances: number
     await makeFixtures(dir);
     const host = await bridgeGateway();
     server = createServer(async (req, res) => {
-      const name = new URL(req.url ?? "/", "http://media").pathname.slice(1);
+      const url = new URL(req.url ?? "/", "http://media");
+      const name = url.pathname.slice(1);
       const body = await readFile(join(dir, name)).catch(() => null);
       if (!body || name.includes("/")) return void res.writeHead(404).end("not found");
+      const hold = holds.get(url.searchParams.get("hold") ?? "");
+      if (hold && !hold.open) return sendHeld(res, body, hold);
       res.writeHead(200, { "content-length": body.length }).end(body);
     });
     await new Promise<void>((done) => server!.listen(0, host, done));
@@ -114,7 +161,22 @@ export async function startTier(options: { sleepAfter: string; instances: number
     });
     if (res.status !== 201) throw new Error(`creating an API key: ${res.status} ${await res.text()}`);
     const { key } = (await res.json()) as { key: string };
-    return { service, logs: () => logs, key, mediaUrl, fixture: (name) => readFile(join(dir, name)), stop };
+    const hold = (name: string): Hold => {
+      const label = `hold-${holds.size + 1}`;
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      const state: HoldState = {
+        open: false,
+        opened,
+        release: () => {
+          state.open = true;
+          open();
+        },
+      };
+      holds.set(label, state);
+      return { url: `${mediaUrl}/${name}?hold=${label}`, release: state.release };
+    };
+    return { service, logs: () => logs, key, mediaUrl, hold, fixture: (name) => readFile(join(dir, name)), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -137,7 +199,7 @@ export interface ApiJob {
  * outputs the runner had to copy (src/runner/outputs.ts) and a processor that could not push.
  */
 export async function howItEnded(tier: Tier, id: string): Promise<{ finished: LogLine; problems: LogLine[] }> {
-  const finished = await until(`the "job finished" line of ${id}`, async () => tier.logs().find((l) => l.message === "job finished" && l.job === id), 10_000, 50);
+  const finished = await until(`the "job finished" line of ${id}`, async () => tier.logs().find((l) => l.message === "job finished" && l.job === id), 30_000, 50);
   const problems = tier.logs().filter((l) => l.job === id && /copying it|cannot push|collecting outputs failed/.test(l.message));
   return { finished, problems };
 }
@@ -199,10 +261,26 @@ export const imageMeta = (bytes: Buffer) => sharp(bytes).metadata();
 /**
  * Whether a container's process list (appContainers' `processes`) has a job's ffmpeg running:
  * not one of the ready ffmpeg processes that wait for jobs, which write under `.ready/`
- * (container/src/tools/ready-tools.ts).
+ * (container/src/tools/ready-tools.ts). With `attempt`, that attempt's: its command line
+ * names the attempt's work directory.
  */
-export function runsJobFfmpeg(processes: string): boolean {
-  return processes.split("\n").some((line) => /\bffmpeg\b/.test(line) && !line.includes("/.ready/"));
+export function runsJobFfmpeg(processes: string, attempt?: string): boolean {
+  return processes.split("\n").some((line) => /\bffmpeg\b/.test(line) && !line.includes("/.ready/") && (attempt === undefined || line.includes(attempt)));
+}
+
+/** The app container running attempt `attempt`'s ffmpeg, once there is one. */
+export function encodingAttempt(attempt: string, deadlineMs = 180_000): Promise<{ id: string; name: string; processes: string }> {
+  return until(`ffmpeg of ${attempt} running in a container`, async () => (await appContainers()).find((c) => runsJobFfmpeg(c.processes, attempt)), deadlineMs);
+}
+
+/** The running app container whose processor ran attempt `attempt`: its "job finished" log line (container/src/jobs.ts) names it. */
+export function containerThatRan(attempt: string, deadlineMs = 30_000): Promise<string> {
+  return until(`the container that ran ${attempt}`, async () => {
+    for (const c of await appContainers()) {
+      if ((await dockerCli("logs", c.id).catch(() => "")).includes(`"job":${JSON.stringify(attempt)}`)) return c.id;
+    }
+    return undefined;
+  }, deadlineMs);
 }
 
 /** Running app containers (not workerd's `-proxy` sidecars), with their processes. */

@@ -51,6 +51,10 @@ export function createApp(config: Config, jobs: JobTable) {
   const asked = (c: Context) => jobs.holds(c.req.param("id")!, c.req.header(ATTEMPT_TOKEN_HEADER));
   const unknown = (c: Context) => c.json({ error: "unknown job" } satisfies ProcessorError, 404);
 
+  const isolation = jobs.isolation.on ? { on: true } : { on: false, reason: jobs.isolation.reason };
+  // Public, as a load balancer's check: whether the processor is up, and whether its tools are isolated (and why not).
+  app.get("/healthz", (c) => c.json({ ok: true, isolation }));
+
   app.get("/status", async (c) => {
     // /healthz/processor names the Worker's event URL: checked now, so a probe reports the route (only that path, http(s)).
     const eventsUrl = c.req.query(PUSH_PATH_QUERY);
@@ -62,6 +66,7 @@ export function createApp(config: Config, jobs: JobTable) {
       jobTypes: JOB_TYPES.filter((t) => processors[t]),
       tools: await toolVersions(),
       draining: jobs.draining,
+      isolation,
       ...(pushPath ? { pushPath } : {}),
     } satisfies ProcessorStatus);
   });

@@ -54,6 +54,37 @@ const schema = z.object({
    * holds about 9 MB of its own (47 MB resident, mostly the shared libraries every ffmpeg maps).
    */
   READY_PROCESSES: z.coerce.number().int().min(0).max(16).default(2),
+  /**
+   * Whether each attempt's tools run under a uid of their own, with rlimits (isolation.ts;
+   * docs/security.md, "Attempts isolated from each other"): `on` refuses to start where that
+   * cannot be done (not Linux, not root, no setpriv or prlimit), `auto` then runs without it
+   * and says so (the start-up log, /healthz), `off` never isolates.
+   */
+  ISOLATION: z.enum(["auto", "on", "off"]).default("auto"),
+  /** The first of the uids (and gids of the same numbers) tools run under; none needs an /etc/passwd entry. */
+  TOOL_UID_BASE: z.coerce.number().int().min(1000).max(2 ** 31 - 70_000).default(61_000),
+  /**
+   * How many: one per running attempt and per ready process (2 × READY_PROCESSES). An attempt
+   * waits for one when all are out. Processors on one machine share the range (lock files).
+   */
+  TOOL_UIDS: z.coerce.number().int().min(2).max(65_536).default(64),
+  /**
+   * CPU seconds one tool run may use (RLIMIT_CPU; killed past it, failing the job
+   * `resource_limit_exceeded`): probes, frame grabs, Ghostscript, qpdf, heif-convert. An encode
+   * may use its wall-time limit times the cores (tools/ffmpeg.ts encodeCpuSeconds), at least this.
+   */
+  TOOL_MAX_CPU_S: int(600),
+  /**
+   * Address space of one tool process (RLIMIT_AS). Peaks measured on 2 cores (docs/security.md,
+   * "Attempts isolated from each other"): ffmpeg encoding 1080p with H.264 or H.265 1.1 GiB, VP9 0.8 GiB, SVT-AV1
+   * 2.8 GiB; 4K H.264 2.3 GiB, SVT-AV1 4.8 GiB; mostly reserved, not resident, and growing with
+   * the cores (threads and their malloc arenas).
+   */
+  TOOL_MAX_ADDRESS_SPACE_BYTES: int(16 * 1024 ** 3),
+  /** Largest file a tool may write (RLIMIT_FSIZE): an output's limit (5 GiB less 5 MiB) and some. */
+  TOOL_MAX_FILE_BYTES: int(6 * 1024 ** 3),
+  /** Processes and threads of one attempt's uid (RLIMIT_NPROC: SVT-AV1 starts dozens of threads). */
+  TOOL_MAX_PROCESSES: int(512),
   /** Allows inputs on loopback and private networks: local development and tests only. */
   ALLOW_PRIVATE_NETWORK_INPUTS: bool.default(false),
   /** Ports an input URL may use; any port when private inputs are allowed. */
@@ -130,7 +161,9 @@ const schema = z.object({
   DRAIN_RELEASE_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a finished job's files wait for the runner to release them (or copy an output it could not upload). */
   FINISHED_JOB_TTL_MS: int(60 * 60_000),
-}).refine((c) => c.INPUT_MIN_WINDOW_BYTES <= c.INPUT_MAX_WINDOW_BYTES, { path: ["INPUT_MIN_WINDOW_BYTES"], message: "must not be larger than INPUT_MAX_WINDOW_BYTES" });
+})
+  .refine((c) => c.INPUT_MIN_WINDOW_BYTES <= c.INPUT_MAX_WINDOW_BYTES, { path: ["INPUT_MIN_WINDOW_BYTES"], message: "must not be larger than INPUT_MAX_WINDOW_BYTES" })
+  .refine((c) => c.ISOLATION === "off" || c.TOOL_UIDS > 2 * c.READY_PROCESSES, { path: ["TOOL_UIDS"], message: "must be more than 2 × READY_PROCESSES (each ready process holds one), with some left for attempts" });
 
 export type Config = z.infer<typeof schema> & { workDir: string };
 

@@ -6,12 +6,16 @@
 import { randomBytes } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { JobCancelled, JobFailure } from "./errors.ts";
 import { formatBytes, InputOrigin, type FetchInputOptions, type OriginAnswer } from "./fetch-input.ts";
 import type { ProcessorInput } from "./processors/types.ts";
 import type { InputAnswer } from "./tools/ready-tools.ts";
 import { INPUT_READING_DEFAULTS, type Config } from "./config.ts";
+import { loopbackPeerUidAsync } from "./peer.ts";
+
+/** How an input is opened: the fetch's rules, and the uid of the attempt's tools (isolation.ts), the only one whose connections the loopback URL answers. */
+export type InputSourceOptions = FetchInputOptions & { toolUid?: number };
 
 /** The window sizes (container/src/config.ts INPUT_*_BYTES, which says what each is for); tests and scripts that pass bare fetch limits get the defaults. */
 type Reading = Pick<Config, "INPUT_FIRST_READ_BYTES" | "INPUT_MIN_WINDOW_BYTES" | "INPUT_MAX_WINDOW_BYTES" | "INPUT_NEAR_BYTES" | "INPUT_TAIL_READ_BYTES">;
@@ -129,6 +133,7 @@ export class InputSource implements ProcessorInput {
   #validator: Validator = {};
   readonly #reading: Reading;
   #closed = false;
+  #toolUid?: number;
   /** The first range answer stated the input's size: readers rely on it from then on. */
   #sizeStated = false;
   readonly stats: InputReadStats = { mode: "ranges", fetchedBytes: 0, requests: 0, toolReads: 0 };
@@ -150,8 +155,9 @@ export class InputSource implements ProcessorInput {
    * Content-Length) makes it one download from the start, which tools read as it arrives.
    * Resolves once the size is known; rejects with the input's JobFailure.
    */
-  static async open(rawUrl: string, path: string, options: FetchInputOptions): Promise<InputSource> {
+  static async open(rawUrl: string, path: string, options: InputSourceOptions): Promise<InputSource> {
     const source = new InputSource(rawUrl, path, options);
+    source.#toolUid = options.toolUid;
     try {
       source.#file = await open(path, "w+");
       await source.#first();
@@ -546,7 +552,21 @@ export class InputSource implements ProcessorInput {
     // A random token, then the local copy's path: a tool's command line names its job's
     // directory, as with a local file (what `ps`, and the tests' leftover checks, look for).
     const path = `/${randomBytes(24).toString("base64url")}${encodeURI(this.path)}`;
-    const server = http.createServer((req, res) => (req.url === path ? this.answer(req, res) : void res.writeHead(404).end()));
+    // The URL is in the tool's command line, which any process may read in /proc: only the
+    // attempt's own tools (its uid) are answered; another's connection is closed unanswered.
+    const uid = this.#toolUid;
+    const peers = new WeakMap<Socket, Promise<number | undefined>>();
+    const ours = (socket: Socket) => {
+      if (uid === undefined) return true;
+      let peer = peers.get(socket);
+      if (!peer) peers.set(socket, (peer = loopbackPeerUidAsync(socket)));
+      return peer.then((found) => found === uid);
+    };
+    const server = http.createServer(async (req, res) => {
+      if (!(await ours(req.socket))) return void req.socket.destroy();
+      if (req.url === path) this.answer(req, res);
+      else res.writeHead(404).end();
+    });
     this.#server = server;
     await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
     this.#url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;

@@ -1,8 +1,8 @@
 // The processor's job table: one entry per attempt, run in the background, its outputs
 // uploaded and its events pushed to the runner's callback (events.ts).
 import { timingSafeEqual } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { mkdir, rm, stat } from "node:fs/promises";
+import { chmodSync, chownSync, lstatSync, mkdirSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   isOutputName,
@@ -16,11 +16,13 @@ import {
 import type { JobError } from "../../src/contract/job.ts";
 import type { JobType } from "../../src/contract/registry.ts";
 import type { StoredResult } from "../../src/contract/stored-result.ts";
+import { toolFileSize } from "./attempt-files.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure, stopped } from "./errors.ts";
 import { EventPusher, type OutputFile } from "./events.ts";
 import { formatBytes } from "./fetch-input.ts";
 import { InputSource } from "./input-source.ts";
+import { decideIsolation, ToolIdentities, withIdentity, type IsolationState, type ToolLease } from "./isolation.ts";
 import { log } from "./log.ts";
 import { PushPaths } from "./push-path.ts";
 import { processors, READS_INPUT_AS_NEEDED } from "./processors/index.ts";
@@ -71,10 +73,22 @@ export class JobTable {
   #draining = false;
   /** Whether the attempts' events reach the runner (push-path.ts). */
   readonly pushPaths: PushPaths;
+  /** Whether each attempt's tools run under a uid of their own (isolation.ts), and why not. */
+  readonly isolation: IsolationState;
+  /** The uids attempts and ready processes run under, when isolated. */
+  readonly identities?: ToolIdentities;
 
+  /** Throws when ISOLATION=on and tools cannot be isolated here: the processor refuses to start. */
   constructor(config: Config) {
     this.#config = config;
     this.pushPaths = new PushPaths(config);
+    this.isolation = decideIsolation(config);
+    if (this.isolation.on) {
+      this.identities = new ToolIdentities(config);
+      // Tools pass through it to their own attempt's directory, and list nothing in it.
+      mkdirSync(config.workDir, { recursive: true });
+      chmodSync(config.workDir, 0o711);
+    }
   }
 
   get running(): number {
@@ -211,14 +225,23 @@ export class JobTable {
     };
     const steps = entry.steps;
     let input: InputSource | undefined;
+    let lease: ToolLease | undefined;
     try {
       const processor = processors[request.type];
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
-      await mkdir(join(entry.dir, "out"), { recursive: true });
+      // The attempt's uid, and its directory: only it and the processor reach what is in there.
+      lease = await this.identities?.acquire(signal);
+      if (lease) {
+        await lease.prepare(entry.dir);
+        await lease.directory(join(entry.dir, "out"));
+      } else {
+        await mkdir(join(entry.dir, "out"), { recursive: true });
+      }
+      const toolUid = lease?.identity.uid;
       const fetchStart = Date.now();
       input = request.callback?.input
-        ? await InputSource.open(request.callback.input, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback.token } })
-        : await InputSource.open(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal });
+        ? await InputSource.open(request.callback.input, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback.token }, toolUid })
+        : await InputSource.open(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal, toolUid });
       // A type not converted to reading its input as needed starts on the complete local file, as always.
       if (!READS_INPUT_AS_NEEDED.has(request.type)) await input.file();
       entry.timings.fetchInputMs = Date.now() - fetchStart;
@@ -228,7 +251,8 @@ export class JobTable {
       // gone) stops them; the job then reports the input's failure, not the tools'.
       const work = AbortSignal.any([signal, input.failed.signal]);
       const source = input;
-      const result = await steps.run(() => (processor as Processor<JobType>)(request.params, {
+      const identity = lease?.identity;
+      const result = await steps.run(() => withIdentity(identity, () => (processor as Processor<JobType>)(request.params, {
         input: source,
         workDir: entry.dir,
         signal: work,
@@ -239,15 +263,19 @@ export class JobTable {
           if (!isOutputName(name) || !OUTPUT_CONTENT_TYPES.includes(contentType)) throw new Error(`output ${name} (${contentType}) is not an output name and type the Worker stores`);
           // A name in a folder (`stream/master.m3u8`) is written in that folder, as a muxer writing relative URIs expects.
           const path = join(entry.dir, "out", ...name.split("/").map(safeName));
-          mkdirSync(dirname(path), { recursive: true });
+          outputDirectory(join(entry.dir, "out"), dirname(path), lease);
           entry.outputs.set(name, { path, contentType, size: 0 });
           return path;
         },
-      }));
+      })));
+      // Its tools have all ended: the uid is reclaimed (anything of it still running is killed),
+      // so from here on no tool can change what the outputs' names point at.
+      await lease?.release();
       if (input.failure) throw input.failure;
       if (entry.controller.signal.aborted) throw new JobCancelled();
       for (const [name, output] of entry.outputs) {
-        output.size = (await stat(output.path)).size;
+        // Only a regular file the attempt's tools or the processor wrote, never a link a tool left (attempt-files.ts).
+        output.size = await toolFileSize(output.path, lease?.identity.uid);
         if (output.size > MAX_OUTPUT_BYTES) throw new JobFailure("processing_failed", `the output ${name} is ${formatBytes(output.size)}, more than the ${formatBytes(MAX_OUTPUT_BYTES)} an output may be; ask for a lower quality or a smaller size`);
       }
       entry.timings.processMs = Date.now() - processStart;
@@ -270,11 +298,13 @@ export class JobTable {
         entry.error = { code: "processing_failed", message: "processing failed unexpectedly; the error has been logged" };
         log("error", "job crashed", { job: entry.id, error: String((error as Error)?.stack ?? error) });
       }
-      // Nothing of a failed or cancelled job is served, so its files can go now.
+      // Nothing of a failed or cancelled job is served, so its files can go now (its tools' processes first).
       await input?.close();
+      await lease?.release();
       await rm(entry.dir, { recursive: true, force: true });
     } finally {
       await input?.close();
+      await lease?.release();
       entry.finishedAt = Date.now();
       log("info", "job finished", { job: entry.id, type: request.type, state: entry.state, ms: entry.finishedAt - started, ...entry.timings, input: input?.stats, steps: steps.list() });
       // Not awaited by `done`: a cancel or DELETE must not wait for the runner to answer. A drain waits for it.
@@ -318,6 +348,27 @@ function view(entry: Entry): ProcessorJobState {
       return { id: entry.id, state: "cancelled", progress: entry.progress, ...(entry.handedBack ? { handedBack: true } : {}) };
     default:
       return { id: entry.id, state: entry.state, progress: entry.progress } as ProcessorJobState;
+  }
+}
+
+/**
+ * Makes `dir` (within `out`, an output's folder such as `stream/`) as the processor's: with
+ * isolation, root's and sticky like `out` itself, so a tool can write outputs in it but never
+ * replace it with a link of its own. A name a tool took first fails the attempt.
+ */
+function outputDirectory(out: string, dir: string, lease: ToolLease | undefined): void {
+  if (!lease) return void mkdirSync(dir, { recursive: true });
+  for (let path = out, rest = dir.slice(out.length + 1).split("/").filter(Boolean); rest.length > 0; ) {
+    path = join(path, rest.shift()!);
+    try {
+      mkdirSync(path, { mode: 0o700 });
+      chownSync(path, 0, lease.identity.gid);
+      chmodSync(path, 0o1770);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const stats = lstatSync(path);
+    if (!stats.isDirectory() || stats.uid !== 0) throw new JobFailure("processing_failed", "a tool took the name of an output folder; the attempt was stopped", { cause: new Error(path) });
   }
 }
 

@@ -2,6 +2,7 @@
 // HTTP server. SIGTERM drains it (drain.ts): no new work, running jobs end and are reported, then it exits.
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
+import type { Socket } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { PROCESSOR_PROTOCOL_VERSION } from "../../src/contract/processor-protocol.ts";
@@ -10,6 +11,7 @@ import { loadConfig } from "./config.ts";
 import { drainOnSignals } from "./drain.ts";
 import { JobTable } from "./jobs.ts";
 import { log } from "./log.ts";
+import { loopbackPeerUid } from "./peer.ts";
 import { startReadyTools, stopReadyTools } from "./tools/ready-tools.ts";
 import { readyKinds } from "./processors/index.ts";
 
@@ -31,9 +33,12 @@ export async function startProcessor(env: Record<string, string | undefined> = p
   const config = loadConfig(env, tmpdir());
   // Said at start, not only when a job asks (tools/watermark.ts fails those jobs plainly): everything else still works.
   if (!existsSync(config.WATERMARK_FONT_FILE)) log("warn", "text watermarks are unavailable: WATERMARK_FONT_FILE does not exist", { path: config.WATERMARK_FONT_FILE });
+  // Refuses to start with ISOLATION=on where tools cannot be isolated (isolation.ts).
   const jobs = new JobTable(config);
+  if (jobs.isolation.on) log("info", "tools are isolated: each attempt's under a uid of its own", { uids: `${config.TOOL_UID_BASE}-${config.TOOL_UID_BASE + config.TOOL_UIDS - 1}` });
+  else log("warn", "tools are NOT isolated: every attempt's tools run as the processor's user and can read each other's files", { reason: jobs.isolation.reason });
   // `.ready`: no job's directory can be named so (jobs.ts safeName).
-  await startReadyTools(config.READY_PROCESSES, join(config.workDir, ".ready"), readyKinds);
+  await startReadyTools(config.READY_PROCESSES, join(config.workDir, ".ready"), readyKinds, jobs.identities);
   const app = createApp(config, jobs);
   const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();
   return new Promise<Processor>((resolve) => {
@@ -56,6 +61,9 @@ export async function startProcessor(env: Record<string, string | undefined> = p
     // Idle connections outlive the Worker's pooled ones: with Node's default 5 s, a
     // request the Worker sends on a connection Node is closing fails with "Network
     // connection lost" (docs/architecture.md, "Reaching the processor").
+    // A tool is never a client of the API (peer.ts): it could start jobs of its own here, or try attempt tokens.
+    const identities = jobs.identities;
+    if (identities) server.on("connection", (socket: Socket) => void (identities.owns(loopbackPeerUid(socket) ?? -1) && socket.destroy()));
     if ("keepAliveTimeout" in server) {
       server.keepAliveTimeout = KEEP_ALIVE_MS;
       server.headersTimeout = KEEP_ALIVE_MS + 1_000;

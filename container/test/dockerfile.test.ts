@@ -32,6 +32,12 @@ describe("container/Dockerfile", () => {
     }
   });
 
+  it("runs the processor as root with isolation required, so each attempt's tools get a uid of their own (docs/security.md)", () => {
+    expect(dockerfile).not.toMatch(/^USER (?!root)/m);
+    expect(dockerfile).toMatch(/^ENV .*\bISOLATION=on\b/m);
+    expect(dockerfile).toMatch(/setpriv --version .*prlimit --version/);
+  });
+
   it("fails the build when ldd finds a library missing", () => {
     expect(dockerfile).toMatch(/ldd "\$f" \| grep 'not found'.*exit 1/);
   });

@@ -45,7 +45,8 @@ export async function startMediaServer(): Promise<MediaServer> {
 
 export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
   const dir = await mkdtemp(join(tmpdir(), "media-jobs-test-"));
-  return loadConfig({ WORK_DIR: dir, ALLOW_PRIVATE_NETWORK_INPUTS: "true", ...overrides }, tmpdir());
+  // Tests run as root, with each attempt's tools under a uid of its own (docs/security.md).
+  return loadConfig({ WORK_DIR: dir, ALLOW_PRIVATE_NETWORK_INPUTS: "true", ISOLATION: "on", ...overrides }, tmpdir());
 }
 
 export interface FinishedJob {

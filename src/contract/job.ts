@@ -24,6 +24,10 @@ export const JOB_ERRORS = {
   watermark_unavailable: { retryable: false, when: "the watermark image URL could not be downloaded (a refused address, an HTTP error, a time limit)" },
   watermark_invalid: { retryable: false, when: "the watermark image is not a PNG, JPEG, WebP or AVIF image the processor decodes, or is over its size or pixel limit" },
   processing_timeout: { retryable: false, when: "the processing ran past the processor's time limit" },
+  resource_limit_exceeded: {
+    retryable: false,
+    when: "a tool was stopped by one of its limits: CPU time, memory (address space), the size of a file it writes; the input makes it work without end or needs more than a tool may use",
+  },
   processing_interrupted: {
     retryable: true,
     when: "the processor was lost on every attempt, or the job was never started; a processor reports it when the service failed it (its uploaded input could not be read through the runner), and the job is then tried again while attempts are left",

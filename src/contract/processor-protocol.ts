@@ -276,6 +276,8 @@ export const processorStatus = z.object({
   draining: z.boolean().optional(),
   /** Whether events reach the runner, once the processor has a callback origin to check (pushPath). */
   pushPath: pushPath.optional(),
+  /** Whether each attempt's tools run under a uid of their own, and why not (container/src/isolation.ts). Optional, absent from an older processor. */
+  isolation: z.object({ on: z.boolean(), reason: z.string().optional() }).optional(),
 });
 export type ProcessorStatus = z.infer<typeof processorStatus>;
 

@@ -356,6 +356,8 @@ export default async function setup(project: TestProject) {
     // Held inputs (/stall, /gate) stay held for as long as a test needs them, however slow
     // the machine: no worker test waits for the processor to give up on a silent origin.
     INPUT_IDLE_TIMEOUT_MS: "600000",
+    // Tests run as root, with every attempt's tools isolated (docs/security.md): a machine where that cannot be refuses to start here.
+    ISOLATION: "on",
     LOG_LEVEL: "warn",
   });
   project.provide("processorUrl", `http://127.0.0.1:${processor.port}`);

@@ -128,7 +128,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
 
     let { url: processorUrl, token: processorToken } = options.processor ?? { url: "", token: randomBytes(16).toString("hex") };
     if (!options.processor && !options.containers) {
-      const processor = await startProcessor({ HOST: "127.0.0.1", PORT: "0", PROCESSOR_TOKEN: processorToken, ALLOW_PRIVATE_NETWORK_INPUTS: "true", LOG_LEVEL: "warn" });
+      const processor = await startProcessor({ HOST: "127.0.0.1", PORT: "0", PROCESSOR_TOKEN: processorToken, ALLOW_PRIVATE_NETWORK_INPUTS: "true", ISOLATION: "on", LOG_LEVEL: "warn" });
       cleanups.push(() => processor.close());
       processorUrl = `http://127.0.0.1:${processor.port}`;
     }

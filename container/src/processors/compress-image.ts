@@ -4,6 +4,7 @@
 import { copyFile } from "node:fs/promises";
 import sharp, { type OutputInfo } from "sharp";
 import type { JobParams } from "../../../src/contract/registry.ts";
+import { claimFile, readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { decodeHeic } from "../tools/heic.ts";
@@ -74,7 +75,8 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
   const name = `image.${format}`;
   const outputPath = ctx.addOutput(name, CONTENT_TYPES[format]);
   // A phone's HEIC is decoded by libheif first, its rotation applied there (tools/heic.ts).
-  const decoded = source.hevc ? await decodeHeic(input.path, ctx.workDir, signal) : undefined;
+  // Read by the processor from a file the tool wrote: its bytes, never through a link it left (attempt-files.ts).
+  const decoded = source.hevc ? await readToolFile(await decodeHeic(input.path, ctx.workDir, signal)) : undefined;
   if (decoded) ctx.setProgress(40);
   throwIfAborted(signal);
   let pipeline = sharp(decoded ?? input.path, { limitInputPixels: config.MAX_INPUT_PIXELS, failOn: "truncated" });
@@ -103,6 +105,7 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
 
   let info: OutputInfo;
   try {
+    await claimFile(outputPath);
     info = await step("sharp encode", () => pipeline.toFile(outputPath));
   } catch (error) {
     throw imageFailure(error);

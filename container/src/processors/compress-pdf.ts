@@ -2,10 +2,12 @@
 // quality preset, fonts subset and compressed, objects rewritten compactly; document
 // metadata removed on request (qpdf). The smallest acceptable file wins, the input itself
 // (rewritten losslessly without metadata if asked) among them.
-import { copyFile, mkdir, open, rename, stat } from "node:fs/promises";
+import { copyFile, open, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { JobParams } from "../../../src/contract/registry.ts";
+import { claimFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
+import { toolDirectory } from "../isolation.ts";
 import { GS_BASE_ARGS, ghostscriptFailure, pdfOnlyArgs, runGhostscript } from "../tools/ghostscript.ts";
 import { inspectPdf, writeMetadataPatch, writeWithPatch, type ObjectStreams } from "../tools/qpdf.ts";
 import type { ProcessorContext } from "./types.ts";
@@ -64,7 +66,7 @@ export async function compressPdf(params: Params, ctx: ProcessorContext): Promis
 
   const compressed = join(ctx.workDir, "compressed.pdf");
   const tempDir = join(ctx.workDir, "gs-tmp");
-  await mkdir(tempDir, { mode: 0o700 });
+  await toolDirectory(tempDir);
   const run = await runGhostscript(buildArgs(params, { input: input.path, output: compressed }, scripted), {
     ...tools,
     tempDir,
@@ -120,6 +122,8 @@ export async function compressPdf(params: Params, ctx: ProcessorContext): Promis
 
   const name = "document.pdf";
   const output = ctx.addOutput(name, "application/pdf");
+  // A name in a directory the tools write in: claimed before it is written by name (attempt-files.ts); a rename replaces whatever is there.
+  if (best.path === input.path) await claimFile(output);
   await (best.path === input.path ? copyFile(input.path, output) : rename(best.path, output));
   return {
     url: name,

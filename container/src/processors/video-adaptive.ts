@@ -3,12 +3,14 @@
 // one ffmpeg run; then the master playlist, whose figures are measured on those files; and
 // on request a DASH manifest over the same encodes (a stream copy) and a progressive MP4.
 import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
-import { mkdir, open, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ADAPTIVE_LADDER } from "../../../src/contract/jobs/video-adaptive.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
+import { claimFile, openToolFile, readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
+import { toolDirectory } from "../isolation.ts";
 import { describeDuration, ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe, type VideoStream } from "../tools/ffprobe.ts";
 import { formatBitrate, parseBitrate, round3 } from "./compress-video.ts";
@@ -204,10 +206,10 @@ export interface MeasuredRung {
 }
 
 async function measure(rung: Rung, paths: Paths["rungs"][number], withAudio: boolean, signal: AbortSignal): Promise<MeasuredRung> {
-  const playlistText = await readFile(paths.playlist, "utf8");
+  const playlistText = (await readToolFile(paths.playlist)).toString("utf8");
   const playlist = parseMediaPlaylist(playlistText);
   const init = Buffer.alloc(playlist.map.length);
-  const file = await open(paths.media, "r");
+  const file = await openToolFile(paths.media);
   try {
     await file.read(init, 0, init.length, playlist.map.offset);
   } finally {
@@ -314,7 +316,7 @@ export function rewriteManifest(mpd: string, names: string[]): { mpd: string; fi
 
 async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, withAudio: boolean, segmentDuration: number, durationS: number): Promise<{ url: string; size: number; files: number }> {
   const dir = join(ctx.workDir, "dash");
-  await mkdir(dir, { recursive: true });
+  await toolDirectory(dir);
   const manifest = join(dir, "manifest.mpd");
   await runFfmpeg(dashArgs(rungs, paths.rungs.map((r) => r.media), withAudio, segmentDuration, manifest), {
     signal: ctx.signal,
@@ -322,14 +324,18 @@ async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, wit
     task: "writing the DASH manifest",
   });
   const names = [...rungs.map((r) => r.name), ...(withAudio ? ["audio"] : [])];
-  const { mpd, files } = rewriteManifest(await readFile(manifest, "utf8"), names);
+  const { mpd, files } = rewriteManifest((await readToolFile(manifest)).toString("utf8"), names);
   let size = 0;
   for (const file of files) {
+    // A name the tool wrote, moved by the processor: a file of its directory, never a path elsewhere.
+    if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(file.from)) throw new JobFailure("processing_failed", "the DASH manifest names a file outside its directory", { cause: new Error(file.from) });
     const to = ctx.addOutput(`stream/${file.to}`, file.to === "dash-audio.mp4" ? "audio/mp4" : "video/mp4");
     await rename(join(dir, file.from), to);
     size += (await stat(to)).size;
   }
-  await writeFile(ctx.addOutput("stream/manifest.mpd", "application/dash+xml"), mpd);
+  const mpdPath = ctx.addOutput("stream/manifest.mpd", "application/dash+xml");
+  await claimFile(mpdPath);
+  await writeFile(mpdPath, mpd);
   return { url: "stream/manifest.mpd", size: Buffer.byteLength(mpd), files: size };
 }
 
@@ -367,7 +373,9 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   const measured = await Promise.all(rungs.map((rung, i) => measure(rung, paths.rungs[i]!, withAudio, signal)));
   checkAligned(measured);
   const master = masterPlaylist(measured);
-  await writeFile(ctx.addOutput("stream/master.m3u8", PLAYLIST_TYPE), master);
+  const masterPath = ctx.addOutput("stream/master.m3u8", PLAYLIST_TYPE);
+  await claimFile(masterPath);
+  await writeFile(masterPath, master);
   ctx.setProgress(93);
 
   const top = measured.at(-1)!;

@@ -15,6 +15,7 @@ import {
 import type { JobParams } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import type { Config } from "../config.ts";
+import { claimFile, readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { ffmpegTimeoutMs, runFfmpeg, seconds } from "../tools/ffmpeg.ts";
@@ -155,15 +156,18 @@ export async function videoStoryboard(params: Params, ctx: ProcessorContext): Pr
     });
     throwIfAborted(ctx.signal);
     ctx.setProgress(90);
-    const image = sharp(png, { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
+    const image = sharp(await readToolFile(png), { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
     const encoded = params.format === "webp" ? image.webp({ quality: params.quality }) : image.jpeg({ quality: params.quality, mozjpeg: true });
     const output = ctx.addOutput(`storyboard/${sprite}`, FRAME_CONTENT_TYPES[params.format]);
+    await claimFile(output);
     const info = await step("sharp encode", () => encoded.toFile(output)).catch((error: unknown) => {
       throw imageFailure(error);
     });
 
     const vtt = storyboardVtt(plan, sprite);
-    await writeFile(ctx.addOutput(VTT_NAME, "text/vtt"), vtt);
+    const vttPath = ctx.addOutput(VTT_NAME, "text/vtt");
+    await claimFile(vttPath);
+    await writeFile(vttPath, vtt);
     return {
       url: VTT_NAME,
       size: Buffer.byteLength(vtt),

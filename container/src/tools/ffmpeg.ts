@@ -4,6 +4,8 @@
 import type { Config } from "../config.ts";
 import { JobFailure, stopped } from "../errors.ts";
 import type { InputAnswer, ReadyTool } from "./ready-tools.ts";
+import { availableParallelism } from "node:os";
+import { currentIdentity } from "../isolation.ts";
 import { runTool, type RunResult } from "./spawn.ts";
 
 /** Options before any input: no terminal, progress as key=value lines on stdout, overwrite. */
@@ -27,9 +29,18 @@ export function ffmpegTimeoutMs(durationS: number, config: Pick<Config, "JOB_TIM
   return Math.min(config.JOB_TIMEOUT_MS, Math.ceil(60_000 + 20_000 * durationS));
 }
 
+/**
+ * The CPU seconds (RLIMIT_CPU) an ffmpeg run may use: its wall-time limit on every core, so
+ * the limit never ends a run its own time limit lets go on; at least the tools' TOOL_MAX_CPU_S.
+ */
+export function encodeCpuSeconds(timeoutMs: number): number | undefined {
+  const identity = currentIdentity();
+  return identity && Math.max(identity.limits.cpuS, Math.ceil((timeoutMs / 1000) * availableParallelism()));
+}
+
 export async function runFfmpeg(args: string[], options: FfmpegOptions): Promise<RunResult> {
   const onStdout = options.onProgress && options.durationS ? progressParser(options.durationS, options.onProgress) : undefined;
-  return checked(runTool("ffmpeg", [...globalOptions(), ...args], { signal: options.signal, timeoutMs: options.timeoutMs, onStdout }), options);
+  return checked(runTool("ffmpeg", [...globalOptions(), ...args], { signal: options.signal, timeoutMs: options.timeoutMs, onStdout, cpuS: encodeCpuSeconds(options.timeoutMs) }), options);
 }
 
 /** A run's outcome in public words: cancelled, over its limit, or failed (ffmpeg's log as cause). */
@@ -38,6 +49,8 @@ async function checked(running: Promise<RunResult>, options: Pick<FfmpegOptions,
   try {
     run = await running;
   } catch (error) {
+    // A limit that ended it (tools/spawn.ts) says so; else it could not start.
+    if (error instanceof JobFailure) throw error;
     throw new JobFailure("processing_failed", "ffmpeg is not available on this processor", { cause: error });
   }
   if (run.aborted) throw stopped(options.signal);
@@ -85,6 +98,8 @@ export class EarlyFfmpeg {
       timeoutMs: options.waitLimitMs,
       stdin,
       onStdout: (chunk) => this.#onStdout?.(chunk),
+      // Its run's limit is not known yet: the job's, as for its wait.
+      cpuS: encodeCpuSeconds(options.waitLimitMs),
     });
     // Handled by `run` or `discard`, later: a failure to start must not count as unhandled meanwhile.
     this.#running.catch(() => undefined);
@@ -114,6 +129,9 @@ export function ffmpegFailure(task: string, stderr: string): JobFailure {
   const cause = stderr.slice(-4000);
   if (/Invalid data found|corrupt|error while decoding|moov atom not found|Invalid NAL|truncat/i.test(stderr)) {
     return new JobFailure("corrupt_media", `${task} failed: the input is damaged or truncated and cannot be decoded`, { cause });
+  }
+  if (/Cannot allocate memory|out of memory/i.test(stderr)) {
+    return new JobFailure("resource_limit_exceeded", `${task} failed: it needed more memory than a tool may use on this processor; ask for a smaller size`, { cause });
   }
   if (/No space left on device/i.test(stderr)) {
     return new JobFailure("processing_failed", `${task} failed: the processor ran out of disk space`, { cause });

@@ -104,6 +104,7 @@ export async function probeMedia(
   try {
     run = ready ? await ready.take(answer!, "", { signal, timeoutMs: PROBE_TIMEOUT_MS }) : await runTool("ffprobe", probeArgs(path), { signal, timeoutMs: PROBE_TIMEOUT_MS });
   } catch (error) {
+    if (error instanceof JobFailure) throw error;
     throw new JobFailure("processing_failed", "ffprobe is not available on this processor", { cause: error });
   }
   if (run.aborted) throw stopped(signal);

@@ -1,8 +1,9 @@
 // Which frame to grab: a representative one ("auto": not black, not mid-fade, sharp) or
 // the next one that is not black. Frames are judged on small grey thumbnails that ffmpeg
 // decodes from short windows of the video; frames.ts grabs the chosen one.
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { ffmpegTimeoutMs, runFfmpeg, seconds } from "./ffmpeg.ts";
 import { inputOptions, type MediaProbe } from "./ffprobe.ts";
@@ -142,7 +143,7 @@ async function readWindows(files: { start: number; output: string }[], rate: num
   const frameBytes = SAMPLE.width * SAMPLE.height;
   const sampled: SampledWindow[] = [];
   for (const file of files) {
-    const data = await readFile(file.output).catch(() => Buffer.alloc(0));
+    const data = await readToolFile(file.output).catch((error: unknown) => (error instanceof JobFailure ? Promise.reject(error) : Buffer.alloc(0)));
     const frames: FrameStats[] = [];
     for (let at = 0; at + frameBytes <= data.length; at += frameBytes) {
       frames.push(frameStats(data.subarray(at, at + frameBytes), SAMPLE.width, SAMPLE.height));

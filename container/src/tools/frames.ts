@@ -6,6 +6,7 @@
 import { access, rm } from "node:fs/promises";
 import sharp, { type OverlayOptions } from "sharp";
 import type { Config } from "../config.ts";
+import { claimFile, readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { imageFailure } from "./image.ts";
@@ -277,7 +278,11 @@ export async function grabFrame(
     );
     if (!seeked) await run(decodingSeek(args));
     throwIfAborted(ctx.signal);
-    let image = sharp(frame.png, { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
+    // The frame's bytes, read as a tool's file (attempt-files.ts): never through a link it left.
+    const png = await readToolFile(frame.png).catch((error: NodeJS.ErrnoException) =>
+      Promise.reject(error.code === "ENOENT" ? new JobFailure("corrupt_media", `no frame could be decoded at ${at}; the video may be damaged there`, { cause: error }) : error),
+    );
+    let image = sharp(png, { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
     // The PNG is already at the scale the box needs, so this crops or pads without resampling.
     const box = frame.box;
     if (box?.finish) {
@@ -292,7 +297,7 @@ export async function grabFrame(
     if (frame.overlay) {
       // An opaque frame stays opaque under the watermark, unless contain pads it with nothing (tools/watermark.ts).
       const transparentPadding = box?.finish?.fit === "contain" && !box.finish.background && frame.format !== "jpg";
-      const frameHasAlpha = (await sharp(frame.png).metadata()).hasAlpha ?? false;
+      const frameHasAlpha = (await sharp(png).metadata()).hasAlpha ?? false;
       image = withWatermark(image, frame.overlay, frameHasAlpha || transparentPadding);
     }
     switch (frame.format) {
@@ -308,6 +313,7 @@ export async function grabFrame(
         break;
     }
     try {
+      await claimFile(frame.output);
       const info = await step("sharp encode", () => image.toFile(frame.output));
       return { size: info.size, width: info.width, height: info.height };
     } catch (error) {

@@ -121,7 +121,7 @@ export function ghostscriptFailure(result: RunResult): JobFailure | undefined {
   }
   if (result.code !== 0) {
     if (/VMerror|limitcheck/i.test(said)) {
-      return new JobFailure("processing_failed", "the PDF needs more memory than the processor allows", { cause: tail(said) });
+      return new JobFailure("resource_limit_exceeded", "the PDF needs more memory than the processor allows", { cause: tail(said) });
     }
     return new JobFailure("corrupt_media", "the PDF could not be read; it is damaged or not a valid PDF", { cause: tail(said) });
   }

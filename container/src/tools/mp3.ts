@@ -7,7 +7,7 @@
 // http://gabriel.mp3-tech.org/mp3infotag.html. ffprobe's mp3 demuxer (libavformat/mp3dec.c,
 // mp3_parse_vbr_tags) takes the length from the frame count, the start time from the
 // delay, and the bitrate from the frame headers; the numbers below are its own.
-import { open } from "node:fs/promises";
+import { openToolFile } from "../attempt-files.ts";
 
 export interface Mp3Facts {
   /** The format's duration, in seconds, as ffprobe prints it (microseconds). */
@@ -66,7 +66,8 @@ export function parseFrameHeader(h: Buffer): FrameHeader | null {
  * with a frame count and a LAME-style encoder delay (the caller then asks ffprobe).
  */
 export async function readMp3Facts(path: string): Promise<Mp3Facts | null> {
-  const file = await open(path, "r");
+  // The encode's output, a tool's file: never read through a link it left (attempt-files.ts).
+  const file = await openToolFile(path);
   try {
     const read = async (position: number, length: number) => {
       const buffer = Buffer.alloc(length);

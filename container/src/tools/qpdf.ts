@@ -4,6 +4,7 @@
 // The Info dictionary (trailer /Info), the XMP stream (catalog /Metadata) and the document
 // ID are dropped through qpdf's JSON update; objects no longer referenced are not written.
 import { writeFile } from "node:fs/promises";
+import { claimFile } from "../attempt-files.ts";
 import { JobCancelled, JobFailure } from "../errors.ts";
 import { runTool, type RunOptions } from "./spawn.ts";
 
@@ -20,6 +21,7 @@ async function qpdf(args: string[], options: QpdfOptions, more: Pick<RunOptions,
   try {
     run = await runTool(QPDF, args, { ...options, ...more });
   } catch (error) {
+    if (error instanceof JobFailure) throw error;
     throw new JobFailure("processing_failed", "qpdf is not available on this processor", { cause: error });
   }
   if (run.aborted) throw new JobCancelled();
@@ -98,6 +100,7 @@ export async function writeMetadataPatch(input: string, patchPath: string, optio
   const { "/Metadata": _xmp, ...keptCatalog } = catalog;
   const patchedTrailer = encrypted && id !== undefined ? { ...keptTrailer, "/ID": id } : keptTrailer;
   const patch = { qpdf: [{ jsonversion: 2 }, { trailer: { value: patchedTrailer }, [`obj:${rootRef}`]: { value: keptCatalog } }] };
+  await claimFile(patchPath);
   await writeFile(patchPath, JSON.stringify(patch));
   return { path: patchPath, encrypted };
 }

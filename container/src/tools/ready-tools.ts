@@ -14,15 +14,20 @@
 // process, and a path answers nothing before a job has taken its process, then that job's
 // input only, until the process ends. A ready process runs under the same whitelists as
 // one started by its job. A ready process dies with the processor (spawn.ts), and
-// `stopReadyTools` kills those no job took (a drain).
+// `stopReadyTools` kills those no job took (a drain). With isolation (isolation.ts) each runs
+// under a uid of its own, which its path alone answers, writing only in a directory of its
+// own; the uid is reclaimed when it ends.
 import { randomBytes } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
+import { chmod, mkdir, rm } from "node:fs/promises";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ToolIdentities, ToolLease } from "../isolation.ts";
 import { log } from "../log.ts";
+import { loopbackPeerUidAsync } from "../peer.ts";
 import { step } from "../steps.ts";
-import { runTool, type RunResult } from "./spawn.ts";
+import { runTool, toolEnv, type RunResult } from "./spawn.ts";
 
 /** Answers a tool's request for a job's input (InputSource.answer). */
 export type InputAnswer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -37,12 +42,10 @@ const READY_WAIT_MS = 24 * 3600_000;
 const REFILL_DELAY_MS = 250;
 
 /**
- * The environment ready processes run in: this one's, without `http_proxy`, which ffmpeg's
- * http honours. Their input is on loopback and read directly, as `-http_proxy ""` makes a
- * job's own processes read it (tools/ffprobe.ts inputOptions); a ready grab's input is
- * opened by its graph, where an option cannot be set to empty.
+ * A taken process's directory (its frame, which its job reads and removes) is removed this
+ * long after the process ended: its job has read the frame by then.
  */
-const withoutProxy = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([name]) => name.toLowerCase() !== "http_proxy"));
+const TAKEN_DIR_LIFE_MS = 60_000;
 
 /** A waiting process that ends sooner than this after its start is started again only after a delay, doubling from 1 s up to MAX_RETRY_DELAY_MS. */
 const MIN_READY_LIFE_MS = 5_000;
@@ -72,6 +75,8 @@ interface Kind {
 }
 
 interface Route {
+  /** The ready process's uid, when isolated: the only one whose connections this path answers. */
+  uid?: number;
   answer?: InputAnswer;
   /** Requests that came before a job took the process: answered once one does. */
   held: [http.IncomingMessage, http.ServerResponse][];
@@ -82,18 +87,22 @@ class ReadyPool {
   readonly #count: number;
   readonly #server: ReadyServer;
   readonly #dir: string;
+  readonly #identities?: ToolIdentities;
   readonly #waiting: (ReadyTool & { kill(): void })[] = [];
+  /** Processes being started (waiting for their uid and directory). */
+  #starting = 0;
   #working = true;
   /** Waiting processes that ended at once, in a row: each is started again later than the last. */
   #failures = 0;
   /** Processes jobs have run, since the start. */
   taken = 0;
 
-  constructor(kind: Kind, count: number, server: ReadyServer, dir: string) {
+  constructor(kind: Kind, count: number, server: ReadyServer, dir: string, identities?: ToolIdentities) {
     this.#kind = kind;
     this.#count = count;
     this.#server = server;
     this.#dir = dir;
+    this.#identities = identities;
     for (let i = 0; i < count; i++) this.#add();
   }
 
@@ -112,9 +121,49 @@ class ReadyPool {
   }
 
   #add(): void {
-    if (!this.#working || this.#waiting.length >= this.#count) return;
-    const { path, url, route } = this.#server.route();
-    const output = join(this.#dir, `${path.slice(1)}.png`);
+    if (!this.#working || this.#waiting.length + this.#starting >= this.#count) return;
+    if (!this.#identities) return this.#spawn(undefined);
+    this.#starting++;
+    void this.#identities.tryAcquire().then(
+      (lease) => {
+        this.#starting--;
+        if (lease && this.#working) return void this.#prepare(lease);
+        void lease?.release();
+        // Every uid is held (by attempts): a job starts its own process meanwhile.
+        if (this.#working) setTimeout(() => this.#add(), MAX_RETRY_DELAY_MS / 10).unref();
+      },
+      (error: unknown) => {
+        this.#starting--;
+        log("warn", `a ready ${this.#kind.command} could not get a uid`, { error: String(error) });
+      },
+    );
+  }
+
+  /** Makes the directory of a process under `lease`'s uid (isolation.ts ToolLease.prepare), then starts it. */
+  async #prepare(lease: ToolLease): Promise<void> {
+    const dir = join(this.#dir, `p${lease.identity.uid}-${randomBytes(6).toString("hex")}`);
+    this.#starting++;
+    try {
+      await lease.prepare(dir);
+    } catch (error) {
+      await lease.release();
+      log("warn", `a ready ${this.#kind.command} could not get its directory`, { error: String(error) });
+      return;
+    } finally {
+      this.#starting--;
+    }
+    if (!this.#working || this.#waiting.length >= this.#count) {
+      await lease.release();
+      await rm(dir, { recursive: true, force: true });
+      return;
+    }
+    this.#spawn(lease, dir);
+  }
+
+  /** Starts one process: under `lease`'s uid, writing in `dir`, when isolated. */
+  #spawn(lease: ToolLease | undefined, dir = this.#dir): void {
+    const { path, url, route } = this.#server.route(lease?.identity.uid);
+    const output = lease ? join(dir, "frame.png") : join(this.#dir, `${path.slice(1)}.png`);
     const kill = new AbortController();
     let send!: (input: { text: string; timeoutMs: number } | null) => void;
     const startedAt = Date.now();
@@ -126,7 +175,10 @@ class ReadyPool {
       timeoutMs: READY_WAIT_MS,
       // Writing stdin (and closing it) starts the job's own time limit (spawn.ts).
       stdin: new Promise((resolve) => (send = resolve)),
-      env: withoutProxy(),
+      // Without `http_proxy` (toolEnv), which ffmpeg's http honours: a ready grab's input is
+      // opened by its graph, where `-http_proxy ""` (tools/ffprobe.ts inputOptions) cannot be set.
+      env: toolEnv(lease?.identity.home ?? tmpdir()),
+      identity: lease?.identity,
     });
     const ready: ReadyTool & { kill(): void } = {
       url,
@@ -158,6 +210,10 @@ class ReadyPool {
     const onEnd = () => {
       ended = true;
       this.#server.drop(path);
+      if (lease) {
+        // Its uid is free again once nothing of it runs; its frame stays for the job that took it, a while.
+        void lease.release().then(() => (taken ? void setTimeout(() => void rm(dir, { recursive: true, force: true }), TAKEN_DIR_LIFE_MS).unref() : rm(dir, { recursive: true, force: true })));
+      }
       const index = this.#waiting.indexOf(ready);
       if (index >= 0) this.#waiting.splice(index, 1);
       if (!this.#working) return;
@@ -174,8 +230,10 @@ class ReadyPool {
 
 /** The loopback server ready processes read their input from: one random path per process. */
 class ReadyServer {
-  readonly #server = http.createServer((req, res) => this.#handle(req, res));
+  readonly #server = http.createServer((req, res) => void this.#handle(req, res));
   readonly #routes = new Map<string, Route>();
+  /** The uid of each connection's client (peer.ts), read at its first request. */
+  readonly #peers = new WeakMap<Socket, Promise<number | undefined>>();
   #base = "";
   #closing = false;
 
@@ -186,9 +244,9 @@ class ReadyServer {
     this.#base = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
 
-  route(): { path: string; url: string; route: Route } {
+  route(uid?: number): { path: string; url: string; route: Route } {
     const path = `/${randomBytes(24).toString("base64url")}`;
-    const route: Route = { held: [] };
+    const route: Route = { uid, held: [] };
     this.#routes.set(path, route);
     return { path, url: this.#base + path, route };
   }
@@ -206,9 +264,15 @@ class ReadyServer {
     if (this.#routes.size === 0) this.#server.close();
   }
 
-  #handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const route = this.#routes.get((req.url ?? "").split("?")[0]!);
     if (!route) return void res.writeHead(404).end();
+    // A path is in its process's command line, which any process may read in /proc: only that process's uid is answered.
+    if (route.uid !== undefined) {
+      let peer = this.#peers.get(req.socket);
+      if (!peer) this.#peers.set(req.socket, (peer = loopbackPeerUidAsync(req.socket)));
+      if ((await peer) !== route.uid) return void res.writeHead(404).end();
+    }
     if (route.answer) return route.answer(req, res);
     route.held.push([req, res]);
   }
@@ -220,16 +284,18 @@ let pools: { probes: ReadyPool; grabs: ReadyPool; server: ReadyServer } | undefi
  * Starts `count` ready probes and `count` ready grabs for the processor (config
  * READY_PROCESSES; 0 starts none), their frames written under `dir`.
  */
-export async function startReadyTools(count: number, dir: string, kinds: { probe: Kind["args"]; grab: Kind["args"] }): Promise<void> {
+export async function startReadyTools(count: number, dir: string, kinds: { probe: Kind["args"]; grab: Kind["args"] }, identities?: ToolIdentities): Promise<void> {
   if (pools || count <= 0) return;
   // Frames a crashed processor left are of no one's.
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
+  // Isolated: each process's own directory is in here; they pass through, and list nothing.
+  if (identities) await chmod(dir, 0o711);
   const server = new ReadyServer();
   await server.listen();
   pools = {
-    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir),
-    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab }, count, server, dir),
+    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir, identities),
+    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab }, count, server, dir, identities),
     server,
   };
 }

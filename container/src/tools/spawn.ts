@@ -1,18 +1,39 @@
 // Runs an external tool (ffmpeg, ffprobe, gs, heif-convert, qpdf) with a time limit,
 // killed at once on abort. Always: the child is killed and awaited before this returns,
-// whatever happened. And if the processor itself dies (a crash, an OOM kill, kill -9),
-// the kernel kills the tool too: it runs under `setpriv --pdeathsig SIGKILL`
-// (util-linux; prctl(2) PR_SET_PDEATHSIG), so no tool outlives the work that started it.
+// whatever happened; it dies with the processor (`setpriv --pdeathsig SIGKILL`, util-linux;
+// prctl(2) PR_SET_PDEATHSIG), and gets a minimal environment. In an isolated attempt
+// (isolation.ts) it runs under the attempt's uid, without groups, under its rlimits (prlimit),
+// and a run a limit ended fails the job `resource_limit_exceeded`.
 import { spawn, spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { JobFailure } from "../errors.ts";
+import { currentIdentity, identityArgs, limitArgs, type ToolIdentity } from "../isolation.ts";
 import { step } from "../steps.ts";
 
 /** Whether this machine has setpriv with --pdeathsig (Linux); elsewhere tools run directly. */
 const SETPRIV = process.platform === "linux" && spawnSync("setpriv", ["--pdeathsig", "SIGKILL", "--", "true"], { stdio: "ignore" }).status === 0;
 
-/** The command line that runs `command` so that it dies with this process. */
-export function dyingWithParent(command: string, args: string[]): [string, string[]] {
+/**
+ * The command line that runs `command` so that it dies with this process; with `identity`,
+ * as its uid and gid, no supplementary groups, under its limits (`cpuS` instead of its CPU
+ * limit, for an encode). The two wrappers exec in turn in the one process the processor
+ * started: their cost is two execs, no fork.
+ */
+export function toolCommand(command: string, args: string[], identity?: ToolIdentity, cpuS?: number): [string, string[]] {
+  if (identity) return ["setpriv", [...identityArgs(identity.uid, identity.gid), "--", "prlimit", ...limitArgs(identity.limits, cpuS), "--", command, ...args]];
   return SETPRIV ? ["setpriv", ["--pdeathsig", "SIGKILL", "--", command, ...args]] : [command, args];
 }
+
+/**
+ * A tool's environment: PATH, the C locale, and HOME and the temp variables in `home` (the
+ * identity's own directory). Nothing of the processor's (PROCESSOR_TOKEN, a proxy) reaches it.
+ */
+export function toolEnv(home: string): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", HOME: home, TMPDIR: home, TEMP: home, TMP: home };
+}
+
+/** How long a tool's pipes may stay open after it exited (a descendant holding them). */
+const PIPE_DRAIN_MS = 1_000;
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -27,8 +48,12 @@ export interface RunOptions {
    * tool instead, and the run resolves as aborted. Without it, stdin is /dev/null.
    */
   stdin?: Promise<{ text: string; timeoutMs: number } | null>;
-  /** The tool's environment, when not this process's. */
+  /** The tool's environment, when not toolEnv's. */
   env?: NodeJS.ProcessEnv;
+  /** Who the tool runs as, when not the current attempt's identity (isolation.ts; a ready process has its own). */
+  identity?: ToolIdentity;
+  /** CPU seconds the run may use, when more than the identity's limit (an encode: tools/ffmpeg.ts). */
+  cpuS?: number;
 }
 
 export interface RunResult {
@@ -40,17 +65,47 @@ export interface RunResult {
   aborted: boolean;
 }
 
-/** Runs `command` to its end; the run is a step of the current job, named after the command. */
+/**
+ * Runs `command` to its end; the run is a step of the current job, named after the command.
+ * Rejects with `resource_limit_exceeded` when one of its limits ended it.
+ */
 export function runTool(command: string, args: string[], options: RunOptions): Promise<RunResult> {
-  return step(command, () => run(command, args, options));
+  const identity = options.identity ?? currentIdentity();
+  return step(command, async () => {
+    const result = await run(command, args, { ...options, identity });
+    const limit = identity && limitThatEnded(result);
+    if (limit) throw new JobFailure("resource_limit_exceeded", limitMessage(command, limit, identity, options.cpuS), { cause: new Error(result.stderr.slice(-2000)) });
+    return result;
+  });
+}
+
+type Limit = "cpu" | "file size";
+
+/**
+ * Which limit ended a run: SIGXFSZ (a write past RLIMIT_FSIZE), SIGXCPU, or a SIGKILL the
+ * processor did not send (RLIMIT_CPU's hard limit, which prlimit makes the only one; the
+ * kernel's OOM killer ends a process the same way).
+ */
+export function limitThatEnded(result: Pick<RunResult, "signal" | "timedOut" | "aborted">): Limit | undefined {
+  if (result.signal === "SIGXFSZ") return "file size";
+  if (result.signal === "SIGXCPU") return "cpu";
+  if (result.signal === "SIGKILL" && !result.timedOut && !result.aborted) return "cpu";
+  return undefined;
+}
+
+function limitMessage(command: string, limit: Limit, identity: ToolIdentity, cpuS = identity.limits.cpuS): string {
+  const tool = command.split("/").pop();
+  if (limit === "file size") return `${tool} was stopped: it wrote a file larger than the processor allows (${Math.round(identity.limits.fileBytes / 1024 ** 2)} MiB); ask for a smaller output`;
+  return `${tool} was stopped: it used more than its ${cpuS} s of CPU time (or more memory than the machine has); the input may be built to make it work without end, or it needs a smaller size or lower quality`;
 }
 
 function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
   const maxBuffer = options.maxBuffer ?? 4 * 1024 * 1024;
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
-    const [file, argv] = dyingWithParent(command, args);
-    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true, env: options.env });
+    const [file, argv] = toolCommand(command, args, options.identity, options.cpuS);
+    const env = options.env ?? toolEnv(options.identity?.home || tmpdir());
+    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true, env });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -99,6 +154,10 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
       // Keep the tail: the last lines of a tool's stderr say why it failed.
       stderr = (stderr + chunk).slice(-maxBuffer);
     });
+    // A descendant the tool left (one that left its process group too) may hold its stdout or
+    // stderr open: once the tool itself has exited, its pipes get a moment to drain, then are
+    // closed, so the run ends (an isolated attempt's leftovers are killed when its uid is reclaimed).
+    child.on("exit", () => setTimeout(() => (child.stdout!.destroy(), child.stderr!.destroy()), PIPE_DRAIN_MS).unref());
     child.on("error", (error) => {
       exited = true;
       clearTimeout(timer);
@@ -109,6 +168,8 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
       exited = true;
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
+      // The wrappers (setpriv, prlimit) exec the tool: a missing one is their exit 127, reported as spawn reports it.
+      if (file !== command && code === 127 && /failed to execute/.test(stderr)) return reject(Object.assign(new Error(`${command}: not found`), { code: "ENOENT" }));
       resolve({ code, signal, stdout, stderr, timedOut, aborted });
     });
   });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import sharp, { type OverlayOptions, type Sharp } from "sharp";
 import type { Watermark, WatermarkPosition } from "../../../src/contract/common.ts";
 import type { Config } from "../config.ts";
+import { claimFile } from "../attempt-files.ts";
 import { JobFailure } from "../errors.ts";
 import { fetchInput } from "../fetch-input.ts";
 import { step } from "../steps.ts";
@@ -87,6 +88,8 @@ async function fetchImage(url: string, ctx: WatermarkContext): Promise<{ kind: "
   const { config } = ctx;
   const download = join(ctx.workDir, "watermark.download");
   try {
+    // Names in a directory the tools write in are claimed before the processor writes them (attempt-files.ts).
+    await claimFile(download);
     await fetchInput(url, download, {
       signal: ctx.signal,
       limits: {
@@ -114,6 +117,7 @@ async function fetchImage(url: string, ctx: WatermarkContext): Promise<{ kind: "
     }
     const path = join(ctx.workDir, "watermark.png");
     try {
+      await claimFile(path);
       const info = await step("sharp watermark", () =>
         sharp(download, { limitInputPixels: config.WATERMARK_MAX_PIXELS, failOn: "truncated" }).autoOrient().ensureAlpha().png({ compressionLevel: 1 }).toFile(path),
       );

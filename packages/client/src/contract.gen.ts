@@ -2347,7 +2347,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressVideo";
             /** @constant */
@@ -2401,7 +2401,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressImage";
             /** @constant */
@@ -2452,7 +2452,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "compressPdf";
             /** @constant */
@@ -2500,7 +2500,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoThumbnail";
             /** @constant */
@@ -2550,7 +2550,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "extractAudio";
             /** @constant */
@@ -2599,7 +2599,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoExtraction";
             /** @constant */
@@ -2662,7 +2662,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoStoryboard";
             /** @constant */
@@ -2727,7 +2727,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoPreview";
             /** @constant */
@@ -2786,7 +2786,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @constant */
             type: "videoAdaptive";
             /** @constant */
@@ -2860,7 +2860,7 @@ export interface components {
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
-            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
             type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
             /** @enum {string} */
@@ -2872,7 +2872,7 @@ export interface components {
         Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"];
         JobFailure: {
             /** @enum {string} */
-            code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "processing_interrupted" | "invalid_result" | "processing_failed";
+            code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed";
             message: string;
         };
         CreatedJob: {

@@ -64,7 +64,8 @@ const schema = z.object({
   /** The first of the uids (and gids of the same numbers) tools run under; none needs an /etc/passwd entry. */
   TOOL_UID_BASE: z.coerce.number().int().min(1000).max(2 ** 31 - 70_000).default(61_000),
   /**
-   * How many: one per running attempt and per ready process (2 × READY_PROCESSES). An attempt
+   * How many: one per running attempt and per ready process (3 × READY_PROCESSES: probes, grabs,
+   * image tools). An attempt
    * waits for one when all are out. Processors on one machine share the range (lock files).
    */
   TOOL_UIDS: z.coerce.number().int().min(2).max(65_536).default(64),
@@ -163,7 +164,7 @@ const schema = z.object({
   FINISHED_JOB_TTL_MS: int(60 * 60_000),
 })
   .refine((c) => c.INPUT_MIN_WINDOW_BYTES <= c.INPUT_MAX_WINDOW_BYTES, { path: ["INPUT_MIN_WINDOW_BYTES"], message: "must not be larger than INPUT_MAX_WINDOW_BYTES" })
-  .refine((c) => c.ISOLATION === "off" || c.TOOL_UIDS > 2 * c.READY_PROCESSES, { path: ["TOOL_UIDS"], message: "must be more than 2 × READY_PROCESSES (each ready process holds one), with some left for attempts" });
+  .refine((c) => c.ISOLATION === "off" || c.TOOL_UIDS > 3 * c.READY_PROCESSES, { path: ["TOOL_UIDS"], message: "must be more than 3 × READY_PROCESSES (each ready process holds one), with some left for attempts" });
 
 export type Config = z.infer<typeof schema> & { workDir: string };
 

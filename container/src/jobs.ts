@@ -25,9 +25,10 @@ import { InputSource } from "./input-source.ts";
 import { decideIsolation, ToolIdentities, withIdentity, type IsolationState, type ToolLease } from "./isolation.ts";
 import { log } from "./log.ts";
 import { PushPaths } from "./push-path.ts";
-import { processors, READS_INPUT_AS_NEEDED } from "./processors/index.ts";
+import { processors, READS_INPUT_AS_NEEDED, STARTS_IMAGE_TOOL } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
 import { StepLog, type StepTime } from "./steps.ts";
+import { imageProcess, takeReadyImageTool } from "./tools/image-process.ts";
 
 /** Outputs uploaded at once: a job's frames go side by side, without one upload per frame in a row. */
 const UPLOADS_AT_ONCE = 4;
@@ -230,13 +231,16 @@ export class JobTable {
       const processor = processors[request.type];
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
       // The attempt's uid, and its directory: only it and the processor reach what is in there.
-      lease = await this.identities?.acquire(signal);
+      // A type that calls sharp takes a ready image tool with the uid it runs under (tools/image-process.ts).
+      lease = (STARTS_IMAGE_TOOL.has(request.type) ? takeReadyImageTool()?.lease : undefined) ?? (await this.identities?.acquire(signal));
       if (lease) {
         await lease.prepare(entry.dir);
         await lease.directory(join(entry.dir, "out"));
       } else {
         await mkdir(join(entry.dir, "out"), { recursive: true });
       }
+      // Else it starts its image tool now, beside the input's fetch.
+      if (STARTS_IMAGE_TOOL.has(request.type) || (request.params as { watermark?: unknown }).watermark) imageProcess(lease?.identity);
       const toolUid = lease?.identity.uid;
       const fetchStart = Date.now();
       input = request.callback?.input

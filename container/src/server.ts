@@ -12,6 +12,7 @@ import { drainOnSignals } from "./drain.ts";
 import { JobTable } from "./jobs.ts";
 import { log } from "./log.ts";
 import { loopbackPeerUid } from "./peer.ts";
+import { startReadyImageTools, stopReadyImageTools } from "./tools/image-process.ts";
 import { startReadyTools, stopReadyTools } from "./tools/ready-tools.ts";
 import { readyKinds } from "./processors/index.ts";
 
@@ -39,6 +40,7 @@ export async function startProcessor(env: Record<string, string | undefined> = p
   else log("warn", "tools are NOT isolated: every attempt's tools run as the processor's user and can read each other's files", { reason: jobs.isolation.reason });
   // `.ready`: no job's directory can be named so (jobs.ts safeName).
   await startReadyTools(config.READY_PROCESSES, join(config.workDir, ".ready"), readyKinds, jobs.identities);
+  await startReadyImageTools(config.READY_PROCESSES, join(config.workDir, ".ready-images"), jobs.identities);
   const app = createApp(config, jobs);
   const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();
   return new Promise<Processor>((resolve) => {
@@ -52,6 +54,7 @@ export async function startProcessor(env: Record<string, string | undefined> = p
           new Promise<void>((done) => {
             clearInterval(sweeper);
             stopReadyTools();
+            stopReadyImageTools();
             server.close(() => done());
             // Idle keep-alive connections are closed at once; one still busy gets CLOSE_GRACE_MS to finish its answer.
             if ("closeAllConnections" in server) setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();

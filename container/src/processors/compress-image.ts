@@ -2,7 +2,8 @@
 // up) or shape to that box by `fit` and `position`, re-encode, and keep metadata unless asked
 // to strip it. Never returns a larger file than the input when the input itself is an acceptable answer.
 import { copyFile } from "node:fs/promises";
-import sharp, { type OutputInfo } from "sharp";
+import type { OutputInfo } from "sharp";
+import { sharp } from "../tools/image-process.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import { claimFile, readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
@@ -105,7 +106,6 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
 
   let info: OutputInfo;
   try {
-    await claimFile(outputPath);
     info = await step("sharp encode", () => pipeline.toFile(outputPath));
   } catch (error) {
     throw imageFailure(error);
@@ -119,6 +119,8 @@ export async function compressImage(params: Params, ctx: ProcessorContext): Prom
   const sameFormat = chooseFormat(undefined, source.format, source.hasAlpha) === format && source.format !== "heif";
   const metadataOk = !params.stripMetadata || !source.hasMetadata;
   if (size >= input.size && sameFormat && sameGeometry && metadataOk && !watermark) {
+    // The encode's file was the tool's: the processor writes only a name it has claimed (attempt-files.ts).
+    await claimFile(outputPath);
     await copyFile(input.path, outputPath);
     size = input.size;
     keptOriginal = true;

@@ -43,6 +43,13 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
 ]);
 
 /**
+ * Types whose processor calls sharp on every job (tools/image-process.ts): their attempt
+ * starts its image tool as it starts, so its start (~80 ms of a Node process loading
+ * libvips) overlaps the input's fetch. A watermark's does so for any type.
+ */
+export const STARTS_IMAGE_TOOL: ReadonlySet<JobType> = new Set<JobType>(["compressImage", "videoThumbnail", "videoExtraction", "videoStoryboard", "videoPreview"]);
+
+/**
  * The processes kept started for jobs (tools/ready-tools.ts): a probe, as every video and
  * audio job's begins, and a thumbnail's grab of one frame.
  */

@@ -3,7 +3,7 @@
 // result's frames and duration are read from the output (sharp for WebP and GIF, ffprobe for MP4).
 import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { stat } from "node:fs/promises";
-import sharp from "sharp";
+import { sharp } from "../tools/image-process.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import { JobFailure, stopped, throwIfAborted } from "../errors.ts";

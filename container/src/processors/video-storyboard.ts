@@ -6,7 +6,7 @@ import { probedVideoSource } from "./video-extraction.ts";
 import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import sharp from "sharp";
+import { sharp } from "../tools/image-process.ts";
 import {
   DEFAULT_STORYBOARD_INTERVAL_S,
   DEFAULT_STORYBOARD_TILES,
@@ -159,7 +159,6 @@ export async function videoStoryboard(params: Params, ctx: ProcessorContext): Pr
     const image = sharp(await readToolFile(png), { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
     const encoded = params.format === "webp" ? image.webp({ quality: params.quality }) : image.jpeg({ quality: params.quality, mozjpeg: true });
     const output = ctx.addOutput(`storyboard/${sprite}`, FRAME_CONTENT_TYPES[params.format]);
-    await claimFile(output);
     const info = await step("sharp encode", () => encoded.toFile(output)).catch((error: unknown) => {
       throw imageFailure(error);
     });

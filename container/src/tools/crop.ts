@@ -1,24 +1,23 @@
 // `fit`, `position` and `background` (src/contract/common.ts) in sharp's terms, for
 // compressImage and the frame grabs (frames.ts).
-import sharp, { type ResizeOptions } from "sharp";
+import type { ResizeOptions } from "sharp";
 import type { Position } from "../../../src/contract/common.ts";
 
-const GRAVITY: Record<Exclude<Position, "attention" | "entropy">, number> = {
-  center: sharp.gravity.centre,
-  top: sharp.gravity.north,
-  right: sharp.gravity.east,
-  bottom: sharp.gravity.south,
-  left: sharp.gravity.west,
-  "top-left": sharp.gravity.northwest,
-  "top-right": sharp.gravity.northeast,
-  "bottom-left": sharp.gravity.southwest,
-  "bottom-right": sharp.gravity.southeast,
+const GRAVITY: Record<Exclude<Position, "attention" | "entropy">, string> = {
+  center: "centre",
+  top: "north",
+  right: "east",
+  bottom: "south",
+  left: "west",
+  "top-left": "northwest",
+  "top-right": "northeast",
+  "bottom-left": "southwest",
+  "bottom-right": "southeast",
 };
 
-/** sharp's position: a gravity, or for attention/entropy its smart-crop strategy. */
-export function sharpPosition(position: Position): number {
-  if (position === "attention") return sharp.strategy.attention;
-  if (position === "entropy") return sharp.strategy.entropy;
+/** sharp's position: a gravity, or for attention/entropy its smart-crop strategy (sharp takes their names). */
+export function sharpPosition(position: Position): string {
+  if (position === "attention" || position === "entropy") return position;
   return GRAVITY[position];
 }
 

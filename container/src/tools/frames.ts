@@ -4,9 +4,10 @@
 // Which frame to grab, when the caller asks for "auto" or for no black frame, is
 // frame-choice.ts.
 import { access, rm } from "node:fs/promises";
-import sharp, { type OverlayOptions } from "sharp";
+import type { OverlayOptions } from "sharp";
+import { sharp } from "./image-process.ts";
 import type { Config } from "../config.ts";
-import { claimFile, readToolFile } from "../attempt-files.ts";
+import { readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { imageFailure } from "./image.ts";
@@ -313,7 +314,6 @@ export async function grabFrame(
         break;
     }
     try {
-      await claimFile(frame.output);
       const info = await step("sharp encode", () => image.toFile(frame.output));
       return { size: info.size, width: info.width, height: info.height };
     } catch (error) {

@@ -1,6 +1,7 @@
 // Identifying images by their bytes (sharp reads magic numbers, never names or
 // Content-Type) and turning sharp's errors into job failures a user can act on.
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
+import { sharp } from "./image-process.ts";
 import { JobFailure } from "../errors.ts";
 import { readHead } from "../input-source.ts";
 import { step } from "../steps.ts";
@@ -49,6 +50,13 @@ export async function identifyImage(path: string, maxPixels: number): Promise<Im
   };
 }
 
+/** Kinds of files sent as images that are refused, by their first bytes. */
+const REFUSED_KINDS: [string, RegExp][] = [
+  ["an SVG drawing (it can name other files; send it rasterized)", /^(\xef\xbb\xbf)?\s*(<\?xml[^>]*>\s*)?(<!--[^]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i],
+  ["a PDF document (compressPdf takes PDFs)", /^%PDF-/],
+  ["a PostScript or EPS program", /^(%!|\xc5\xd0\xd3\xc6)/],
+];
+
 async function notAnImage(path: string, cause: unknown): Promise<JobFailure> {
   const message = String((cause as Error)?.message ?? cause);
   if (/pixel limit/i.test(message)) {
@@ -59,6 +67,9 @@ async function notAnImage(path: string, cause: unknown): Promise<JobFailure> {
   if (/^\s*<(!doctype html|html|head|body)/i.test(head.toString("latin1"))) {
     return new JobFailure("unsupported_media", "the input is an HTML page, not an image; check that the URL points at the file itself", { cause });
   }
+  // The image tool decodes only the accepted formats (image-worker.ts): what else the bytes are is said here, for the user.
+  const refused = REFUSED_KINDS.find(([, pattern]) => pattern.test(head.toString("latin1")));
+  if (refused) return new JobFailure("unsupported_media", `the input is ${refused[0]}, which is not supported; send JPEG, PNG, WebP, AVIF, HEIC, GIF or TIFF`, { cause });
   if (/unsupported image format/i.test(message)) {
     return new JobFailure("unsupported_media", `the input (${head.length < 512 ? `${head.length} bytes` : "its first bytes"}) is not an image in a supported format; send JPEG, PNG, WebP, AVIF, HEIC, GIF or TIFF`, { cause });
   }

@@ -93,7 +93,7 @@ export function limitThatEnded(result: Pick<RunResult, "signal" | "timedOut" | "
   return undefined;
 }
 
-function limitMessage(command: string, limit: Limit, identity: ToolIdentity, cpuS = identity.limits.cpuS): string {
+export function limitMessage(command: string, limit: Limit, identity: ToolIdentity, cpuS = identity.limits.cpuS): string {
   const tool = command.split("/").pop();
   if (limit === "file size") return `${tool} was stopped: it wrote a file larger than the processor allows (${Math.round(identity.limits.fileBytes / 1024 ** 2)} MiB); ask for a smaller output`;
   return `${tool} was stopped: it used more than its ${cpuS} s of CPU time (or more memory than the machine has); the input may be built to make it work without end, or it needs a smaller size or lower quality`;

@@ -4,7 +4,8 @@
 // overlayBox, so both tools put the same watermark in the same place.
 import { access, open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import sharp, { type OverlayOptions, type Sharp } from "sharp";
+import type { OverlayOptions, Sharp } from "sharp";
+import { sharp } from "./image-process.ts";
 import type { Watermark, WatermarkPosition } from "../../../src/contract/common.ts";
 import type { Config } from "../config.ts";
 import { claimFile } from "../attempt-files.ts";
@@ -117,7 +118,6 @@ async function fetchImage(url: string, ctx: WatermarkContext): Promise<{ kind: "
     }
     const path = join(ctx.workDir, "watermark.png");
     try {
-      await claimFile(path);
       const info = await step("sharp watermark", () =>
         sharp(download, { limitInputPixels: config.WATERMARK_MAX_PIXELS, failOn: "truncated" }).autoOrient().ensureAlpha().png({ compressionLevel: 1 }).toFile(path),
       );

@@ -1,0 +1,56 @@
+// The image tool: sharp (libvips) in a process of its own, started by tools/image-process.ts
+// under the attempt's uid and rlimits, as every other tool is (isolation.ts). libvips parses
+// what users send; here a fault in it reaches only what the attempt's own uid may reach.
+//
+// Bytes decide the type: every libvips loader is blocked but those of the formats the service
+// accepts, so an SVG (which may name other files), a PDF, a PPM, a FITS or a file only
+// ImageMagick would read is refused by content, whatever its name or the type it came with.
+//
+// It answers requests over the IPC channel (structured clone: Buffers cross as they are):
+// { id, input, options, calls: [method, args][], end: [method, args] } runs
+// `sharp(input, options).method(...args)…` and answers { id, value } or { id, error }.
+// Only the processor, its parent, speaks to it.
+import sharp from "sharp";
+
+/** The libvips loaders of the accepted formats: JPEG, PNG, WebP, HEIF and AVIF, GIF, TIFF. */
+export const ACCEPTED_LOADERS = [
+  "VipsForeignLoadJpeg",
+  "VipsForeignLoadPng",
+  "VipsForeignLoadSpng",
+  "VipsForeignLoadWebp",
+  "VipsForeignLoadHeif",
+  "VipsForeignLoadNsgif",
+  "VipsForeignLoadGif",
+  "VipsForeignLoadTiff",
+];
+
+sharp.block({ operation: ["VipsForeignLoad"] });
+sharp.unblock({ operation: ACCEPTED_LOADERS });
+
+interface Request {
+  id: number;
+  input: unknown[];
+  calls: [string, unknown[]][];
+  end: [string, unknown[]];
+}
+
+type Chain = Record<string, (...args: unknown[]) => unknown>;
+
+async function answer(request: Request): Promise<unknown> {
+  let image = (sharp as unknown as (...args: unknown[]) => Chain)(...request.input);
+  for (const [method, args] of request.calls) image = image[method]!(...args) as Chain;
+  const [method, args] = request.end;
+  return image[method]!(...args);
+}
+
+// libvips's first encodes load their codecs: done now, while the tool waits for its attempt.
+const blank = sharp({ create: { width: 16, height: 16, channels: 3, background: "white" } });
+void Promise.all([blank.clone().jpeg().toBuffer(), blank.clone().png().toBuffer(), blank.clone().webp().toBuffer()]).catch(() => undefined);
+
+process.on("message", (request: Request) => {
+  answer(request).then(
+    (value) => process.send!({ id: request.id, value }),
+    (error: unknown) => process.send!({ id: request.id, error: String((error as Error)?.message ?? error) }),
+  );
+});
+process.on("disconnect", () => process.exit(0));

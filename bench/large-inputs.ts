@@ -2,9 +2,10 @@
 // own job table (no Worker: this is the processor's reading of its input), their input on
 // a range-counting origin over loopback (test/support/range-server.ts), against the raw
 // tool on a local copy of the same file, in the same run: a thumbnail at 60 s of a 1 GB
-// MP4 (index at the start, and at the end) with the bytes it fetched; extractAudio and
-// compressVideo of it against a download and the tool measured apart; short jobs against
-// their tool. `npm run bench -- --only largeInputs`.
+// MP4 and of a 1.2 GB 1080p phone video (each with its index at the start, and at the
+// end) with the bytes it fetched; extractAudio and compressVideo of the 1 GB MP4 against a
+// download and the tool measured apart; short jobs against their tool.
+// `npm run bench -- --only largeInputs`.
 import { readFileSync } from "node:fs";
 import { mkdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +23,7 @@ import { probeMedia } from "../container/src/tools/ffprobe.ts";
 import { readyCounts, startReadyTools, stopReadyTools } from "../container/src/tools/ready-tools.ts";
 import { readyKinds } from "../container/src/processors/index.ts";
 import { grabFrame } from "../container/src/tools/frames.ts";
+import { startReadyImageTools, stopReadyImageTools } from "../container/src/tools/image-process.ts";
 import { startRangeServer, type Behaviour, type RangeServer } from "../test/support/range-server.ts";
 import { MEDIA_DIR } from "./media.ts";
 import { exec, log, median } from "./support.ts";
@@ -90,6 +92,28 @@ async function largeInputs(): Promise<{ faststart: string; moovAtEnd: string; sh
   return { faststart, moovAtEnd, short };
 }
 
+/**
+ * A phone's video: 12 minutes of 1080p at 29.97 fps, about 13 Mbit/s (1.2 GB), a keyframe
+ * every 34 frames (1.13 s, as phones write), AAC at 192 kbit/s; its index (624 KB) at the
+ * start and at the end. 10 s encoded once, then 72 copies joined without re-encoding.
+ */
+async function phoneInputs(): Promise<{ faststart: string; moovAtEnd: string }> {
+  const clip = join(LARGE_DIR, "phone-clip.mp4");
+  const faststart = join(LARGE_DIR, "phone-faststart.mp4");
+  const moovAtEnd = join(LARGE_DIR, "phone-moov-at-end.mp4");
+  const made = await stat(moovAtEnd).then((s) => s.size >= 1e9, () => false);
+  if (made) return { faststart, moovAtEnd };
+  log("making the 1.2 GB phone-like inputs (once, cached in bench/.media/large)");
+  await exec("ffmpeg", [
+    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30000/1001:d=10,noise=alls=20:allf=t", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=10",
+    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "34", "-keyint_min", "34", "-sc_threshold", "0", "-b:v", "13M", "-maxrate", "13M", "-bufsize", "8M",
+    "-c:a", "aac", "-b:a", "192k", "-shortest", clip,
+  ]);
+  await exec("ffmpeg", ["-v", "error", "-y", "-stream_loop", "71", "-i", clip, "-c", "copy", moovAtEnd]);
+  await exec("ffmpeg", ["-v", "error", "-y", "-i", moovAtEnd, "-c", "copy", "-movflags", "+faststart", faststart]);
+  return { faststart, moovAtEnd };
+}
+
 async function runJob(table: JobTable, type: JobType, params: Record<string, unknown>): Promise<{ ms: number; state: ProcessorJobState }> {
   const id = `bench_${type}_${Math.random().toString(36).slice(2)}`;
   const started = performance.now();
@@ -143,12 +167,14 @@ async function cpuTimed(work: () => Promise<unknown>): Promise<{ ms: number; pro
 
 export async function measureLargeInputs(quick: boolean): Promise<LargeInputsResult> {
   const files = await largeInputs();
+  const phone = await phoneInputs();
   const work = join(tmpdir(), `media-jobs-bench-large-${process.pid}`);
   await mkdir(work, { recursive: true });
   const config = loadConfig({ WORK_DIR: join(work, "jobs"), ALLOW_PRIVATE_NETWORK_INPUTS: "true" }, tmpdir());
   const table = new JobTable(config);
-  // As the processor runs (server.ts): ffprobe and ffmpeg processes started before the jobs.
-  await startReadyTools(config.READY_PROCESSES, join(work, "ready"), readyKinds);
+  // As the processor runs (server.ts): ffprobe, ffmpeg and image tools started before the jobs.
+  await startReadyTools(config.READY_PROCESSES, join(work, "ready"), readyKinds, table.identities);
+  await startReadyImageTools(config.READY_PROCESSES, join(work, "ready-images"), table.identities);
   const origin = await startRangeServer();
   const signal = new AbortController().signal;
   const limits = { signal, timeoutMs: 30 * 60_000, task: "bench" };
@@ -164,7 +190,12 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
     };
 
     // A thumbnail at 60 s: the job against ffmpeg's grab (and sharp's encode) on the local copy.
-    for (const [input, file, most] of [["1 GB MP4, index at the start", files.faststart, 0.02], ["1 GB MP4, index at the end", files.moovAtEnd, 0.05]] as const) {
+    for (const [input, file, most] of [
+      ["1 GB MP4, index at the start", files.faststart, 0.02],
+      ["1 GB MP4, index at the end", files.moovAtEnd, 0.05],
+      ["1.2 GB 1080p phone video, index at the start", phone.faststart, 0.02],
+      ["1.2 GB 1080p phone video, index at the end", phone.moovAtEnd, 0.02],
+    ] as const) {
       const size = (await stat(file)).size;
       const probe = await probeMedia(file, signal);
       const params = { timestamp: 60, format: "jpg", quality: 80 } as const;
@@ -291,6 +322,7 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
     return { rows, ffmpegStartMs: median(starts), downloadMBps: size / 1e6 / (median(downloads) / 1000) };
   } finally {
     stopReadyTools();
+    stopReadyImageTools();
     await origin.close();
     await rm(work, { recursive: true, force: true });
   }
@@ -319,7 +351,9 @@ for the 1 GB encode). The processor runs as in
 production, with its ready processes (\`READY_PROCESSES\`,
 [job-types.md](job-types.md#processes-started-before-the-job)); each job and each tool run
 starts once they all wait again. The 1 GB inputs: 5 minutes of 640×360 at about 28 Mbit/s,
-a keyframe every second, AAC audio. The machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
+a keyframe every second, AAC audio. The phone videos: 12 minutes of 1080p at 29.97 fps and
+13 Mbit/s with a keyframe every 34 frames (1.13 s) as phones write, AAC at 192 kbit/s, 624 KB of
+index. The machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
 (\`ffmpeg -version\`), a whole download over loopback runs at ${Math.round(r.downloadMBps)} MB/s.
 
 | job | input | as a job | the tool alone | fetched | target | met |

@@ -24,7 +24,7 @@ import { StepLog } from "../src/steps.ts";
 import { runFfmpeg } from "../src/tools/ffmpeg.ts";
 import { probeMedia } from "../src/tools/ffprobe.ts";
 import { grabFrame } from "../src/tools/frames.ts";
-import { localInput } from "../src/input-source.ts";
+import { localInput } from "../src/local-input.ts";
 import { ghostscriptFailure, runGhostscript } from "../src/tools/ghostscript.ts";
 import { buildPdf, photoJpeg } from "../test/pdf-fixtures.ts";
 

@@ -14,6 +14,15 @@ export const INPUT_READING_DEFAULTS = {
   INPUT_TAIL_READ_BYTES: 8 * 1024 ** 2,
 } as const;
 
+/** The reading's window sizes, each named as in the config. */
+export type InputReading = { -readonly [K in keyof typeof INPUT_READING_DEFAULTS]: number };
+
+/** The reading's settings among `limits`: those set, the defaults for the rest (a config has all of them; tests and scripts that pass bare fetch limits none). */
+export function readingSettings(limits: Partial<InputReading>): InputReading {
+  const set = Object.keys(INPUT_READING_DEFAULTS).flatMap((key) => (limits[key as keyof InputReading] === undefined ? [] : [[key, limits[key as keyof InputReading]]]));
+  return { ...INPUT_READING_DEFAULTS, ...Object.fromEntries(set) };
+}
+
 const schema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),

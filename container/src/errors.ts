@@ -31,6 +31,7 @@ export function stopped(signal: AbortSignal, limitMs?: number): JobFailure | Job
   return new JobFailure("processing_timeout", `processing took longer than ${limit}`);
 }
 
+/** Throws what stopped the job (stopped()) once its `signal` aborted. */
 export function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new JobCancelled();
+  if (signal.aborted) throw stopped(signal);
 }

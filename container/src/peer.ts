@@ -1,6 +1,6 @@
 // Who is at the other end of a loopback TCP connection: the uid that owns the connecting
 // socket, as the kernel lists it in /proc/net/tcp (proc(5); Node offers no SO_PEERCRED for TCP).
-// The relays that serve a job's input to its tools (input-source.ts, tools/ready-tools.ts) and
+// The relays that serve a job's input to its tools (input-server.ts, tools/ready-tools.ts) and
 // the processor's API (server.ts) use it to refuse another attempt's tools.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";

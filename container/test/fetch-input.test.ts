@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classifyAddress } from "../../src/net/address-policy.ts";
 import { JobCancelled, JobFailure } from "../src/errors.ts";
-import { fetchInput, type FetchInputOptions, type FetchLimits } from "../src/fetch-input.ts";
+import { fetchInput } from "../src/fetch-input.ts";
+import type { FetchInputOptions, FetchLimits } from "../src/input-origin.ts";
 import { withTempDir } from "./helpers.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

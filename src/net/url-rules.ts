@@ -1,7 +1,7 @@
 // The rules a user-supplied URL (media input or webhook) must pass before anything
 // connects to it (docs/security.md). Pure: the Worker calls it when a job is created, since a
 // Worker cannot see the address its fetch() connects to; the processor calls it too,
-// then checks every resolved and connected address (container/src/fetch-input.ts).
+// then checks every resolved and connected address (container/src/input-origin.ts).
 // Hosts are judged after WHATWG URL parsing, which turns every decimal, octal, hex,
 // short, percent-encoded or full-width spelling of an IPv4 address into its dotted form.
 import { classifyAddress } from "./address-policy.ts";

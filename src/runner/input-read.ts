@@ -8,37 +8,11 @@ import { database } from "../db/client.ts";
 import { findJob } from "../db/jobs.ts";
 import { uploadKey } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
+import { requestedRange } from "../net/range-header.ts";
 import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol, refuseUnknownCaller } from "./events.ts";
 
 const text = (status: number, message: string, headers: Record<string, string> = {}) =>
   new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
-
-/** A byte range of an object of `size` bytes, both ends included. */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-/**
- * What a Range header asks of an object of `size` bytes: undefined for the whole object
- * (no header, or one this route ignores as RFC 9110 §14.2 allows: another unit, several
- * ranges, a malformed one), "unsatisfiable" for a range that starts past the end (416).
- */
-export function requestedRange(header: string | null, size: number): ByteRange | "unsatisfiable" | undefined {
-  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!match || (match[1] === "" && match[2] === "")) return undefined;
-  const [first, last] = [match[1]!, match[2]!];
-  if (first === "") {
-    // A suffix: the last `last` bytes.
-    const length = Number(last);
-    if (length === 0 || size === 0) return "unsatisfiable";
-    return { start: Math.max(0, size - length), end: size - 1 };
-  }
-  const start = Number(first);
-  if (last !== "" && Number(last) < start) return undefined;
-  if (start >= size) return "unsatisfiable";
-  return { start, end: last === "" ? size - 1 : Math.min(Number(last), size - 1) };
-}
 
 /**
  * Streams the attempt's upload (locally under PUBLIC_BASE_URL, in production at

@@ -12,7 +12,7 @@ import { newAttempt } from "../../src/runner/attempt.ts";
 import { ProcessorContainer } from "../../src/runner/container.ts";
 import { newAttemptToken } from "../../src/runner/credentials.ts";
 import { CALLBACK_HOST } from "../../src/runner/events.ts";
-import { requestedRange } from "../../src/runner/input-read.ts";
+import { requestedRange } from "../../src/net/range-header.ts";
 import {
   acknowledged,
   attemptToken,

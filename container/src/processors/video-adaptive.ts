@@ -1,7 +1,8 @@
 // videoAdaptive: a video to an HLS stream in one folder (stream/): a ladder of H.264
 // renditions, each one fMP4 file addressed by byte ranges and its own playlist, written by
-// one ffmpeg run; then the master playlist, whose figures are measured on those files; and
-// on request a DASH manifest over the same encodes (a stream copy) and a progressive MP4.
+// one ffmpeg run; then the master playlist (tools/hls.ts), whose figures are measured on
+// those files; and on request a DASH manifest over the same encodes (tools/dash.ts) and a
+// progressive MP4.
 import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -12,7 +13,9 @@ import { claimFile, openToolFile, readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { toolDirectory } from "../isolation.ts";
 import { describeDuration, ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
+import { dashArgs, rewriteManifest } from "../tools/dash.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe, type VideoStream } from "../tools/ffprobe.ts";
+import { avc1Codec, masterPlaylist, parseMediaPlaylist, segmentBitrates, type Segment, type Variant } from "../tools/hls.ts";
 import { formatBitrate, parseBitrate, round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
 import { probedVideoSource } from "./video-extraction.ts";
@@ -120,86 +123,9 @@ export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], path
   return args;
 }
 
-export interface Segment {
-  duration: number;
-  offset: number;
-  length: number;
-}
-
-export interface MediaPlaylist {
-  /** The init segment's (EXT-X-MAP) byte range. */
-  map: { offset: number; length: number };
-  segments: Segment[];
-}
-
-/** Reads a single-file fMP4 media playlist as ffmpeg's hls muxer writes it. */
-export function parseMediaPlaylist(text: string): MediaPlaylist {
-  const map = /#EXT-X-MAP:URI="[^"]*",BYTERANGE="(\d+)@(\d+)"/.exec(text);
-  if (!map) throw new Error("the playlist has no byte-range EXT-X-MAP");
-  const segments: Segment[] = [];
-  let duration: number | null = null;
-  let range: { offset: number; length: number } | null = null;
-  let next = 0;
-  for (const line of text.split("\n").map((l) => l.trim())) {
-    const inf = /^#EXTINF:([\d.]+)/.exec(line);
-    const byterange = /^#EXT-X-BYTERANGE:(\d+)(?:@(\d+))?/.exec(line);
-    if (inf) duration = Number(inf[1]);
-    else if (byterange) range = { length: Number(byterange[1]), offset: byterange[2] !== undefined ? Number(byterange[2]) : next };
-    else if (line && !line.startsWith("#")) {
-      if (duration === null || range === null) throw new Error("a segment without EXTINF or EXT-X-BYTERANGE");
-      segments.push({ duration, ...range });
-      next = range.offset + range.length;
-      duration = null;
-      range = null;
-    }
-  }
-  return { map: { length: Number(map[1]), offset: Number(map[2]) }, segments };
-}
-
-/**
- * Peak and average segment bitrates (bits per second, rounded up), as BANDWIDTH and
- * AVERAGE-BANDWIDTH define them (RFC 8216bis §4.4.6.2 and §6.2.1): the peak is the largest
- * rate of any run of consecutive segments lasting 0.5 to 1.5 target durations, so a short
- * last segment (one forced keyframe in a few milliseconds) does not pass for the stream's
- * peak; a stream shorter than half a target duration has its average as its peak.
- */
-export function segmentBitrates(segments: Segment[], targetDuration = Math.ceil(Math.max(0, ...segments.map((s) => s.duration)))): { peak: number; average: number } {
-  const timed = segments.filter((s) => s.duration > 0);
-  const seconds = timed.reduce((sum, s) => sum + s.duration, 0);
-  const bytes = timed.reduce((sum, s) => sum + s.length, 0);
-  const average = seconds > 0 ? Math.ceil((bytes * 8) / seconds) : 0;
-  let peak = 0;
-  for (let first = 0; first < timed.length; first++) {
-    let runSeconds = 0;
-    let runBytes = 0;
-    for (let last = first; last < timed.length; last++) {
-      runSeconds += timed[last]!.duration;
-      runBytes += timed[last]!.length;
-      if (runSeconds > 1.5 * targetDuration + 1e-9) break;
-      if (runSeconds >= 0.5 * targetDuration - 1e-9) peak = Math.max(peak, Math.ceil((runBytes * 8) / runSeconds));
-    }
-  }
-  return { peak: peak || average, average };
-}
-
-/**
- * The RFC 6381 name of the H.264 stream in an init segment: `avc1.` and the profile,
- * constraint flags and level bytes of its avcC box (ISO/IEC 14496-15), as encoded.
- */
-export function avc1Codec(init: Buffer): string {
-  const at = init.indexOf("avcC", 0, "latin1");
-  if (at < 0 || at + 8 > init.length) throw new Error("no avcC box in the init segment");
-  return `avc1.${init.subarray(at + 5, at + 8).toString("hex")}`;
-}
-
-export interface MeasuredRung {
+/** A rendition as encoded: the master playlist's figures, and its segments and file sizes. */
+export interface MeasuredRung extends Variant {
   rung: Rung;
-  width: number;
-  height: number;
-  frameRate: number;
-  codecs: string;
-  bandwidth: number;
-  averageBandwidth: number;
   segments: Segment[];
   mediaSize: number;
   playlistSize: number;
@@ -232,86 +158,11 @@ async function measure(rung: Rung, paths: Paths["rungs"][number], withAudio: boo
   };
 }
 
-/** The master playlist (RFC 8216 §4.3.4.2), smallest rendition first, every figure measured. */
-export function masterPlaylist(rungs: MeasuredRung[]): string {
-  const lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"];
-  for (const r of rungs) {
-    const attributes = [
-      `BANDWIDTH=${r.bandwidth}`,
-      `AVERAGE-BANDWIDTH=${r.averageBandwidth}`,
-      `RESOLUTION=${r.width}x${r.height}`,
-      `CODECS="${r.codecs}"`,
-      ...(r.frameRate > 0 ? [`FRAME-RATE=${r.frameRate.toFixed(3)}`] : []),
-    ];
-    lines.push(`#EXT-X-STREAM-INF:${attributes.join(",")}`, `${r.rung.name}.m3u8`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
 /** The same segments' starts in every rendition, or the rendition whose differ. */
 function checkAligned(rungs: MeasuredRung[]): void {
   const starts = (r: MeasuredRung) => r.segments.map((s) => s.duration.toFixed(3)).join(",");
   const odd = rungs.find((r) => starts(r) !== starts(rungs[0]!));
   if (odd) throw new JobFailure("processing_failed", `the ${odd.rung.name} rendition's segments do not start where the ${rungs[0]!.rung.name} one's do`);
-}
-
-/**
- * The DASH muxer's arguments: the renditions' packets as they are (no encode) into one
- * single-file representation each, video and audio apart as DASH players want them, in
- * one adaptation set each so a player switches between the videos. `-aspect` gives every
- * video the top one's picture shape: a rung whose width was rounded to even (426×240 of a
- * 16:9 video) is marked with the sample aspect that makes it exactly 16:9 again, which the
- * muxer requires of one adaptation set.
- */
-export function dashArgs(rungs: Rung[], media: string[], withAudio: boolean, segmentDuration: number, manifest: string): string[] {
-  const top = rungs.at(-1)!;
-  const args = [...inputOptions()];
-  for (const file of media) args.push("-i", file);
-  rungs.forEach((_, i) => args.push("-map", `${i}:v:0`));
-  if (withAudio) args.push("-map", `${rungs.length - 1}:a:0`);
-  args.push(
-    "-c", "copy", "-aspect", `${top.width}:${top.height}`,
-    "-f", "dash", "-single_file", "1", "-single_file_name", "dash-$RepresentationID$.mp4", "-seg_duration", String(segmentDuration),
-    "-use_template", "0", "-use_timeline", "0",
-    "-adaptation_sets", withAudio ? "id=0,streams=v id=1,streams=a" : "id=0,streams=v",
-    manifest,
-  );
-  return args;
-}
-
-/** ISO 8601 duration (`PT5.0S`, `PT1H2M3.5S`) in seconds. */
-function isoSeconds(value: string): number {
-  const m = /^PT(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(value);
-  if (!m) throw new Error(`not an ISO 8601 duration: ${value}`);
-  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
-}
-
-/**
- * The manifest as players get it: each representation's file named for its rung
- * (`dash-720p.mp4`, `dash-audio.mp4`), and its `bandwidth` the peak bitrate of its
- * segments (bytes of each SegmentURL's mediaRange over its duration, the last one the
- * rest of the presentation), which satisfies DASH's definition for any buffer at least a
- * segment long; ffmpeg's own figure comes from the stream's header, not the packets.
- */
-export function rewriteManifest(mpd: string, names: string[]): { mpd: string; files: { from: string; to: string }[] } {
-  const total = isoSeconds(/mediaPresentationDuration="([^"]+)"/.exec(mpd)?.[1] ?? "PT0S");
-  const files: { from: string; to: string }[] = [];
-  const out = mpd.replace(/<Representation id="(\d+)"([^>]*)>([\s\S]*?)<\/Representation>/g, (_whole, id: string, attributes: string, body: string) => {
-    const from = /<BaseURL>([^<]+)<\/BaseURL>/.exec(body)![1]!;
-    const to = `dash-${names[Number(id)]}.mp4`;
-    files.push({ from, to });
-    const list = /<SegmentList timescale="(\d+)" duration="(\d+)"/.exec(body)!;
-    const nominal = Number(list[2]) / Number(list[1]);
-    const ranges = [...body.matchAll(/mediaRange="(\d+)-(\d+)"/g)].map((m) => Number(m[2]) - Number(m[1]) + 1);
-    // The same peak as the HLS variant's: over runs of 0.5 to 1.5 segment durations.
-    const { peak } = segmentBitrates(
-      ranges.map((length, i) => ({ length, offset: 0, duration: i < ranges.length - 1 ? nominal : Math.max(total - nominal * (ranges.length - 1), 1e-3) })),
-      nominal,
-    );
-    const fixed = attributes.replace(/bandwidth="\d+"/, `bandwidth="${peak}"`);
-    return `<Representation id="${id}"${fixed}>${body.replace(`<BaseURL>${from}</BaseURL>`, `<BaseURL>${to}</BaseURL>`)}</Representation>`;
-  });
-  return { mpd: out, files };
 }
 
 async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, withAudio: boolean, segmentDuration: number, durationS: number): Promise<{ url: string; size: number; files: number }> {

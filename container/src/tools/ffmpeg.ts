@@ -2,11 +2,11 @@
 // Always: the process group is killed at once on cancel or when the limit passes
 // (runTool), and a failure is reported in public words, with ffmpeg's own log as cause.
 import type { Config } from "../config.ts";
-import { JobFailure, stopped } from "../errors.ts";
+import { JobFailure } from "../errors.ts";
 import type { InputAnswer, ReadyTool } from "./ready-tools.ts";
 import { availableParallelism } from "node:os";
 import { currentIdentity } from "../isolation.ts";
-import { runTool, type RunResult } from "./spawn.ts";
+import { endedEarly, runTool, type RunResult } from "./spawn.ts";
 
 /** Options before any input: no terminal, progress as key=value lines on stdout, overwrite. */
 export function globalOptions(logLevel: "error" | "info" = "error"): string[] {
@@ -53,10 +53,8 @@ async function checked(running: Promise<RunResult>, options: Pick<FfmpegOptions,
     if (error instanceof JobFailure) throw error;
     throw new JobFailure("processing_failed", "ffmpeg is not available on this processor", { cause: error });
   }
-  if (run.aborted) throw stopped(options.signal);
-  if (run.timedOut) {
-    throw new JobFailure("processing_timeout", `${options.task} took longer than its limit of ${describeDuration(options.timeoutMs / 1000)}`);
-  }
+  const early = endedEarly(run, options.signal, `${options.task} took longer than its limit of ${describeDuration(options.timeoutMs / 1000)}`);
+  if (early) throw early;
   if (run.code !== 0) throw ffmpegFailure(options.task, run.stderr);
   return run;
 }

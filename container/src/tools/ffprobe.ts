@@ -3,10 +3,10 @@
 // (docs/security.md): only local files or the job's own loopback source, and only the
 // container formats listed here.
 import type { Config } from "../config.ts";
-import { JobFailure, stopped } from "../errors.ts";
+import { JobFailure } from "../errors.ts";
 import { describeDuration, runFfmpeg, seconds } from "./ffmpeg.ts";
-import { runTool } from "./spawn.ts";
-import { readHead } from "../input-source.ts";
+import { endedEarly, runTool } from "./spawn.ts";
+import { readHead } from "../local-input.ts";
 import { takeReadyProbe, type InputAnswer } from "./ready-tools.ts";
 
 /**
@@ -24,7 +24,7 @@ export const LOOPBACK_PROTOCOLS = "http,tcp";
 
 /**
  * Options that go before every `-i`: known containers only, and local files only, except
- * for the job's input served on loopback (input-source.ts), opened over http and nothing
+ * for the job's input served on loopback (input-server.ts), opened over http and nothing
  * else. (The listed demuxers open no other URL: MOV's external references, `enable_drefs`,
  * are off by default; an option only MOV knows cannot be given to every input.) The
  * loopback input is read directly, never through a proxy named by the environment's
@@ -107,8 +107,8 @@ export async function probeMedia(
     if (error instanceof JobFailure) throw error;
     throw new JobFailure("processing_failed", "ffprobe is not available on this processor", { cause: error });
   }
-  if (run.aborted) throw stopped(signal);
-  if (run.timedOut) throw new JobFailure("processing_timeout", "reading the input's streams took longer than 30 seconds");
+  const early = endedEarly(run, signal, "reading the input's streams took longer than 30 seconds");
+  if (early) throw early;
   let probe: MediaProbe | null = null;
   if (run.code === 0) {
     try {

@@ -6,8 +6,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { JobCancelled, JobFailure } from "../errors.ts";
-import { runTool, type RunResult } from "./spawn.ts";
+import { JobFailure } from "../errors.ts";
+import { endedEarly, runTool, type RunResult } from "./spawn.ts";
 
 export const GS = "gs";
 /**
@@ -101,10 +101,8 @@ export async function runGhostscript(args: string[], options: GsRunOptions): Pro
       }
     },
   });
-  if (result.aborted) throw new JobCancelled();
-  if (result.timedOut) {
-    throw new JobFailure("processing_timeout", `Ghostscript did not finish within ${Math.round(options.timeoutMs / 1000)} s`);
-  }
+  const early = endedEarly(result, options.signal, `Ghostscript did not finish within ${Math.round(options.timeoutMs / 1000)} s`);
+  if (early) throw early;
   return { ...result, pages, processed };
 }
 

@@ -4,8 +4,8 @@
 // that sharp then reads like any other input.
 import { access } from "node:fs/promises";
 import { join } from "node:path";
-import { JobCancelled, JobFailure } from "../errors.ts";
-import { runTool } from "./spawn.ts";
+import { JobFailure } from "../errors.ts";
+import { endedEarly, runTool } from "./spawn.ts";
 
 const HEIF_CONVERT = "heif-convert";
 const DECODE_TIMEOUT_MS = 120_000;
@@ -27,8 +27,8 @@ export async function decodeHeic(input: string, dir: string, signal: AbortSignal
     }
     throw error;
   }
-  if (run.aborted) throw new JobCancelled();
-  if (run.timedOut) throw new JobFailure("processing_timeout", `decoding the HEIC photo took longer than ${DECODE_TIMEOUT_MS / 1000} s`);
+  const early = endedEarly(run, signal, `decoding the HEIC photo took longer than ${DECODE_TIMEOUT_MS / 1000} s`);
+  if (early) throw early;
   if (run.code !== 0) {
     const log = run.stderr.trim().split("\n").pop() ?? "";
     if (/unsupported|not supported|no decoder|plugin/i.test(run.stderr)) {

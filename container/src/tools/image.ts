@@ -3,7 +3,7 @@
 import type { Metadata } from "sharp";
 import { sharp } from "./image-process.ts";
 import { JobFailure } from "../errors.ts";
-import { readHead } from "../input-source.ts";
+import { readHead } from "../local-input.ts";
 import { step } from "../steps.ts";
 
 export type OutputImageFormat = "jpg" | "png" | "webp" | "avif";

@@ -5,8 +5,8 @@
 // ID are dropped through qpdf's JSON update; objects no longer referenced are not written.
 import { writeFile } from "node:fs/promises";
 import { claimFile } from "../attempt-files.ts";
-import { JobCancelled, JobFailure } from "../errors.ts";
-import { runTool, type RunOptions } from "./spawn.ts";
+import { JobFailure } from "../errors.ts";
+import { endedEarly, runTool, type RunOptions } from "./spawn.ts";
 
 const QPDF = "qpdf";
 
@@ -24,8 +24,8 @@ async function qpdf(args: string[], options: QpdfOptions, more: Pick<RunOptions,
     if (error instanceof JobFailure) throw error;
     throw new JobFailure("processing_failed", "qpdf is not available on this processor", { cause: error });
   }
-  if (run.aborted) throw new JobCancelled();
-  if (run.timedOut) throw new JobFailure("processing_timeout", `qpdf did not finish within ${Math.round(options.timeoutMs / 1000)} s`);
+  const early = endedEarly(run, options.signal, `qpdf did not finish within ${Math.round(options.timeoutMs / 1000)} s`);
+  if (early) throw early;
   if (run.code !== 0 && run.code !== 3) {
     const said = run.stderr.trim().slice(-2000);
     if (/invalid password/i.test(said)) throw new JobFailure("encrypted_media", "the PDF is password-protected; remove the password (or send an unprotected copy) and try again", { cause: said });

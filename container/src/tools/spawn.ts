@@ -6,7 +6,7 @@
 // and a run a limit ended fails the job `resource_limit_exceeded`.
 import { spawn, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { JobFailure } from "../errors.ts";
+import { JobFailure, stopped, type JobCancelled } from "../errors.ts";
 import { currentIdentity, identityArgs, limitArgs, type ToolIdentity } from "../isolation.ts";
 import { step } from "../steps.ts";
 
@@ -77,6 +77,17 @@ export function runTool(command: string, args: string[], options: RunOptions): P
     if (limit) throw new JobFailure("resource_limit_exceeded", limitMessage(command, limit, identity, options.cpuS), { cause: new Error(result.stderr.slice(-2000)) });
     return result;
   });
+}
+
+/**
+ * What ended a run before the tool did, as the job reports it: the job's `signal` (stopped()
+ * in errors.ts decides between its time limit and a cancel), or the run's own time limit
+ * (`overLimit` says which, as processing_timeout); undefined when the tool ended by itself.
+ */
+export function endedEarly(run: Pick<RunResult, "aborted" | "timedOut">, signal: AbortSignal, overLimit: string): JobFailure | JobCancelled | undefined {
+  if (run.aborted) return stopped(signal);
+  if (run.timedOut) return new JobFailure("processing_timeout", overLimit);
+  return undefined;
 }
 
 type Limit = "cpu" | "file size";

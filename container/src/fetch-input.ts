@@ -9,9 +9,6 @@ import type http from "node:http";
 import { pipeline } from "node:stream/promises";
 import { InputOrigin, tooLarge, unreachable, type FetchInputOptions } from "./input-origin.ts";
 
-// jobs.ts still takes formatBytes from here; it lives with the origin's limit messages.
-export { formatBytes } from "./input-origin.ts";
-
 export interface FetchedInput {
   path: string;
   size: number;

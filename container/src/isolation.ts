@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Config } from "./config.ts";
-import { JobCancelled } from "./errors.ts";
+import { stopped } from "./errors.ts";
 
 export interface ToolLimits {
   cpuS: number;
@@ -150,12 +150,12 @@ export class ToolIdentities {
     return uid >= this.#base && uid < this.#base + this.#count;
   }
 
-  /** A free uid, waiting for one while all are held; rejects with JobCancelled when `signal` aborts first. */
+  /** A free uid, waiting for one while all are held; rejects as `stopped` decides when `signal` aborts first. */
   async acquire(signal?: AbortSignal): Promise<ToolLease> {
     for (;;) {
       const lease = await this.tryAcquire();
       if (lease) return lease;
-      if (signal?.aborted) throw new JobCancelled();
+      if (signal?.aborted) throw stopped(signal);
       await new Promise((resolve) => setTimeout(resolve, WAIT_FOR_UID_MS));
     }
   }

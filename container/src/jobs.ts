@@ -20,7 +20,7 @@ import { toolFileSize } from "./attempt-files.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure, stopped } from "./errors.ts";
 import { EventPusher, type OutputFile } from "./events.ts";
-import { formatBytes } from "./fetch-input.ts";
+import { formatBytes } from "./input-origin.ts";
 import { InputSource } from "./input-source.ts";
 import { decideIsolation, ToolIdentities, withIdentity, type IsolationState, type ToolLease } from "./isolation.ts";
 import { log } from "./log.ts";

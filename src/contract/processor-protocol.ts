@@ -245,8 +245,8 @@ export const processorJobState = z.discriminatedUnion("state", [
   /**
    * `handedBack`: the processor stopped the attempt unasked because it is shutting down (a
    * drain's deadline, container/src/jobs.ts `drain`); the runner starts it again elsewhere
-   * without charging an attempt (src/runner/attempt-end.ts). Optional: an older processor
-   * sends none, and the runner takes any unasked cancel as handed back.
+   * without charging an attempt (src/runner/attempt-end.ts). An unasked cancel without it is
+   * charged like a lost attempt (src/runner/job-runner.ts `#recordEnd`).
    */
   z.object({ id: z.string().min(1), state: z.literal("cancelled"), progress, handedBack: z.literal(true).optional() }),
 ]);

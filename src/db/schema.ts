@@ -151,7 +151,7 @@ export const uploads = sqliteTable(
   },
   (t) => [
     index("uploads_expires").on(t.expiresAt),
-    // The plan's uploads per hour and unfinished resumable uploads at once (src/routes/tus.ts).
+    // The plan's uploads per hour and unfinished resumable uploads at once (src/routes/tus-access.ts).
     index("uploads_org_created").on(t.orgId, t.mode, t.createdAt),
     index("uploads_open").on(t.orgId, t.mode, t.expiresAt).where(sql`"protocol" = 'tus' AND "status" = 'pending'`),
   ],

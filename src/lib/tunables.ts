@@ -130,12 +130,12 @@ export const TUNABLES = {
     /** The cron trigger's period: wrangler.toml `[triggers] crons`. */
     cronPeriodMs: 5 * MINUTE_MS,
     /**
-     * A job whose lease expired at most this long ago is poked (its runner polls again);
-     * one expired longer is failed. At least the cron period, so that every stuck job is
-     * poked by the first sweep that sees it and failed only by a later one.
+     * Every job past its lease is poked (a runner that still holds it checks on it and keeps
+     * it); one whose runner holds nothing is failed only once its lease is this far past. At
+     * least the cron period, so a sweep asks about every such job before a later one fails it.
      */
     pokeWindowMs: 5 * MINUTE_MS,
-    /** Stuck jobs handled per sweep; the rest wait for the next one. */
+    /** Jobs past their lease read per page; a sweep reads every page (sweeper.ts). */
     batchSize: 100,
   },
 

@@ -9,7 +9,8 @@ import { quotaVerdict, type QuotaVerdict } from "./quota.ts";
 
 const { quotaWindowMs, slotLeaseMs, slotCheckAheadMs, doneMemoryMs, startRetryMs } = TUNABLES.limiter;
 
-export interface Usage {
+/** The limiter's own counts, which GET /v1/usage (src/contract/usage.ts `Usage`) and the dashboard show. */
+export interface LimiterUsage {
   plan: Plan;
   jobsInWindow: number;
   processing: number;
@@ -67,7 +68,11 @@ export class OrgLimiter extends DurableObject<Env> {
     this.#sql.exec("INSERT INTO meta (key, value) VALUES ('plan', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", plan);
   }
 
-  /** Admits one job creation against the hourly quota, or refuses it and counts nothing. */
+  /**
+   * Admits one job creation against `plan`'s hourly quota, or refuses it and counts nothing.
+   * Either way it first records `plan` (the organization's, read with the API key) as the
+   * limiter's plan, which `dispatch` then goes by: a plan changed meanwhile takes effect here.
+   */
   admit(jobId: string, plan: Plan, now = Date.now()): QuotaVerdict {
     this.#setPlan(plan);
     this.#sql.exec("DELETE FROM admissions WHERE at <= ?", now - quotaWindowMs);
@@ -146,7 +151,7 @@ export class OrgLimiter extends DurableObject<Env> {
     await this.dispatch(now);
   }
 
-  usage(now = Date.now()): Usage {
+  usage(now = Date.now()): LimiterUsage {
     const inWindow = this.#sql
       .exec<{ n: number; oldest: number | null }>("SELECT count(*) AS n, min(at) AS oldest FROM admissions WHERE at > ?", now - quotaWindowMs)
       .one();
@@ -184,28 +189,32 @@ export class OrgLimiter extends DurableObject<Env> {
         this.#sql.exec("INSERT OR REPLACE INTO slots (job_id, lease_expires_at) VALUES (?, ?)", jobId, now + slotLeaseMs);
       }
       const results = await Promise.all(start.map((job) => this.#start(job, now)));
-      // A job that did not start (cancelled meanwhile, already finished) gives its slot back: go again.
-      if (results.every(Boolean)) break;
+      // A job that will not run (cancelled meanwhile, already finished) gave its slot back: go again.
+      if (!results.includes("will not run")) break;
     }
     await this.#scheduleAlarm(now);
   }
 
-  async #start(job: Waiting, now: number): Promise<boolean> {
+  /**
+   * Hands the job its slot: "started" (its runner has it), "will not run" (the slot is free
+   * again), or "unreachable" (the job waits again, retried after startRetryMs, not at once).
+   */
+  async #start(job: Waiting, now: number): Promise<"started" | "will not run" | "unreachable"> {
     const { jobId } = job;
     // With the organization known from this limiter's name, the runner asks for a seat without reading the job's row.
     const name = this.ctx.id.name;
     const queued = name === undefined ? undefined : { orgId: orgOfLimiter(name), priority: job.priority, createdAt: job.createdAt };
     try {
-      if (await this.env.JOB_RUNNER.getByName(jobId).start(jobId, queued)) return true;
+      if (await this.env.JOB_RUNNER.getByName(jobId).start(jobId, queued)) return "started";
       this.#sql.exec("DELETE FROM slots WHERE job_id = ?", jobId);
       this.#sql.exec("INSERT OR REPLACE INTO done (job_id, at) VALUES (?, ?)", jobId, now);
-      return false;
+      return "will not run";
     } catch (error) {
       log("warn", "could not start a job; it waits for the next dispatch", { job: jobId, error: String(error) });
       const row = this.#sql.exec("DELETE FROM slots WHERE job_id = ? RETURNING job_id", jobId).toArray();
       if (row.length) this.#sql.exec("INSERT OR IGNORE INTO waiting (job_id, priority, created_at) VALUES (?, ?, ?)", jobId, job.priority, job.createdAt);
       await this.ctx.storage.setAlarm(now + startRetryMs);
-      return true;
+      return "unreachable";
     }
   }
 

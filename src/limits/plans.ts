@@ -1,5 +1,5 @@
-// Plans and their limits (docs/limits.md). The one place these numbers live (their fields:
-// src/contract/usage.ts); the limiter's windows and leases are in src/lib/tunables.ts.
+// Each plan's job and upload limits (docs/limits.md; their fields: src/contract/usage.ts). A
+// plan's other numbers live beside their checks: media-limits.ts, retention.ts, read-rate.ts.
 import type { PlanLimits } from "../contract/usage.ts";
 import type { Plan } from "../db/schema.ts";
 

@@ -1,41 +1,21 @@
-// /v1/uploads/tus: resumable uploads over tus 1.0.0 (tus.io/protocols/resumable-upload: core,
-// creation, creation-with-upload, termination, expiration, checksum), authenticated with
-// the API key or a browser upload token, and open to browsers (CORS). The bytes' path into
-// R2 is src/files/tus.ts; docs/api.md: resumable uploads.
+// /v1/uploads/tus: the tus 1.0.0 wire protocol (tus.io/protocols/resumable-upload: core,
+// creation, creation-with-upload, termination, expiration, checksum), open to browsers
+// (CORS). Who may upload and how much: tus-access.ts; the bytes' path into R2:
+// src/files/tus.ts; docs/api.md: resumable uploads.
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { apiKeyAuth, type AuthVariables } from "../auth/api-key.ts";
-import { looksLikeUploadToken, signUploadToken, verifyUploadToken } from "../auth/upload-token.ts";
-import { createUploadRequest, createUploadTokenRequest, TUS, UPLOAD_EXTENSIONS } from "../contract/uploads.ts";
-import { database, type Db } from "../db/client.ts";
-import { findOrganization } from "../db/orgs.ts";
-import type { Mode, Organization, UploadRow } from "../db/schema.ts";
-import { countTokenUploads, findUpload, insertUploadWithin, uploadTokenId, releaseUploadLease, takeUploadLease, terminateUpload, uploadCounts } from "../db/uploads.ts";
+import { createUploadRequest, TUS, UPLOAD_EXTENSIONS } from "../contract/uploads.ts";
+import { database } from "../db/client.ts";
+import type { UploadRow } from "../db/schema.ts";
+import { findUpload, releaseUploadLease, takeUploadLease, terminateUpload } from "../db/uploads.ts";
 import { uploadKey } from "../files/r2-keys.ts";
 import { appendBody, discardUnfinished, type Checksum } from "../files/tus.ts";
-import { fromBase64url, iso, newId, randomToken } from "../lib/crypto.ts";
-import { AppError, invalidInput, unauthorized } from "../lib/errors.ts";
+import { fromBase64url, newId, randomToken } from "../lib/crypto.ts";
+import { AppError, invalidInput } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { PLAN_LIMITS } from "../limits/plans.ts";
-import { admitUpload, uploadRaceLost } from "../limits/upload-quota.ts";
-import { zodValidator } from "./validation.ts";
-
-/** Who a tus request acts for: the API key's organization and mode, or a browser token's (then only its own uploads). */
-interface TusCaller {
-  org: Organization;
-  mode: Mode;
-  /** Set for a browser upload token: the uploads it may touch are the ones it created, as many and as large as it says. */
-  token?: { id: string; maxUploads: number; maxBytes: number; mintedAt: number };
-}
-
-declare module "hono" {
-  interface ContextVariableMap {
-    tus: TusCaller;
-  }
-}
-
-type TusEnv = { Bindings: Env; Variables: AuthVariables };
+import { authenticate, checkUploadSize, findCallerUpload, insertAdmitted, uploadTokenRoutes, type TusEnv } from "./tus-access.ts";
 
 const ALLOWED_HEADERS = [
   "authorization",
@@ -132,16 +112,6 @@ function parseChecksum(header: string | undefined): Checksum | undefined {
   } catch {
     throw invalidInput("Upload-Checksum: the digest is not base64", [{ path: "Upload-Checksum", message: "not base64" }]);
   }
-}
-
-/** The upload a request names, if the caller may see it: its organization and mode, and a token only its own. */
-async function findCallerUpload(db: Db, caller: TusCaller, id: string, now: number): Promise<UploadRow> {
-  const row = await findUpload(db, id);
-  if (!row || row.orgId !== caller.org.id || row.mode !== caller.mode || row.protocol !== "tus" || (caller.token && row.tokenId !== caller.token.id)) {
-    throw new AppError("not_found", `no resumable upload ${id} for this organization and mode`);
-  }
-  if (row.expiresAt <= now) throw new AppError("upload_expired", `upload ${id} expired or was terminated; its bytes are gone, create a new upload`);
-  return row;
 }
 
 /** A body's headers, checked before anything is written: its length within Upload-Length (413) and its Upload-Checksum (400). */
@@ -250,32 +220,21 @@ async function terminate(c: Context<TusEnv>): Promise<Response> {
   return c.body(null, 204);
 }
 
-/**
- * `Upload-Length`, within what the caller may upload: over the plan's largest upload (at most
- * Tus-Max-Size) or the upload token's `maxBytes` is 413, as tus 1.0.0 creation says, with the
- * limit in `details`; a value that is not a non-negative integer is 400.
- */
-function uploadLength(c: Context<TusEnv>, caller: TusCaller): number {
+/** `Upload-Length`: a non-negative integer (else 400) the caller may upload (else 413, checkUploadSize). */
+function uploadLength(c: Context<TusEnv>): number {
+  if (c.req.header("upload-defer-length") !== undefined || c.req.header("upload-length") === undefined) {
+    throw invalidInput("send Upload-Length: the file's size in bytes (deferred lengths are not supported)", [{ path: "Upload-Length", message: "required" }]);
+  }
   const value = c.req.header("upload-length")!.trim();
   if (!/^\d+$/.test(value)) throw invalidInput("Upload-Length must be a non-negative integer", [{ path: "Upload-Length", message: "not a non-negative integer" }]);
   const size = Number(value);
-  const planMax = PLAN_LIMITS[caller.org.plan].maxUploadBytes;
-  if (size > planMax) {
-    throw new AppError("payload_too_large", `the ${caller.org.plan} plan takes uploads of at most ${planMax} bytes; this one declares ${value}`, { details: { limit: planMax } });
-  }
-  if (caller.token && size > caller.token.maxBytes) {
-    throw new AppError("payload_too_large", `this upload token takes uploads of at most ${caller.token.maxBytes} bytes; this one declares ${value}`, { details: { limit: caller.token.maxBytes } });
-  }
+  checkUploadSize(c.get("tus"), size, value);
   return size;
 }
 
 async function create(c: Context<TusEnv>): Promise<Response> {
-  const caller = c.get("tus");
   const now = Date.now();
-  if (c.req.header("upload-defer-length") !== undefined || c.req.header("upload-length") === undefined) {
-    throw invalidInput("send Upload-Length: the file's size in bytes (deferred lengths are not supported)", [{ path: "Upload-Length", message: "required" }]);
-  }
-  const size = uploadLength(c, caller);
+  const size = uploadLength(c);
   const metadata = parseMetadata(c.req.header("upload-metadata"));
   const filename = metadata.get("filename") ?? metadata.get("name");
   const extension = filename?.includes(".") ? filename.slice(filename.lastIndexOf(".") + 1).toLowerCase() : undefined;
@@ -295,36 +254,11 @@ async function create(c: Context<TusEnv>): Promise<Response> {
   }
   // Refused before a row exists: a creation that fails after it would hold an open place.
   if (withBytes) checkBodyHeaders(c, size, 0);
-  const limits = PLAN_LIMITS[caller.org.plan];
   const db = database(c.env.DB);
-  const who = { orgId: caller.org.id, mode: caller.mode };
-  // A browser token's own caps first: whoever reads it from the page can spend no more than the backend chose.
-  const token = caller.token && { id: caller.token.id, maxUploads: caller.token.maxUploads, since: caller.token.mintedAt };
-  const tokenSpent = () => new AppError("forbidden", `this upload token may create ${token!.maxUploads} upload${token!.maxUploads === 1 ? "" : "s"} and has; ask your backend for a new token`);
-  if (token && (await countTokenUploads(db, who, token)) >= token.maxUploads) throw tokenSpent();
-  const window = TUNABLES.limiter.quotaWindowMs;
-  const counted = { perHour: limits.uploadsPerHour, open: limits.openUploads, token };
-  let admission = admitUpload(await uploadCounts(db, who, now, window, counted), limits, caller.org.plan, true, now);
-  if (!admission.ok) throw admission.error;
   const id = newId("upl");
-  const row = {
-    id,
-    ...who,
-    ...parsed.data,
-    status: "pending" as const,
-    protocol: "tus" as const,
-    received: 0,
-    createdAt: now,
-    expiresAt: now + TUNABLES.tus.unfinishedLifetimeMs,
-    tokenId: caller.token?.id ?? null,
-  };
-  if (!(await insertUploadWithin(db, row, now, window, counted))) {
-    // Another create took the last place between the count and the insert.
-    if (token && (await countTokenUploads(db, who, token)) >= token.maxUploads) throw tokenSpent();
-    admission = admitUpload(await uploadCounts(db, who, now, window, counted), limits, caller.org.plan, true, now);
-    throw admission.ok ? uploadRaceLost(limits) : admission.error;
-  }
-  const headers: Record<string, string> = { ...admission.headers, location: `${new URL(c.req.url).origin}${TUS.path}/${id}`, "upload-expires": httpDate(row.expiresAt) };
+  const row = { id, ...parsed.data, status: "pending" as const, protocol: "tus" as const, received: 0, createdAt: now, expiresAt: now + TUNABLES.tus.unfinishedLifetimeMs };
+  const admitted = await insertAdmitted(db, c.get("tus"), row, now);
+  const headers: Record<string, string> = { ...admitted, location: `${new URL(c.req.url).origin}${TUS.path}/${id}`, "upload-expires": httpDate(row.expiresAt) };
   if (withBytes) {
     try {
       const written = await writeBody(c, row, 0);
@@ -340,25 +274,6 @@ async function create(c: Context<TusEnv>): Promise<Response> {
     }
   }
   return c.body(null, 201, headers);
-}
-
-/** The API key, or (for a browser) an upload token; both as `Authorization: Bearer …`. */
-async function authenticate(c: Context<TusEnv>, next: () => Promise<void>): Promise<Response | void> {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-  if (bearer && looksLikeUploadToken(bearer)) {
-    const check = await verifyUploadToken(c.env.FILES_SIGNING_SECRET, bearer, Math.floor(Date.now() / 1000));
-    if (!check.ok) throw unauthorized(check.reason === "expired" ? "this upload token has expired; ask your backend for a new one" : "this upload token is not valid");
-    const org = await findOrganization(database(c.env.DB), check.grant.orgId);
-    if (!org) throw unauthorized("this upload token is not valid");
-    const { tokenId, maxUploads, maxBytes, expiresAt } = check.grant;
-    const mintedAt = (expiresAt - TUNABLES.tus.tokenLifetimeS - 1) * 1000;
-    c.set("tus", { org, mode: check.grant.mode, token: { id: tokenId, maxUploads, maxBytes: Math.min(maxBytes, PLAN_LIMITS[org.plan].maxUploadBytes), mintedAt } });
-    return next();
-  }
-  return apiKeyAuth()(c, async () => {
-    c.set("tus", { org: c.get("org"), mode: c.get("mode") });
-    await next();
-  });
 }
 
 /** X-HTTP-Method-Override (tus core: for environments that cannot send PATCH or DELETE). */
@@ -387,31 +302,7 @@ export const tusRoutes = new Hono<TusEnv>()
   // Discovery and CORS preflight alike: no credentials, no Tus-Resumable needed.
   .options("/", discovery)
   .options("/:id", discovery)
-  // A browser token: minted with the API key (a plain API call, not tus), handed to a page.
-  .post("/tokens", apiKeyAuth(), zodValidator("json", createUploadTokenRequest), async (c) => {
-    const org = c.get("org");
-    const request = c.req.valid("json");
-    const planMax = PLAN_LIMITS[org.plan].maxUploadBytes;
-    if (request.maxBytes !== undefined && request.maxBytes > planMax) {
-      throw invalidInput(`maxBytes: the ${org.plan} plan takes uploads of at most ${planMax} bytes`, [{ path: "maxBytes", message: `at most ${planMax} on the ${org.plan} plan` }]);
-    }
-    const expiresAt = Math.floor(Date.now() / 1000) + TUNABLES.tus.tokenLifetimeS;
-    if (request.uploadId !== undefined) {
-      // A token to finish an upload whose page's token expired: the upload's token id again, creating nothing.
-      const both = (["maxUploads", "maxBytes"] as const).filter((name) => request[name] !== undefined);
-      if (both.length) throw invalidInput(`${both[0]}: a token for an existing upload creates none; send uploadId alone`, both.map((path) => ({ path, message: "not with uploadId" })));
-      const db = database(c.env.DB);
-      const row = await findCallerUpload(db, { org, mode: c.get("mode") }, request.uploadId, Date.now());
-      const tokenId = row.tokenId ?? (await uploadTokenId(db, row.id, randomToken(16)));
-      if (!tokenId) throw new AppError("not_found", `no resumable upload ${row.id} for this organization and mode`);
-      const caps = { maxUploads: 0, maxBytes: row.size };
-      const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, org.id, c.get("mode"), expiresAt, { ...caps, tokenId });
-      return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)!, ...caps, uploadUrl: `${new URL(c.req.url).origin}${TUS.path}/${row.id}` }, 201);
-    }
-    const caps = { maxUploads: request.maxUploads ?? 1, maxBytes: request.maxBytes ?? planMax };
-    const { token } = await signUploadToken(c.env.FILES_SIGNING_SECRET, org.id, c.get("mode"), expiresAt, caps);
-    return c.json({ token, endpoint: `${new URL(c.req.url).origin}${TUS.path}`, expiresAt: iso(expiresAt * 1000)!, ...caps }, 201);
-  })
+  .route("/", uploadTokenRoutes)
   .use(async (c, next) => {
     if (c.req.header("tus-resumable") !== TUS.version) {
       throw new AppError("tus_version_unsupported", `send Tus-Resumable: ${TUS.version} (the only version this server speaks)`, { headers: { "tus-version": TUS.version } });

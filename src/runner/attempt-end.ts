@@ -13,6 +13,8 @@ export type AttemptEnd =
    * down and could not finish it within its drain (container/src/jobs.ts `drain`, `handedBack`).
    */
   | { cause: "handed back" }
+  /** The processor reported it completed, with a result that does not fit its job type's schema (outputs.ts `checkResult`). */
+  | { cause: "invalid result"; type: string }
   /** The sweeper found a processing job past its lease whose runner no longer holds it. */
   | { cause: "swept" }
   /** The job's queue message failed every delivery: it never started. */
@@ -52,6 +54,8 @@ export function attemptEnded(end: AttemptEnd, at: AttemptCount | null, { maxAtte
     case "handed back":
       if (at && at.handBacks < maxHandBacks) return { retry: true, charged: false };
       return again ?? { fail: interrupted("the processor stopped the job while shutting down", maxAttempts) };
+    case "invalid result":
+      return { fail: { code: "invalid_result", message: `processing produced a ${end.type} result that does not fit its schema; this is a fault on our side, it has been logged` } };
     case "swept":
       return { fail: { code: "processing_interrupted", message: "processing stopped responding and the job was not completed; create it again" } };
     case "dead-lettered":

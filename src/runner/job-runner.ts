@@ -2,6 +2,7 @@
 // starts an attempt on a processor and follows it to its end (docs/architecture.md: the runner).
 import { DurableObject } from "cloudflare:workers";
 import type { ProcessorJobState } from "../contract/processor-protocol.ts";
+import type { StoredResult } from "../contract/stored-result.ts";
 import { database, type Db } from "../db/client.ts";
 import { findJob, recordProgress, startAttempt, type JobTimings } from "../db/jobs.ts";
 import type { JobRow } from "../db/schema.ts";
@@ -13,11 +14,11 @@ import { afterFailedCall, afterNoContainer, afterRefusedStart, attemptTimings, h
 import { attemptEnded, type AttemptEnd } from "./attempt-end.ts";
 import { checkPresented, newAttemptToken, type AttemptCheck, type Presented } from "./credentials.ts";
 import { finishJob, type Outcome } from "./finish.ts";
-import { collectOutputs, discardOutputs } from "./outputs.ts";
-import { askProcessor, ProcessorAnswerError, ProcessorDrainingError, releaseOnProcessor, startOnProcessor } from "./processor-calls.ts";
+import { checkResult, collectOutputs, discardOutputs } from "./outputs.ts";
+import { askProcessor, releaseOnProcessor, startOnProcessor, startRefusedBecause } from "./processor-calls.ts";
 import { seatRequest, stillWaiting, waitingAt, type SeatRequest } from "./seat.ts";
 import { ContainerUnavailable } from "./transport.ts";
-import { alarmAt, fromOldKeys, heldAttempt, jobOf, STATE_KEY, type RunnerState, type WithAttempt } from "./state.ts";
+import { alarmAt, fromOldKeys, hasAttempt, heldAttempt, jobOf, runsUnended, STATE_KEY, stepOf, type InPhase, type RunnerState, type WithAttempt } from "./state.ts";
 
 export type { Attempt } from "./attempt.ts";
 export type { RunnerState } from "./state.ts";
@@ -25,10 +26,8 @@ export type { RunnerState } from "./state.ts";
 /** A queued job as its limiter hands it to the runner: enough to ask for a seat without reading its row. */
 export type QueuedJob = Pick<SeatRequest, "orgId" | "priority" | "createdAt">;
 
-type Ending = Extract<RunnerState, { phase: "ending" }>;
-
 export class JobRunner extends DurableObject<Env> {
-  /** The attempt whose end is being handled now. Read only by #holding: the one re-entrancy guard. */
+  /** The attempt whose end a call is recording now (set only by #closing, read only by #resume). */
   #ending: string | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -67,20 +66,29 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /**
-   * The state while it holds attempt `pid` and that attempt's end is not being handled, else
-   * undefined: the one re-entrancy check, made after every wait on the processor or D1.
+   * The one re-entrancy check, after every wait on the processor, the pool or D1: the state while
+   * the runner is still at `step` (stepOf) and no other call records that attempt's end; else
+   * undefined, and the caller leaves the rest to whoever moved the runner on.
    */
-  async #holding(pid: string): Promise<WithAttempt | undefined> {
+  async #resume(step: string | undefined): Promise<RunnerState | undefined> {
     const state = await this.#load();
-    return heldAttempt(state)?.pid === pid && this.#ending !== pid ? (state as WithAttempt) : undefined;
+    return step !== undefined && stepOf(state) === step && this.#ending !== step ? state : undefined;
+  }
+
+  /** Records the end of `state`'s attempt: meanwhile events, checks and alarms of that attempt do nothing (#resume). */
+  async #closing<T>(state: WithAttempt, work: () => Promise<T>): Promise<T> {
+    this.#ending = state.attempt.pid;
+    try {
+      return await work();
+    } finally {
+      this.#ending = undefined;
+    }
   }
 
   /**
-   * Starts the job if it is still queued; called by the limiter once the job has a slot.
-   * Safe to call any number of times. True while the job runs here (it holds its slot).
-   * With `queued` (the job as the limiter has it) nothing is read before the job asks for
-   * a seat: a job that is no longer queued is refused by the guarded update that begins
-   * its attempt (the job was created `queued` at attempt 0 and never goes back to it).
+   * Starts the job if it is still queued; called by the limiter once the job has a slot, any
+   * number of times. True while the job runs here. With `queued` nothing is read first: a job
+   * no longer queued is refused by the guarded update that begins its attempt.
    */
   async start(jobId: string, queued?: QueuedJob): Promise<boolean> {
     if (await this.#load()) return true;
@@ -94,12 +102,18 @@ export class JobRunner extends DurableObject<Env> {
 
   /** The pool gives this job a seat on `instance`: the attempt begins. False when the job will not run. */
   async seated(jobId: string, instance: string): Promise<boolean> {
-    const state = await this.#load();
+    let state = await this.#load();
     if (state && state.phase !== "waiting") return heldAttempt(state)?.instance === instance;
-    const request = state?.request ?? (await this.#queuedRequest(jobId));
-    if (request && (await this.#begin(request, instance))) return true;
+    if (!state) {
+      // Seated while this runner had forgotten the job: it waits again, if still queued, and begins.
+      const request = await this.#queuedRequest(jobId);
+      if (!request) return false;
+      state = { phase: "waiting", request, since: Date.now() };
+      await this.#save(state);
+    }
+    if (await this.#begin(state, instance)) return true;
     // The pool takes its seat back itself; forgotten only if nothing moved the runner on meanwhile.
-    if (state && (await this.#unmoved(state))) await this.#save(undefined);
+    if (await this.#resume(stepOf(state))) await this.#save(undefined);
     return false;
   }
 
@@ -109,16 +123,14 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /**
-   * Asked once per output the processor uploads (src/runner/output-upload.ts) before it is
-   * stored, and per read of its input (input-read.ts): "held" while attempt `pid` is the one
-   * this runner holds and the request presents its token, from its seat's container
-   * (checkPresented; logged when not).
+   * Asked per output upload (output-upload.ts), input read (input-read.ts) and event: "held"
+   * while attempt `pid` is the one held here and the request presents its token, from its
+   * seat's container (checkPresented; logged when not).
    */
   async holdsAttempt(pid: string, presented: Presented): Promise<AttemptCheck> {
     const current = heldAttempt(await this.#load());
-    // In a container the sender is the outbound handler's ctx.containerId, the id of the
-    // ProcessorContainer that sent it (@cloudflare/containers dist/lib/container.js:
-    // ContainerProxy.fetch, `containerId: this.ctx.id.toString()`); locally none is known.
+    // In a container, the outbound handler's ctx.containerId: its ProcessorContainer's id
+    // (@cloudflare/containers ContainerProxy.fetch, `containerId: this.ctx.id.toString()`); locally none.
     const sender = current && !this.env.PROCESSOR_URL ? this.env.PROCESSOR.idFromName(current.instance).toString() : undefined;
     const check = await checkPresented(current, pid, presented, sender);
     // Not a stale processor (a token is never reused): something presented what is not the attempt's.
@@ -126,10 +138,7 @@ export class JobRunner extends DurableObject<Env> {
     return check;
   }
 
-  /**
-   * Asked by the limiter before it reclaims the job's slot: true while this runner has the
-   * job (an attempt runs, or it waits for a seat). Reads only this object's storage.
-   */
+  /** Asked by the limiter before it reclaims the job's slot: true until this runner has let go of the job. */
   async holds(jobId: string): Promise<boolean> {
     const state = await this.#load();
     return !!state && jobOf(state) === jobId;
@@ -141,18 +150,13 @@ export class JobRunner extends DurableObject<Env> {
     if (state) await this.#letGo(state, "cancel");
   }
 
-  /**
-   * An event the processor pushed (src/runner/events.ts), taken only when holdsAttempt says
-   * "held" (else its answer). Progress is taken at once; a final state is kept, then handled
-   * before the push is answered (its outputs checked, the job ended), the alarm kept as the
-   * backstop; the processor waits for that answer only up to its EVENT_TIMEOUT_MS.
-   */
+  /** An event the processor pushed (src/runner/events.ts), taken only when "held"; an end is handled before the push is answered. */
   async event(pushed: ProcessorJobState, presented: Presented): Promise<AttemptCheck> {
     const check = await this.holdsAttempt(pushed.id, presented);
     if (check !== "held") return check;
     // An event can overtake the answer to the start: the processor has the attempt.
-    const state = await this.#holding(pushed.id);
-    if (state) await this.#heard(state, pushed, "push");
+    const state = await this.#resume(pushed.id);
+    if (hasAttempt(state)) await this.#heard(state, pushed, "push");
     return "held";
   }
 
@@ -172,8 +176,8 @@ export class JobRunner extends DurableObject<Env> {
     if (!state) return;
     if (state.phase === "waiting") return this.#askForSeatAgain(state.request);
     if (state.phase === "leaving") return this.#letGo(state, state.how);
-    const current = await this.#holding(state.attempt.pid);
-    if (!current) return;
+    const current = await this.#resume(state.attempt.pid);
+    if (!hasAttempt(current)) return;
     try {
       if (current.phase === "ending") return await this.#recordEnd(current);
       if (current.phase === "running") return await this.#check(current);
@@ -182,8 +186,8 @@ export class JobRunner extends DurableObject<Env> {
       await this.#sendStart(current.attempt, job);
     } catch (error) {
       log("error", "runner check crashed", { job: current.attempt.jobId, attempt: current.attempt.attempt, error: String(error) });
-      const still = await this.#holding(current.attempt.pid);
-      if (still) await this.#failedCall(still);
+      const still = await this.#resume(current.attempt.pid);
+      if (hasAttempt(still)) await this.#failedCall(still);
     }
   }
 
@@ -195,21 +199,16 @@ export class JobRunner extends DurableObject<Env> {
   /** Takes a seat and begins, or waits for the pool to call `seated` (true: the job is this runner's). */
   async #seat(request: SeatRequest): Promise<boolean> {
     // Saved before the call: the pool may call `seated` before `acquire` returns.
-    await this.#save({ phase: "waiting", request, since: Date.now() });
+    const waiting: InPhase<"waiting"> = { phase: "waiting", request, since: Date.now() };
+    await this.#save(waiting);
     const instance = await processorPool(this.env).acquire({ jobId: request.jobId, orgId: request.orgId, priority: request.priority, createdAt: request.createdAt });
-    const state = await this.#load();
     // Seated meanwhile (the attempt began there), or cancelled: either way not ours to begin.
-    if (state?.phase !== "waiting") return !!state;
+    const state = await this.#resume(stepOf(waiting));
+    if (state?.phase !== "waiting") return this.holds(request.jobId);
     if (instance === null) return true;
-    if (await this.#begin(request, instance)) return true;
-    if (await this.#unmoved(state)) await this.#letGo(state, "delete");
+    if (await this.#begin(state, instance)) return true;
+    if (await this.#resume(stepOf(state))) await this.#letGo(state, "delete");
     return false;
-  }
-
-  /** Whether the runner is still in the `waiting` state it was in (not begun, cancelled or re-seated meanwhile); seat.ts `stillWaiting` asks D1 whether the job still waits. */
-  async #unmoved(state: Extract<RunnerState, { phase: "waiting" }>): Promise<boolean> {
-    const current = await this.#load();
-    return current?.phase === "waiting" && current.since === state.since;
   }
 
   /** The alarm while the job waits for a seat: asks again, or gives up its place when the job ended meanwhile. */
@@ -219,18 +218,14 @@ export class JobRunner extends DurableObject<Env> {
     else await this.#letGo({ phase: "waiting", request, since: Date.now() }, "delete");
   }
 
-  /**
-   * Begins the attempt after `request.previousAttempt` on `instance` (or, when a draining
-   * processor refused its start, starts that same attempt there); false when the job is no longer at it.
-   */
-  async #begin(request: SeatRequest, instance: string): Promise<boolean> {
+  /** Begins the attempt after `request.previousAttempt` on `instance` (or starts again the one whose start was refused); false when the job is no longer at it. */
+  async #begin(waiting: InPhase<"waiting">, instance: string): Promise<boolean> {
+    const { request } = waiting;
     const now = Date.now();
     const job = request.refused ? await findJob(this.#db(), request.jobId) : await startAttempt(this.#db(), request.jobId, request.previousAttempt, now);
-    // The pool's `seated` and this runner's own `#seat` may both begin the same seat (D1 let
-    // the other in): the first to get here begins it; the other finds it begun. Nothing but
-    // storage is awaited from here to the `starting` state saved, so no third call interleaves.
-    const current = await this.#load();
-    if (current && current.phase !== "waiting") return heldAttempt(current)?.instance === instance;
+    // The pool's `seated` and this runner's `#seat` may both begin the same seat: the other finds
+    // it begun. Only storage is awaited from here to `starting` saved, so no third call interleaves.
+    if (!(await this.#resume(stepOf(waiting)))) return this.holdsSeat(instance);
     if (!job || (request.refused && !stillWaiting(request, job))) return false;
     const attempt = { ...newAttempt(job, instance, newAttemptToken(), request.handBacks ?? 0, now), ...(request.refusedSince ? { refusedSince: request.refusedSince } : {}) };
     log("info", "attempt started", { job: job.id, attempt: attempt.attempt, instance, ...(request.refused ? { again: "its last start was refused by a processor that will not run it" } : {}) });
@@ -238,33 +233,21 @@ export class JobRunner extends DurableObject<Env> {
     return true;
   }
 
-  /**
-   * Hands the attempt to the processor, with the callback its events go to. Starting is
-   * idempotent on the attempt id, so a start that failed (refused, unreachable, connection
-   * lost) is sent again by the next alarm instead of asking for an attempt the processor
-   * never had; after TUNABLES.runner.maxCallFailures in a row the attempt counts as lost.
-   */
+  /** Hands the attempt to the processor; idempotent on the attempt id, so a failed start is sent again by the next alarm (a failed call). */
   async #sendStart(attempt: Attempt, job: Pick<JobRow, "type" | "params">): Promise<void> {
     // The watchdog first (saving `starting` arms it): if this invocation dies, the start is sent again.
     await this.#save({ phase: "starting", attempt, since: Date.now() });
     try {
       const answer = await startOnProcessor(this.env, attempt, job);
       // An event may have moved the attempt on (or ended it) while the start was in flight.
-      const state = await this.#holding(attempt.pid);
+      const state = await this.#resume(attempt.pid);
       if (state?.phase === "starting") await this.#heard(state, answer, "check");
     } catch (error) {
-      const state = await this.#holding(attempt.pid);
-      // A processor going away (draining), or of another protocol version (an old container
-      // during a rollout, already logged naming both versions), will not run it: the same
-      // attempt is seated elsewhere, and the pool seats nothing more on that instance.
-      // An answer naming no version at all (a proxy's 502, a wrong PROCESSOR_URL) is no processor's: a failed call.
-      const otherVersion = error instanceof ProcessorAnswerError && error.versions?.processor !== undefined && error.versions.processor !== null;
-      const why = error instanceof ProcessorDrainingError ? "draining" : otherVersion ? "another protocol version" : undefined;
-      if (why) {
-        if (state?.phase === "starting") await this.#startRefused(state, why);
-        return;
-      }
+      const state = await this.#resume(attempt.pid);
       if (state?.phase !== "starting") return;
+      // A processor that will not run it: the same attempt is seated elsewhere, and the pool seats nothing more on that instance.
+      const why = startRefusedBecause(error);
+      if (why) return this.#startRefused(state, why);
       // The platform had no container for it (provisioning, the instance limit, a start that
       // failed): the processor never had the start, so it costs no failed call for a while.
       const waiting = error instanceof ContainerUnavailable && error.notStarted ? afterNoContainer(state.attempt, Date.now(), this.#tunables().runner) : undefined;
@@ -278,13 +261,11 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /**
-   * The processor refused the start because it is going away (503 draining) or speaks
-   * another protocol version (409 protocol_mismatch: a container still on the previous
-   * image while a deploy rolls out): not a failed call and not an attempt more. The pool
-   * takes the seat back and seats nothing more on that instance until its container stops
-   * (processor-pool.ts `release` with `draining`); the same attempt waits for another seat.
+   * A processor that will not run the attempt refused its start (startRefusedBecause): not a
+   * failed call, not an attempt more. The seat goes back with `draining`, so the pool seats
+   * nothing more on that instance until its container stops; the same attempt waits for another.
    */
-  async #startRefused(state: Extract<RunnerState, { phase: "starting" }>, why: "draining" | "another protocol version"): Promise<void> {
+  async #startRefused(state: InPhase<"starting">, why: "draining" | "another protocol version"): Promise<void> {
     const heardAt = Date.now();
     // Bounded: an image that never speaks this Worker's protocol must not keep a job waiting forever.
     const attempt = afterRefusedStart(state.attempt, Date.now(), this.#tunables().runner);
@@ -305,18 +286,14 @@ export class JobRunner extends DurableObject<Env> {
   async #check(state: WithAttempt): Promise<void> {
     const answer = await askProcessor(this.env, state.attempt);
     // An event may have moved the attempt on (or ended it) while the question was in flight.
-    const still = await this.#holding(state.attempt.pid);
-    if (!still) return;
+    const still = await this.#resume(state.attempt.pid);
+    if (!hasAttempt(still)) return;
     if (answer === "no answer") return this.#failedCall(still);
     if (answer === "unknown") return this.#ended(still, { cause: "lost", reason: "the processor lost the job (it restarted or was replaced)" });
     await this.#heard(still, answer, "check");
   }
 
-  /**
-   * A state of the attempt, pushed or answered: progress is kept; an end is kept, then
-   * recorded as the alarm would (a failure while recording it is retried like any other),
-   * the alarm it arms being the backstop should this invocation die.
-   */
+  /** A state of the attempt, pushed or answered: progress is kept; an end is kept, then recorded as the alarm would. */
   async #heard(state: WithAttempt, answer: ProcessorJobState, how: "push" | "check"): Promise<void> {
     // Once the end is known, a late progress event changes nothing.
     if (state.phase === "ending" && answer.state === "running") return;
@@ -336,27 +313,24 @@ export class JobRunner extends DurableObject<Env> {
     const { next, write } = withProgress(attempt, progress, now, this.#tunables().runner);
     // False when the job left this attempt (cancelled): whoever did it stops this runner too.
     if (write && !(await recordProgress(this.#db(), next.jobId, next.attempt, next.progress))) return;
+    // Not over an end heard (or being recorded) while D1 wrote.
+    if (write && !runsUnended(await this.#resume(next.pid))) return;
     await this.#save({ phase: "running", attempt: next, since: now });
   }
 
   /** Records the end the processor reported: outputs collected and the job completed, or what attemptEnded decides. */
-  async #recordEnd(state: Ending): Promise<void> {
+  async #recordEnd(state: InPhase<"ending">): Promise<void> {
     const { final } = state;
-    if (final.state === "completed") return this.#whileEnding(state, () => this.#collect(state, final));
     if (final.state === "failed") return this.#ended(state, { cause: "reported", error: final.error }, final.timings);
-    if (final.state === "cancelled") return this.#ended(state, { cause: "handed back" });
-  }
-
-  /** Runs the attempt's end once: events and checks of that attempt that arrive meanwhile do nothing. */
-  async #whileEnding(state: WithAttempt, work: () => Promise<void>): Promise<void> {
-    const { pid } = state.attempt;
-    const outer = this.#ending === pid;
-    this.#ending = pid;
-    try {
-      await work();
-    } finally {
-      if (!outer && this.#ending === pid) this.#ending = undefined;
+    // Stopped unasked: the processor is going away. Free only when it says it handed the
+    // attempt back at its drain's deadline (container/src/jobs.ts `drain`); else charged.
+    if (final.state === "cancelled") {
+      return this.#ended(state, final.handedBack ? { cause: "handed back" } : { cause: "lost", reason: "the processor stopped it unasked" }, undefined, true);
     }
+    if (final.state !== "completed") return;
+    const checked = checkResult(state.attempt, final);
+    if ("cause" in checked) return this.#ended(state, checked, final.timings);
+    if ((await this.#closing(state, () => this.#collect(state, final, checked.result))) === "retry") await this.#failedCall(state);
   }
 
   async #failedCall(state: WithAttempt): Promise<void> {
@@ -365,25 +339,22 @@ export class JobRunner extends DurableObject<Env> {
     await this.#save({ ...state, attempt: next, since: Date.now() });
   }
 
-  /** Checks the outputs in R2 (src/runner/outputs.ts) and completes the job; a failed copy of one missing is a failed call. */
-  async #collect(state: Ending, final: Extract<ProcessorJobState, { state: "completed" }>): Promise<void> {
-    const outcome = await collectOutputs(this.env, state.attempt, final);
-    if (outcome === "retry") return this.#failedCall(state);
-    if ((await this.#end(state, outcome)) || outcome.status !== "completed") return;
-    // Not ended by this call. Cancelled while we checked or copied: the outputs belong to no
-    // one. But a poke's alarm and the runner's own can both collect the same end, and then
-    // the other one completed the job with these very outputs: they stay.
+  /** Checks the outputs in R2 (src/runner/outputs.ts) and completes the job; "retry" when one missing could not be copied (a failed call). */
+  async #collect(state: InPhase<"ending">, final: Extract<ProcessorJobState, { state: "completed" }>, result: StoredResult): Promise<"retry" | void> {
+    const outcome = await collectOutputs(this.env, state.attempt, final, result);
+    if (outcome === "retry") return outcome;
+    if (await this.#end(state, outcome)) return;
+    // Not ended by this call. Cancelled meanwhile: the outputs belong to no one. Completed by
+    // another call with these very outputs (a runner restarted while collecting): they stay.
     if ((await findJob(this.#db(), state.attempt.jobId))?.status !== "completed") await discardOutputs(this.env, state.attempt.jobId, final.outputs);
   }
 
-  /** The attempt ended otherwise than completed: the next attempt takes a seat, or the job fails (attemptEnded decides). */
-  async #ended(state: WithAttempt, end: AttemptEnd, timings?: JobTimings): Promise<void> {
-    await this.#whileEnding(state, async () => {
+  /** The attempt ended otherwise than completed: attemptEnded decides the next attempt or the job's failure. `draining`: its processor is going away. */
+  async #ended(state: WithAttempt, end: AttemptEnd, timings?: JobTimings, draining = false): Promise<void> {
+    await this.#closing(state, async () => {
       const { attempt } = state;
       const handBacks = attempt.handBacks ?? 0;
       const decision = attemptEnded(end, { attempt: attempt.attempt, handBacks }, this.#tunables().job);
-      // A processor that hands an attempt back is draining: the pool seats nothing more on it.
-      const draining = end.cause === "handed back";
       if ("fail" in decision) {
         if (draining) await processorPool(this.env).release(attempt.jobId, { draining, heardAt: state.since });
         await this.#end(state, { status: "failed", attempt: attempt.attempt, error: decision.fail, timings });
@@ -399,11 +370,7 @@ export class JobRunner extends DurableObject<Env> {
     });
   }
 
-  /**
-   * The one way out of a job: ends it with this attempt's outcome through finishJob (which
-   * frees its slot) and lets go as its first follow-up, or at once when someone else had
-   * ended it. True when this call ended the job.
-   */
+  /** The one way out of a job: finishJob, letting go as its first follow-up (or at once when someone else ended it); true when this call ended it. */
   async #end(state: WithAttempt, outcome: Outcome): Promise<boolean> {
     const letGo = () => this.#letGo(state, "delete");
     const now = Date.now();
@@ -415,11 +382,7 @@ export class JobRunner extends DurableObject<Env> {
     return false;
   }
 
-  /**
-   * Lets go of the processor's attempt (cancelled when asked, then deleted) and the seat, then
-   * forgets the job. The state stays meanwhile, as `leaving`: a `cancel` that arrives then
-   * still finds the attempt and returns only once it is released; events are refused.
-   */
+  /** Lets go of the processor's attempt (cancelled when asked, then deleted) and the seat, then forgets the job; meanwhile `leaving`. */
   async #letGo(state: RunnerState, how: "cancel" | "delete"): Promise<void> {
     const attempt = state.phase === "leaving" ? state.attempt : heldAttempt(state);
     await this.#save({ phase: "leaving", jobId: jobOf(state), attempt, how, since: Date.now() });

@@ -3,30 +3,37 @@
 // each output itself before it reports `completed` (src/runner/output-upload.ts), so the
 // runner only checks that each is there with its size; one the processor could not upload
 // (an old processor, or no route to the Worker) is copied from the processor as before.
-// It decides the outcome; the JobRunner (src/runner/job-runner.ts) records it.
+// It decides the outcome; the JobRunner (src/runner/job-runner.ts) records it, and a result
+// that does not fit goes through attemptEnded like any other end.
 import type { ProcessorJobState, ProcessorOutput } from "../contract/processor-protocol.ts";
-import { parseStoredResult } from "../contract/stored-result.ts";
+import { parseStoredResult, type StoredResult } from "../contract/stored-result.ts";
 import { outputKey, outputsPrefix } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
 import type { Attempt } from "./attempt.ts";
+import type { AttemptEnd } from "./attempt-end.ts";
 import type { Outcome } from "./finish.ts";
 import { processorFetch } from "./transport.ts";
 
 type Completed = Extract<ProcessorJobState, { state: "completed" }>;
 
 /**
- * The attempt's outcome once its outputs are in R2: completed, or failed `invalid_result`
- * when the result does not fit its type. "retry" when an output is neither in R2 nor could
- * be copied (a failed call to the processor): the end is collected again later.
- * `storeOutputMs` is the processor's upload time plus this check (and any copy).
+ * The processor's result checked against its type's schema: the stored result, or the end
+ * it means when it does not fit (attemptEnded decides what follows).
  */
-export async function collectOutputs(env: Env, current: Attempt, state: Completed): Promise<Outcome | "retry"> {
+export function checkResult(current: Attempt, state: Completed): { result: StoredResult } | AttemptEnd {
   const checked = parseStoredResult(current.type, state.result);
-  if (!checked.ok) {
-    log("error", "processor result does not fit its type", { job: current.jobId, attempt: current.attempt, type: current.type, issues: checked.issues });
-    const message = `processing produced a ${current.type} result that does not fit its schema; this is a fault on our side, it has been logged`;
-    return { status: "failed", attempt: current.attempt, error: { code: "invalid_result", message }, timings: state.timings };
-  }
+  if (checked.ok) return { result: checked.value };
+  log("error", "processor result does not fit its type", { job: current.jobId, attempt: current.attempt, type: current.type, issues: checked.issues });
+  return { cause: "invalid result", type: current.type };
+}
+
+/**
+ * The attempt's outcome once its outputs are in R2: completed with `result` (checkResult's).
+ * "retry" when an output is neither in R2 nor could be copied (a failed call to the
+ * processor): the end is collected again later. `storeOutputMs` is the processor's upload
+ * time plus this check (and any copy).
+ */
+export async function collectOutputs(env: Env, current: Attempt, state: Completed, result: StoredResult): Promise<Outcome | "retry"> {
   const checkStart = Date.now();
   try {
     const stored = await storedBy(env, current);
@@ -40,7 +47,7 @@ export async function collectOutputs(env: Env, current: Attempt, state: Complete
     return "retry";
   }
   const storeOutputMs = (state.timings?.storeOutputMs ?? 0) + Date.now() - checkStart;
-  return { status: "completed", attempt: current.attempt, result: checked.value, timings: { ...state.timings, storeOutputMs } };
+  return { status: "completed", attempt: current.attempt, result, timings: { ...state.timings, storeOutputMs } };
 }
 
 /**

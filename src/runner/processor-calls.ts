@@ -47,6 +47,18 @@ export class ProcessorDrainingError extends Error {
 }
 
 /**
+ * Why a failed start means a processor that will not run the attempt: going away (503
+ * draining), or of another protocol version (an old container during a rollout, already
+ * logged naming both versions). Undefined for any other failure, a failed call: an answer
+ * naming no version at all (a proxy's 502, a wrong PROCESSOR_URL) is no processor's.
+ */
+export function startRefusedBecause(error: unknown): "draining" | "another protocol version" | undefined {
+  if (error instanceof ProcessorDrainingError) return "draining";
+  const version = error instanceof ProcessorAnswerError ? error.versions?.processor : undefined;
+  return version !== undefined && version !== null ? "another protocol version" : undefined;
+}
+
+/**
  * Starts the attempt on its processor, with the callback its events go to (carrying the
  * attempt's token, and where an uploaded input is read); throws when it was not accepted
  * (ProcessorDrainingError when draining).

@@ -19,6 +19,7 @@ export type RunnerState =
   | { phase: "leaving"; jobId: string; attempt?: Attempt; how: "cancel" | "delete"; since: number };
 
 export type WithAttempt = Extract<RunnerState, { attempt: Attempt }>;
+export type InPhase<P extends RunnerState["phase"]> = Extract<RunnerState, { phase: P }>;
 
 /** The storage key of the state; nothing else is stored. */
 export const STATE_KEY = "state";
@@ -50,7 +51,26 @@ export function jobOf(state: RunnerState): string {
 
 /** The attempt the runner holds on a processor in `state`: not while it waits, nor once it lets go. */
 export function heldAttempt(state: RunnerState | undefined): Attempt | undefined {
-  return state?.phase === "starting" || state?.phase === "running" || state?.phase === "ending" ? state.attempt : undefined;
+  return hasAttempt(state) ? state.attempt : undefined;
+}
+
+export function hasAttempt(state: RunnerState | undefined): state is WithAttempt {
+  return state?.phase === "starting" || state?.phase === "running" || state?.phase === "ending";
+}
+
+/** Whether the runner holds an attempt whose end it has not heard: progress may still be taken. */
+export function runsUnended(state: RunnerState | undefined): boolean {
+  return state?.phase === "starting" || state?.phase === "running";
+}
+
+/**
+ * The step the runner is at in `state`: the attempt it holds (its id, whatever the phase), or
+ * the attempt it waits for a seat to begin; none while it lets go. A call that waited on the
+ * processor, the pool or D1 goes on only at the step it began in (JobRunner#resume).
+ */
+export function stepOf(state: RunnerState | undefined): string | undefined {
+  if (hasAttempt(state)) return state.attempt.pid;
+  return state?.phase === "waiting" ? `${state.request.jobId} waiting after ${state.request.previousAttempt}` : undefined;
 }
 
 /**

@@ -30,6 +30,7 @@ describe("attemptEnded", () => {
     ["the last uncharged hand-back is retried uncharged", handedBack, at(HAND_BACKS, HAND_BACKS - 1), { retry: true, charged: false }],
     ["a hand-back past maxHandBacks is charged, and retried while attempts remain", handedBack, at(HAND_BACKS + 1, HAND_BACKS), again],
     ["a hand-back past maxHandBacks at the last charged attempt fails the job", handedBack, at(MAX + HAND_BACKS, HAND_BACKS), interrupted("the processor stopped the job while shutting down")],
+    ["a result that does not fit its type fails the job invalid_result, on the first attempt", { cause: "invalid result", type: "videoThumbnail" }, at(1), { fail: { code: "invalid_result", message: "processing produced a videoThumbnail result that does not fit its schema; this is a fault on our side, it has been logged" } }],
     ["a swept job fails processing_interrupted", { cause: "swept" }, at(1), { fail: { code: "processing_interrupted", message: "processing stopped responding and the job was not completed; create it again" } }],
     ["a dead-lettered job fails processing_interrupted", { cause: "dead-lettered" }, null, { fail: { code: "processing_interrupted", message: "the job could not be started after repeated attempts; create it again" } }],
   ];

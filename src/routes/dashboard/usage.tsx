@@ -5,7 +5,7 @@
 // screen readers.
 import type { PlanLimits } from "../../contract/usage.ts";
 import type { Mode, Plan } from "../../db/schema.ts";
-import type { Usage } from "../../limits/org-limiter.ts";
+import type { LimiterUsage } from "../../limits/org-limiter.ts";
 import type { UploadUse } from "../../limits/upload-quota.ts";
 import { formatBytes } from "./format.ts";
 import { Layout, TableHead, type Viewer } from "./layout.tsx";
@@ -18,7 +18,7 @@ export interface UsageProps {
   limits: PlanLimits;
   mode: Mode;
   /** The OrgLimiter's figures for this mode: what the quota and the slots go by. */
-  usage: Usage;
+  usage: LimiterUsage;
   uploads: UploadUse;
   hours: HourOfJobs[];
 }

@@ -23,7 +23,7 @@ import { probeMedia } from "../container/src/tools/ffprobe.ts";
 import { readyCounts, startReadyTools, stopReadyTools } from "../container/src/tools/ready-tools.ts";
 import { readyKinds } from "../container/src/processors/index.ts";
 import { grabFrame } from "../container/src/tools/frames.ts";
-import { startReadyImageTools, stopReadyImageTools } from "../container/src/tools/image-process.ts";
+import { readyImageToolsWaiting, startReadyImageTools, stopReadyImageTools } from "../container/src/tools/image-process.ts";
 import { startRangeServer, type Behaviour, type RangeServer } from "../test/support/range-server.ts";
 import { MEDIA_DIR } from "./media.ts";
 import { exec, log, median } from "./support.ts";
@@ -129,10 +129,10 @@ async function runJob(table: JobTable, type: JobType, params: Record<string, unk
   return { ms, state };
 }
 
-/** Resolves once `count` ready processes of each kind wait again (a taken one is replaced shortly after it ends); gives up after 10 s. */
+/** Resolves once `count` ready processes of each kind (image tools too) wait again (a taken one is replaced shortly after it ends); gives up after 10 s. */
 async function readyToolsRefilled(count: number): Promise<void> {
   const deadline = Date.now() + 10_000;
-  const full = () => readyCounts().probes >= count && readyCounts().grabs >= count;
+  const full = () => readyCounts().probes >= count && readyCounts().grabs >= count && readyImageToolsWaiting() >= count;
   while (!full() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   // Their start's CPU is spent once they wait on their request: a moment more for the last to get there.
   await new Promise((resolve) => setTimeout(resolve, 100));

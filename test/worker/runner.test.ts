@@ -183,11 +183,11 @@ describe("the job runner", () => {
     expect(await push({ id: pid, state: "running", progress: 70 }, own)).toBe(409);
   });
 
-  it("starts the next attempt when the processor hands one back (cancelled without being asked, as at its shutdown)", async () => {
+  it("starts the next attempt (charged, as a lost one) when the processor ends one cancelled without being asked and without handedBack; its processor is taken as draining", async () => {
     const { key, id, pid } = await runningJob();
     await acknowledged(id);
     expect(await push({ id: pid, state: "cancelled", progress: 5 }, (await attemptToken(pid))!)).toBe(204);
-    // The processor that hands back is draining: the pool seats nothing there until its stop is reported (test/worker/drain.test.ts).
+    // The processor that ended it unasked is taken as draining: the pool seats nothing there until its stop is reported (test/worker/drain.test.ts).
     expect(await processorPool(testEnv).away()).toEqual({ "processor-0": "draining" });
     await processorPool(testEnv).stopped("processor-0");
     await waitFor(async () => ((await processorState(`${id}.2`))?.state === "running" ? true : undefined), "attempt 2 to run");

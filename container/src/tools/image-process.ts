@@ -215,6 +215,11 @@ export function stopReadyImageTools(): void {
   ready = undefined;
 }
 
+/** How many ready image tools wait (0 when none were started). */
+export function readyImageToolsWaiting(): number {
+  return ready?.waiting ?? 0;
+}
+
 /** A ready image tool and the lease it runs under, for an attempt to adopt; undefined when none waits. */
 export function takeReadyImageTool(): { lease: ToolLease; process: ImageProcess } | undefined {
   return ready?.take();

@@ -34,14 +34,10 @@ export function requestedFrameTime(seconds: number, probe: MediaProbe): number {
 
 /**
  * For a time in seconds, the grab's ffmpeg is already running when the probe answers:
- * - a ready grab (tools/ready-tools.ts), started before the job, when one waits, the
- *   input can answer its URL and is under READY_GRAB_MAX_INPUT_BYTES: no process starts for
- *   the grab;
+ * - a ready grab (tools/ready-tools.ts), started before the job, when one waits and the
+ *   input can answer its URL: no process starts for the grab;
  * - else an early one, started now beside the probe, which opens the input while the
- *   probe runs (tools/frames.ts earlyGrabArgs). A long video's index is large (about 50 KB
- *   a minute): the ready grab's `movie` reads and parses it twice after the probe, the
- *   early grab once, beside the probe. On a 12-minute 1080p phone video (624 KB of index)
- *   the early grab's job took 425–494 ms against 486–677 ms (2 cores, 6 runs each).
+ *   probe runs (tools/frames.ts earlyGrabArgs).
  * The probe's verdict releases or kills it unused. "auto" first samples windows that need
  * the probe.
  */
@@ -50,12 +46,9 @@ interface Started {
   early: EarlyFfmpeg | null;
 }
 
-/** Inputs from this size on are grabbed by an early ffmpeg, not a ready one (above). */
-export const READY_GRAB_MAX_INPUT_BYTES = 256 * 1024 ** 2;
-
 export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoThumbnail">> {
   const png = join(ctx.workDir, "thumbnail-frame.png");
-  const ready = params.timestamp !== "auto" && ctx.input.answer && ctx.input.size < READY_GRAB_MAX_INPUT_BYTES ? (takeReadyGrab() ?? null) : null;
+  const ready = params.timestamp !== "auto" && ctx.input.answer ? (takeReadyGrab() ?? null) : null;
   const early =
     params.timestamp === "auto" || ready
       ? null

@@ -1,7 +1,21 @@
-// Building blocks shared by the job-type schemas: URLs, presets, dimensions.
-// Every bound here is part of the public contract (docs/job-types.md).
+// Building blocks shared by the job-type schemas: what a job type defines, URLs, presets,
+// dimensions. Every bound here is part of the public contract (docs/job-types.md).
 import { z } from "zod";
-import { UPLOAD_REF } from "./uploads.ts";
+import { UPLOAD_REF, type UPLOADABLE_CONTENT_TYPES } from "./uploads.ts";
+
+/**
+ * A job type: its schema file in jobs/ exports one, and registry.ts lists it. Everything
+ * else about the type (its HTTP name, the OpenAPI document, the client's types) is derived
+ * from these (docs/architecture.md, "Adding a job type").
+ */
+export interface JobTypeDefinition<Name extends string = string> {
+  /** The canonical (client-library) name, such as `compressImage`, and the schema file's name kebab-cased; the HTTP name is the same kebab-cased (names.gen.ts). */
+  readonly name: Name;
+  readonly params: z.ZodType;
+  readonly result: z.ZodType;
+  /** The media types an uploaded input (`upload:upl_…`) may declare for this type (`UPLOAD_MEDIA` in uploads.ts). */
+  readonly uploadContentTypes: readonly (typeof UPLOADABLE_CONTENT_TYPES)[number][];
+}
 
 /** An http(s) URL. Address rules (SSRF) are applied by the server, not here. */
 export const httpUrl = z

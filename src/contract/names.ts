@@ -1,16 +1,8 @@
-// Job type names in both dialects. Free of runtime dependencies, so the client library
-// can use it as it is.
-export const JOB_TYPE_HTTP_NAMES = {
-  compressVideo: "compress-video",
-  compressImage: "compress-image",
-  compressPdf: "compress-pdf",
-  videoThumbnail: "video-thumbnail",
-  extractAudio: "extract-audio",
-  videoExtraction: "video-extraction",
-  videoStoryboard: "video-storyboard",
-  videoPreview: "video-preview",
-  videoAdaptive: "video-adaptive",
-} as const;
+// Job type names in both dialects, from names.gen.ts (generated from the registry). Free of
+// runtime dependencies, so the client library can use it as it is.
+import { JOB_TYPE_HTTP_NAMES } from "./names.gen.ts";
+
+export { JOB_TYPE_HTTP_NAMES };
 
 /** Canonical (client-library) job type name, such as `compressImage`. */
 export type JobType = keyof typeof JOB_TYPE_HTTP_NAMES;
@@ -30,4 +22,9 @@ export function canonicalJobType(name: string): JobType | undefined {
 
 export function httpJobType(type: JobType): HttpJobType {
   return JOB_TYPE_HTTP_NAMES[type];
+}
+
+/** `videoThumbnail` → `video-thumbnail`: how a type's HTTP name (names.gen.ts) and its files' names are made from its canonical name. */
+export function kebabCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }

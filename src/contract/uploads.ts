@@ -1,8 +1,7 @@
 // Direct uploads (POST /v1/uploads) and resumable ones (tus 1.0 at /v1/uploads/tus): the
-// request, the upload as the API shows it, the media types each job type takes, and the
+// request, the upload as the API shows it, the media types an upload may declare, and the
 // `upload:upl_…` reference a job uses as its input. docs/api.md: direct uploads, resumable uploads.
 import { z } from "zod";
-import type { JobType } from "./names.ts";
 
 export const UPLOAD_LIMITS = {
   /** Largest declared size: the processor's default input limit (MAX_INPUT_BYTES), 2 GiB. */
@@ -17,18 +16,8 @@ const IMAGE = ["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif
 const VIDEO = ["video/mp4", "video/quicktime", "video/webm", "video/x-matroska", "video/mpeg", "video/x-msvideo", "video/ogg"] as const;
 const PDF = ["application/pdf"] as const;
 
-/** The media types an uploaded input may declare, per job type. */
-export const UPLOAD_CONTENT_TYPES: Record<JobType, readonly string[]> = {
-  compressImage: IMAGE,
-  compressPdf: PDF,
-  compressVideo: VIDEO,
-  videoThumbnail: VIDEO,
-  extractAudio: VIDEO,
-  videoExtraction: VIDEO,
-  videoStoryboard: VIDEO,
-  videoPreview: VIDEO,
-  videoAdaptive: VIDEO,
-};
+/** The media types an upload may declare, by kind; each job type's definition (jobs/) names the kind it takes. */
+export const UPLOAD_MEDIA = { image: IMAGE, video: VIDEO, pdf: PDF } as const;
 
 export const UPLOADABLE_CONTENT_TYPES = [...IMAGE, ...VIDEO, ...PDF] as const;
 

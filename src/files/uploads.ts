@@ -3,8 +3,8 @@
 // credentials), the size check once they are there, a job's use of one, and the cron's
 // clean-up of uploads nobody used. docs/api.md: direct uploads. A job's processor reads
 // the bytes through the runner (src/runner/input-read.ts), not a signed link.
-import type { JobType } from "../contract/names.ts";
-import { UPLOAD_CONTENT_TYPES, UPLOAD_LIMITS } from "../contract/uploads.ts";
+import { jobTypes, type JobType } from "../contract/registry.ts";
+import { UPLOAD_LIMITS } from "../contract/uploads.ts";
 import type { Db } from "../db/client.ts";
 import type { Mode, UploadRow } from "../db/schema.ts";
 import { deleteUploadRows, expiredUploads, extendUpload, findOrgUpload, markUploaded } from "../db/uploads.ts";
@@ -100,7 +100,7 @@ export async function takeUpload(db: Db, bucket: R2Bucket, who: { orgId: string;
   const row = await findOrgUpload(db, who.orgId, who.mode, id);
   // Another organization's (or mode's) upload reads exactly like one that does not exist.
   if (!row || row.expiresAt <= now) return { ok: false, reason: `no upload ${id} for this organization and mode (uploads expire 24 h after their last use)` };
-  const allowed = UPLOAD_CONTENT_TYPES[type];
+  const allowed: readonly string[] = jobTypes[type].uploadContentTypes;
   if (!allowed.includes(row.contentType)) {
     return { ok: false, reason: `upload ${id} is ${row.contentType}; this job type takes ${allowed.join(", ")}` };
   }

@@ -38,8 +38,8 @@ export type SdkJob = { [T in JobType]: SdkJobOf<T> }[JobType];
 export type SdkJobStatus = Schemas["UnfinishedSdkJob"]["status"] | "completed";
 
 /**
- * A job type name: `compressVideo`, `compressImage`, `compressPdf`, `videoThumbnail`,
- * `extractAudio`, `videoExtraction`, `videoStoryboard`, `videoPreview` or `videoAdaptive`.
+ * A job type name, such as `compressImage` or `videoThumbnail` (the union names every type;
+ * the service's docs/job-types.md describes each).
  *
  * @example
  * ```ts

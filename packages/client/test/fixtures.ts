@@ -1,6 +1,8 @@
 // One completed HTTP job per type, with results shaped as the contract's result schemas
-// say (checked in mapping.test.ts), and the other states of a job.
+// say (checked in mapping.test.ts; the type check names a type without one), and the other
+// states of a job.
 import type { HttpJob } from "../../../src/contract/job.ts";
+import { JOB_TYPE_HTTP_NAMES } from "../../../src/contract/names.ts";
 import type { JobResult, JobType } from "../../../src/contract/registry.ts";
 
 const link = (name: string) => ({
@@ -101,17 +103,7 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
   },
 };
 
-export const HTTP_NAMES: Record<JobType, string> = {
-  compressVideo: "compress-video",
-  compressImage: "compress-image",
-  compressPdf: "compress-pdf",
-  videoThumbnail: "video-thumbnail",
-  extractAudio: "extract-audio",
-  videoExtraction: "video-extraction",
-  videoStoryboard: "video-storyboard",
-  videoPreview: "video-preview",
-  videoAdaptive: "video-adaptive",
-};
+export const HTTP_NAMES: Record<JobType, string> = JOB_TYPE_HTTP_NAMES;
 
 const base = {
   priority: 5,

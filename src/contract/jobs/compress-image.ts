@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { background, checkShape, dimension, fit, imageQuality, mediaUrl, position, signedFile, watermark } from "../common.ts";
+import { background, checkShape, dimension, fit, imageQuality, type JobTypeDefinition, mediaUrl, position, signedFile, watermark } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 
 export const compressImageParams = z.strictObject({
   url: mediaUrl,
@@ -34,3 +35,10 @@ export const compressImageResult = z.object({
   keptOriginal: z.boolean(),
   source: z.object({ size: z.int(), width: z.int(), height: z.int(), format: z.string() }),
 });
+
+export const compressImage = {
+  name: "compressImage",
+  params: compressImageParams,
+  result: compressImageResult,
+  uploadContentTypes: UPLOAD_MEDIA.image,
+} as const satisfies JobTypeDefinition;

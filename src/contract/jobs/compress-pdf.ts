@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { mediaUrl, qualityPreset, signedFile } from "../common.ts";
+import { type JobTypeDefinition, mediaUrl, qualityPreset, signedFile } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 
 export const compressPdfParams = z.strictObject({
   url: mediaUrl,
@@ -16,3 +17,10 @@ export const compressPdfResult = z.object({
   keptOriginal: z.boolean(),
   source: z.object({ size: z.int(), pages: z.int() }),
 });
+
+export const compressPdf = {
+  name: "compressPdf",
+  params: compressPdfParams,
+  result: compressPdfResult,
+  uploadContentTypes: UPLOAD_MEDIA.pdf,
+} as const satisfies JobTypeDefinition;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { dimension, mediaUrl, qualityPreset, signedFile, watermark } from "../common.ts";
+import { dimension, type JobTypeDefinition, mediaUrl, qualityPreset, signedFile, watermark } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 
 /** AV1 is SVT-AV1 (libsvtav1); MP4 and WebM both hold it. */
 export const videoCodec = z.enum(["h264", "h265", "vp9", "av1"]);
@@ -47,3 +48,10 @@ export const compressVideoResult = z.object({
   compressionRatio: z.number(),
   source: videoSource,
 });
+
+export const compressVideo = {
+  name: "compressVideo",
+  params: compressVideoParams,
+  result: compressVideoResult,
+  uploadContentTypes: UPLOAD_MEDIA.video,
+} as const satisfies JobTypeDefinition;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { mediaUrl, qualityPreset, signedFile } from "../common.ts";
+import { type JobTypeDefinition, mediaUrl, qualityPreset, signedFile } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 
 export const extractAudioParams = z.strictObject({
   url: mediaUrl,
@@ -20,3 +21,10 @@ export const extractAudioResult = z.object({
     audioCodec: z.string(),
   }),
 });
+
+export const extractAudio = {
+  name: "extractAudio",
+  params: extractAudioParams,
+  result: extractAudioResult,
+  uploadContentTypes: UPLOAD_MEDIA.video,
+} as const satisfies JobTypeDefinition;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { mediaUrl, signedFile, watermark } from "../common.ts";
+import { type JobTypeDefinition, mediaUrl, signedFile, watermark } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 import { probedVideoSource } from "./video-extraction.ts";
 
 /**
@@ -94,3 +95,10 @@ export const videoAdaptiveResult = z.object({
   segmentDuration: z.int(),
   source: probedVideoSource,
 });
+
+export const videoAdaptive = {
+  name: "videoAdaptive",
+  params: videoAdaptiveParams,
+  result: videoAdaptiveResult,
+  uploadContentTypes: UPLOAD_MEDIA.video,
+} as const satisfies JobTypeDefinition;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, mediaUrl, qualityPreset, signedFile, watermark } from "../common.ts";
+import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, type JobTypeDefinition, mediaUrl, qualityPreset, signedFile, watermark } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 
 /** Most frames one job returns, whatever the mode (spec §8). */
 export const MAX_FRAMES = 30;
@@ -61,3 +62,10 @@ export const videoExtractionResult = z.object({
   ),
   source: probedVideoSource,
 });
+
+export const videoExtraction = {
+  name: "videoExtraction",
+  params: videoExtractionParams,
+  result: videoExtractionResult,
+  uploadContentTypes: UPLOAD_MEDIA.video,
+} as const satisfies JobTypeDefinition;

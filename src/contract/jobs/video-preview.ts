@@ -1,7 +1,8 @@
 // videoPreview: a short animated WebP or GIF (or a silent MP4) of a span of a video, as
 // Cloudinary's e_preview and Mux's animated GIFs give. Plan limits: limits/media-limits.ts.
 import { z } from "zod";
-import { mediaUrl, signedFile, watermark } from "../common.ts";
+import { type JobTypeDefinition, mediaUrl, signedFile, watermark } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 import { probedVideoSource } from "./video-extraction.ts";
 
 export const PREVIEW_FORMATS = ["webp", "gif", "mp4"] as const;
@@ -81,3 +82,10 @@ export const videoPreviewResult = z.object({
   segments: z.array(z.object({ start: z.number(), duration: z.number() })).optional(),
   source: probedVideoSource,
 });
+
+export const videoPreview = {
+  name: "videoPreview",
+  params: videoPreviewParams,
+  result: videoPreviewResult,
+  uploadContentTypes: UPLOAD_MEDIA.video,
+} as const satisfies JobTypeDefinition;

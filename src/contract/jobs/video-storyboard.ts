@@ -1,7 +1,8 @@
 // videoStoryboard: evenly spaced frames tiled into one sprite sheet, and a WebVTT file whose
 // cues point into it (`sprite.jpg#xywh=x,y,w,h`), as Mux's storyboard.vtt, for scrubbing previews.
 import { z } from "zod";
-import { imageQuality, mediaUrl, signedFile, watermark } from "../common.ts";
+import { imageQuality, type JobTypeDefinition, mediaUrl, signedFile, watermark } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 import { probedVideoSource } from "./video-extraction.ts";
 
 /** Most tiles one storyboard holds, on any plan (limits/media-limits.ts bounds it per plan). */
@@ -58,3 +59,10 @@ export const videoStoryboardResult = z.object({
   duration: z.number(),
   source: probedVideoSource,
 });
+
+export const videoStoryboard = {
+  name: "videoStoryboard",
+  params: videoStoryboardParams,
+  result: videoStoryboardResult,
+  uploadContentTypes: UPLOAD_MEDIA.video,
+} as const satisfies JobTypeDefinition;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, mediaUrl, signedFile, watermark } from "../common.ts";
+import { checkShape, dimension, frameBackground, frameFit, framePosition, imageFormat, imageQuality, type JobTypeDefinition, mediaUrl, signedFile, watermark } from "../common.ts";
+import { UPLOAD_MEDIA } from "../uploads.ts";
 import { videoSource } from "./compress-video.ts";
 
 export const videoThumbnailParams = z.strictObject({
@@ -25,3 +26,10 @@ export const videoThumbnailResult = z.object({
   timestamp: z.number(),
   source: videoSource,
 });
+
+export const videoThumbnail = {
+  name: "videoThumbnail",
+  params: videoThumbnailParams,
+  result: videoThumbnailResult,
+  uploadContentTypes: UPLOAD_MEDIA.video,
+} as const satisfies JobTypeDefinition;

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
+import { afterAll, beforeAll } from "vitest";
 import type { ProcessorJobState } from "../../src/contract/processor-protocol.ts";
 import { jobTypes, type JobParamsInput, type JobType } from "../../src/contract/registry.ts";
 import { loadConfig, type Config } from "../src/config.ts";
@@ -41,6 +42,24 @@ export async function startMediaServer(): Promise<MediaServer> {
     url: (path) => base + path,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * A media server and a test config for the describe block that calls it: started before its
+ * tests, closed and the config's work directory removed after them. Read its fields inside
+ * the tests (they are set by the time a test runs).
+ */
+export function mediaForTests(overrides: Record<string, string> = {}): { media: MediaServer; config: Config } {
+  const fixture = {} as { media: MediaServer; config: Config };
+  beforeAll(async () => {
+    fixture.media = await startMediaServer();
+    fixture.config = await testConfig(overrides);
+  });
+  afterAll(async () => {
+    await fixture.media.close();
+    await rm(fixture.config.workDir, { recursive: true, force: true });
+  });
+  return fixture;
 }
 
 export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {

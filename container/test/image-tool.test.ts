@@ -11,7 +11,7 @@ import type { Config } from "../src/config.ts";
 import { ToolIdentities, withIdentity, type ToolLease } from "../src/isolation.ts";
 import { JobTable } from "../src/jobs.ts";
 import { sharp, startReadyImageTools, stopReadyImageTools } from "../src/tools/image-process.ts";
-import { runJob, startMediaServer, testConfig, until, type MediaServer } from "./helpers.ts";
+import { mediaForTests, runJob, startMediaServer, testConfig, until } from "./helpers.ts";
 
 const red = () => realSharp({ create: { width: 64, height: 48, channels: 3, background: "red" } }).png().toBuffer();
 
@@ -111,21 +111,10 @@ describe("sharp runs in the attempt's image tool", () => {
 });
 
 describe("bytes decide an image's type: only the accepted formats' decoders exist in the tool", () => {
-  let media: MediaServer;
-  let config: Config;
-
-  beforeAll(async () => {
-    media = await startMediaServer();
-    config = await testConfig();
-  });
-
-  afterAll(async () => {
-    await media.close();
-    await rm(config.workDir, { recursive: true, force: true });
-  });
+  const fixture = mediaForTests();
 
   it("SVG (naming other files), PDF, PostScript, PPM, FITS and HTML sent as image/png fail unsupported_media", async () => {
-    const secret = join(config.workDir, "secret.png");
+    const secret = join(fixture.config.workDir, "secret.png");
     await writeFile(secret, await red());
     const hostile: [string, Buffer][] = [
       ["svg", Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="48"><image xlink:href="file://${secret}" width="64" height="48"/><text>file:///etc/passwd</text></svg>`)],
@@ -136,7 +125,7 @@ describe("bytes decide an image's type: only the accepted formats' decoders exis
       ["html", Buffer.from("<!doctype html><html><body><img src=x></body></html>")],
     ];
     for (const [name, body] of hostile) {
-      const job = await runJob("compressImage", { url: media.serve(`/hostile.${name}.png`, body, "image/png") }, { config });
+      const job = await runJob("compressImage", { url: fixture.media.serve(`/hostile.${name}.png`, body, "image/png") }, { config: fixture.config });
       const error = (job.state as { error?: { code: string; message: string } }).error;
       expect([name, job.state.state, error?.code]).toEqual([name, "failed", "unsupported_media"]);
       expect(error?.message).toMatch({ svg: /an SVG drawing/, pdf: /a PDF document/, ps: /a PostScript/, html: /an HTML page/ }[name] ?? /not an image in a supported format/);
@@ -144,7 +133,7 @@ describe("bytes decide an image's type: only the accepted formats' decoders exis
   }, 60_000);
 
   it("the tool has no decoder for them: it refuses an SVG and a VIPS file, which libvips itself reads", async () => {
-    const vips = join(config.workDir, "picture.v");
+    const vips = join(fixture.config.workDir, "picture.v");
     await realSharp(await red()).toFile(vips);
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="48"><rect width="64" height="48"/></svg>');
     for (const [name, input] of [["svg", svg], ["vips", vips]] as const) {
@@ -157,7 +146,7 @@ describe("bytes decide an image's type: only the accepted formats' decoders exis
     const base = realSharp({ create: { width: 40, height: 30, channels: 3, background: "teal" } });
     for (const format of ["jpeg", "png", "webp", "gif", "tiff", "avif"] as const) {
       const body = await base.clone().toFormat(format).toBuffer();
-      const job = await runJob("compressImage", { url: media.serve(`/ok.${format}`, body, "application/octet-stream"), format: "png" }, { config });
+      const job = await runJob("compressImage", { url: fixture.media.serve(`/ok.${format}`, body, "application/octet-stream"), format: "png" }, { config: fixture.config });
       expect([format, job.state.state]).toEqual([format, "completed"]);
       expect((await realSharp(await job.output("image.png")).metadata()).width).toBe(40);
     }

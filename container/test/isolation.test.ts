@@ -21,7 +21,7 @@ import { JobFailure } from "../src/errors.ts";
 import { decideIsolation, ToolIdentities, type ToolIdentity, type ToolLease } from "../src/isolation.ts";
 import { JobTable } from "../src/jobs.ts";
 import { runTool } from "../src/tools/spawn.ts";
-import { runJob, startMediaServer, testConfig, until, type MediaServer } from "./helpers.ts";
+import { mediaForTests, runJob, startMediaServer, testConfig, until, type MediaServer } from "./helpers.ts";
 
 const never = new AbortController().signal;
 
@@ -361,18 +361,7 @@ describe("what a tool leaves where the processor reads or writes", () => {
 });
 
 describe("hostile inputs on an isolated processor", () => {
-  let media: MediaServer;
-  let config: Config;
-
-  beforeAll(async () => {
-    media = await startMediaServer();
-    config = await testConfig();
-  });
-
-  afterAll(async () => {
-    await media.close();
-    await rm(config.workDir, { recursive: true, force: true });
-  });
+  const fixture = mediaForTests();
 
   it("a decompression bomb (a 30000×30000 PNG in a hundred bytes) fails input_too_large before it is decoded", async () => {
     const chunk = (type: string, data: Buffer) => {
@@ -390,32 +379,32 @@ describe("hostile inputs on an isolated processor", () => {
     const png = Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(Buffer.alloc(30_000 * 3751).subarray(0, 1 << 20))), chunk("IEND", Buffer.alloc(0))]);
     expect(png.length).toBeLessThan(4096);
     const started = Date.now();
-    const job = await runJob("compressImage", { url: media.serve("/bomb.png", png, "image/png") }, { config });
+    const job = await runJob("compressImage", { url: fixture.media.serve("/bomb.png", png, "image/png") }, { config: fixture.config });
     expect(job.state).toMatchObject({ state: "failed", error: { code: "input_too_large" } });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("an HLS playlist or a concat list naming another attempt's input by file: is refused, and reads nothing", async () => {
-    const other = join(config.workDir, "other.1");
+    const other = join(fixture.config.workDir, "other.1");
     await mkdir(other, { recursive: true });
     await writeTestVideo(join(other, "input"), { seconds: 1 });
     const playlist = `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nfile://${other}/input\n#EXT-X-ENDLIST\n`;
     const concat = `ffconcat version 1.0\nfile '${other}/input'\n`;
     for (const [name, body] of [["list.m3u8", playlist], ["list.ffconcat", concat]] as const) {
-      const job = await runJob("videoThumbnail", { url: media.serve(`/${name}`, body), timestamp: 0 }, { config });
+      const job = await runJob("videoThumbnail", { url: fixture.media.serve(`/${name}`, body), timestamp: 0 }, { config: fixture.config });
       expect([name, job.state.state]).toEqual([name, "failed"]);
       expect((job.state as { error: { code: string } }).error.code).toBe("unsupported_media");
     }
   });
 
   it("real jobs complete side by side, each under its own uid", async () => {
-    const table = new JobTable(config);
+    const table = new JobTable(fixture.config);
     const image = await sharp({ create: { width: 320, height: 240, channels: 3, background: "blue" } }).jpeg().toBuffer();
-    const videoPath = join(config.workDir, "side.mp4");
+    const videoPath = join(fixture.config.workDir, "side.mp4");
     await writeTestVideo(videoPath, { seconds: 2 });
     const [a, b] = await Promise.all([
-      runJob("compressImage", { url: media.serve("/side.jpg", image, "image/jpeg"), format: "webp" }, { config, table }),
-      runJob("videoThumbnail", { url: media.serve("/side.mp4", await readFile(videoPath), "video/mp4"), timestamp: 1 }, { config, table }),
+      runJob("compressImage", { url: fixture.media.serve("/side.jpg", image, "image/jpeg"), format: "webp" }, { config: fixture.config, table }),
+      runJob("videoThumbnail", { url: fixture.media.serve("/side.mp4", await readFile(videoPath), "video/mp4"), timestamp: 1 }, { config: fixture.config, table }),
     ]);
     expect(a.state.state).toBe("completed");
     expect(b.state.state).toBe("completed");
@@ -423,7 +412,7 @@ describe("hostile inputs on an isolated processor", () => {
     expect((await sharp(await b.output("thumbnail.jpg")).metadata()).format).toBe("jpeg");
     const gids = await Promise.all([a.outputPath("image.webp"), b.outputPath("thumbnail.jpg")].map(async (p) => (await stat(join(p, "..", ".."))).gid));
     expect(gids[0]).not.toBe(gids[1]);
-    expect(gids.every((g) => g >= config.TOOL_UID_BASE && g < config.TOOL_UID_BASE + config.TOOL_UIDS)).toBe(true);
+    expect(gids.every((g) => g >= fixture.config.TOOL_UID_BASE && g < fixture.config.TOOL_UID_BASE + fixture.config.TOOL_UIDS)).toBe(true);
   }, 60_000);
 });
 

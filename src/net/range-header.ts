@@ -1,7 +1,6 @@
-// What a request's Range header (RFC 9110 §14.2) asks of a body of known size, for every
-// server here that answers byte ranges: downloads (src/files/range.ts), the runner's input
-// route (src/runner/input-read.ts) and the processor's loopback URL
-// (container/src/input-server.ts).
+// What a request's Range header (RFC 9110 §14.2) asks of a body of known size, for the
+// servers that answer byte ranges of an input: the runner's input route
+// (src/runner/input-read.ts) and the processor's loopback URL (container/src/input-server.ts).
 
 /** A byte range of a body, both ends included, as Range and Content-Range write it. */
 export interface ByteRange {
@@ -13,11 +12,10 @@ export interface ByteRange {
  * What a Range header asks of a body of `size` bytes: undefined for the whole body (no
  * header, or one a server may ignore as RFC 9110 §14.2 allows: another unit, several
  * ranges, a malformed one), "unsatisfiable" for a range that starts past the end or an
- * empty suffix (416); else the range, its end clamped to the body's. The unit is read
- * case-insensitively, as RFC 9110 says, and spaces around its parts are tolerated.
+ * empty suffix (416); else the range, its end clamped to the body's.
  */
 export function requestedRange(header: string | null | undefined, size: number): ByteRange | "unsatisfiable" | undefined {
-  const match = header ? /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header) : null;
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match || (match[1] === "" && match[2] === "")) return undefined;
   const [first, last] = [match[1]!, match[2]!];
   if (first === "") {

@@ -232,7 +232,8 @@ export class JobTable {
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
       // The attempt's uid, and its directory: only it and the processor reach what is in there.
       // A type that calls sharp takes a ready image tool with the uid it runs under (tools/image-process.ts).
-      lease = (STARTS_IMAGE_TOOL.has(request.type) ? takeReadyImageTool()?.lease : undefined) ?? (await this.identities?.acquire(signal));
+      const usesImages = STARTS_IMAGE_TOOL.has(request.type) || Boolean((request.params as { watermark?: unknown }).watermark);
+      lease = (usesImages ? takeReadyImageTool()?.lease : undefined) ?? (await this.identities?.acquire(signal));
       if (lease) {
         await lease.prepare(entry.dir);
         await lease.directory(join(entry.dir, "out"));
@@ -240,7 +241,7 @@ export class JobTable {
         await mkdir(join(entry.dir, "out"), { recursive: true });
       }
       // Else it starts its image tool now, beside the input's fetch.
-      if (STARTS_IMAGE_TOOL.has(request.type) || (request.params as { watermark?: unknown }).watermark) imageProcess(lease?.identity);
+      if (usesImages) imageProcess(lease?.identity);
       const toolUid = lease?.identity.uid;
       const fetchStart = Date.now();
       input = request.callback?.input

@@ -68,21 +68,31 @@ function whyNot(uid: number): string | undefined {
   return probed.get(uid);
 }
 
-/** Whether this processor isolates its tools; ISOLATION=on where it cannot throws (the processor refuses to start). */
-export function decideIsolation(config: Pick<Config, "ISOLATION" | "TOOL_UID_BASE" | "TOOL_UIDS" | "workDir">): IsolationState {
+/**
+ * Whether this processor isolates its tools; ISOLATION=on where it cannot throws (the processor
+ * refuses to start). `programs` are files a tool started under a pool uid runs from (the image
+ * tool's Node, its script, sharp): a checkout in a directory closed to others (a fresh
+ * `mktemp -d`, a home of mode 0700) would make every such start fail.
+ */
+export function decideIsolation(config: Pick<Config, "ISOLATION" | "TOOL_UID_BASE" | "TOOL_UIDS" | "workDir">, programs: Record<string, string> = {}): IsolationState {
   if (config.ISOLATION === "off") return { on: false, reason: "ISOLATION=off" };
   // Tried with the uid just past the pool's: one that a reclaim (kill -9 -1 as a pool uid) never reaches.
-  const reason = whyNot(config.TOOL_UID_BASE + config.TOOL_UIDS) ?? closedAbove(config.workDir);
+  const reason =
+    whyNot(config.TOOL_UID_BASE + config.TOOL_UIDS) ??
+    closedAbove(config.workDir, `WORK_DIR ${config.workDir}`) ??
+    Object.entries(programs).reduce<string | undefined>((found, [what, path]) => found ?? closedAbove(path, `${what} (${path})`), undefined);
   if (!reason) return { on: true };
   if (config.ISOLATION === "on") throw new Error(`ISOLATION=on, but tools cannot be isolated here: ${reason}`);
   return { on: false, reason };
 }
 
-/** Why tools could not reach their directories under `workDir`: a directory above it they may not pass (no x for others). */
-function closedAbove(workDir: string): string | undefined {
-  for (let dir = dirname(resolve(workDir)); ; dir = dirname(dir)) {
+/** Why tools could not reach `path`: a directory above it they may not pass (no x for others). */
+function closedAbove(path: string, what: string): string | undefined {
+  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
     const mode = statSyncOrUndefined(dir)?.mode;
-    if (mode !== undefined && (mode & 0o001) === 0) return `tools cannot pass through ${dir} (mode ${(mode & 0o7777).toString(8)}) to WORK_DIR ${workDir}`;
+    if (mode !== undefined && (mode & 0o001) === 0) {
+      return `tools cannot pass through ${dir} (mode ${(mode & 0o7777).toString(8)}) to ${what}; let others pass it (chmod o+x) or move it`;
+    }
     if (dir === dirname(dir)) return undefined;
   }
 }

@@ -28,7 +28,7 @@ import { PushPaths } from "./push-path.ts";
 import { processors, READS_INPUT_AS_NEEDED, STARTS_IMAGE_TOOL } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
 import { StepLog, type StepTime } from "./steps.ts";
-import { imageProcess, takeReadyImageTool } from "./tools/image-process.ts";
+import { IMAGE_TOOL_PROGRAMS, imageProcess, takeReadyImageTool } from "./tools/image-process.ts";
 
 /** Outputs uploaded at once: a job's frames go side by side, without one upload per frame in a row. */
 const UPLOADS_AT_ONCE = 4;
@@ -83,7 +83,7 @@ export class JobTable {
   constructor(config: Config) {
     this.#config = config;
     this.pushPaths = new PushPaths(config);
-    this.isolation = decideIsolation(config);
+    this.isolation = decideIsolation(config, IMAGE_TOOL_PROGRAMS);
     if (this.isolation.on) {
       this.identities = new ToolIdentities(config);
       // Tools pass through it to their own attempt's directory, and list nothing in it.

@@ -425,6 +425,11 @@ describe("where tools cannot be isolated", () => {
       expect(decideIsolation(config)).toEqual({ on: false, reason: expect.stringMatching(/tools cannot pass through .*media-jobs-closed-.* \(mode 700\)/) });
       expect(() => decideIsolation({ ...config, ISOLATION: "on" })).toThrow(/ISOLATION=on, but tools cannot be isolated here: tools cannot pass through/);
       expect(decideIsolation({ ...config, ISOLATION: "off" })).toEqual({ on: false, reason: "ISOLATION=off" });
+      // A checkout in a closed directory: the image tool's Node would not start under a pool uid.
+      const open = loadConfig({ ISOLATION: "on" }, tmpdir());
+      expect(() => decideIsolation(open, { "the image tool's Node": join(closed, "node_modules/node/bin/node") })).toThrow(
+        /tools cannot pass through .*media-jobs-closed-.* \(mode 700\) to the image tool's Node .*chmod o\+x/,
+      );
       const app = createApp(config, new JobTable(config));
       const health = await (await app.request("/healthz")).json();
       expect(health).toEqual({ ok: true, isolation: { on: false, reason: expect.stringMatching(/cannot pass through/) } });

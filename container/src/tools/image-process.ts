@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rm, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Sharp, SharpInput, SharpOptions } from "sharp";
 import { JobFailure } from "../errors.ts";
@@ -20,6 +21,13 @@ import { log } from "../log.ts";
 import { limitMessage, limitThatEnded, toolCommand, toolEnv } from "./spawn.ts";
 
 const WORKER = fileURLToPath(new URL("./image-worker.ts", import.meta.url));
+
+/** The files the image tool runs from, under an attempt's uid: each must be reachable by it (isolation.ts `decideIsolation`). */
+export const IMAGE_TOOL_PROGRAMS: Record<string, string> = {
+  "the image tool's Node": process.execPath,
+  "the image tool's script": WORKER,
+  sharp: createRequire(import.meta.url).resolve("sharp"),
+};
 const ENDS = new Set(["toFile", "toBuffer", "metadata", "stats"]);
 
 interface Reply {
@@ -39,9 +47,10 @@ export class ImageProcess {
   /** Why it ended, once it has: every request after that fails with it. */
   #ended?: Error;
 
-  constructor(identity: ToolIdentity | undefined) {
+  /** `warm`: the tool loads its codecs before its first request (a ready tool, which has time to). */
+  constructor(identity: ToolIdentity | undefined, { warm = false } = {}) {
     this.#identity = identity;
-    const [file, argv] = toolCommand(process.execPath, [WORKER], identity);
+    const [file, argv] = toolCommand(process.execPath, warm ? [WORKER, "--warm"] : [WORKER], identity);
     this.#child = spawn(file, argv, {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "advanced",
@@ -71,6 +80,9 @@ export class ImageProcess {
       try {
         this.#child.send({ id, input, calls, end });
       } catch (error) {
+        // The tool is gone (it ended, or never started): its exit, on its way, says why (#failure).
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EPIPE" || code === "ERR_IPC_CHANNEL_CLOSED") return;
         // Not cloneable (a function, a pipeline): the caller's mistake, said at once.
         this.#pending.delete(id);
         this.#idle();
@@ -118,6 +130,8 @@ export class ImageProcess {
     if (signal === "SIGSEGV" || signal === "SIGBUS" || signal === "SIGABRT" || signal === "SIGFPE" || signal === "SIGILL") {
       return new JobFailure("corrupt_media", "the image decoder crashed on this file: it is damaged, or built to break decoders", { cause });
     }
+    // 126 and 127: setpriv, prlimit or Node could not run it (a file its uid cannot reach); the processor's fault, not the input's.
+    if (code === 126 || code === 127) return new JobFailure("processing_failed", `the image tool could not start: ${this.#stderr.trim().slice(-300)}`, { cause });
     return cause;
   }
 }
@@ -188,7 +202,7 @@ class ReadyImageTools {
       return void (await lease.release());
     }
     if (!this.#working) return void (await lease.release());
-    const process = new ImageProcess(lease.identity);
+    const process = new ImageProcess(lease.identity, { warm: true });
     processes.set(lease.identity, process);
     this.#waiting.push({ lease, process });
   }

@@ -44,8 +44,8 @@ async function answer(request: Request): Promise<unknown> {
 }
 
 // libvips's first decodes and encodes load their codecs, and V8 compiles sharp's code on its
-// first calls: done now, while the tool waits for its attempt (a frame's first encode took
-// 20-80 ms in a tool that had only encoded, 5-10 ms once warm).
+// first calls: a ready tool (`--warm`) does so while it waits for its attempt (a frame's first
+// encode took 20-80 ms in a tool that had only encoded, 5-10 ms once warm).
 async function warm(): Promise<void> {
   const blank = sharp({ create: { width: 64, height: 48, channels: 3, background: "white" } });
   const encoded = await Promise.all([blank.clone().jpeg().toBuffer(), blank.clone().png().toBuffer(), blank.clone().webp().toBuffer()]);
@@ -54,12 +54,21 @@ async function warm(): Promise<void> {
     await sharp(bytes).resize({ width: 32, height: 32, fit: "cover" }).jpeg({ quality: 80 }).toBuffer();
   }
 }
-void warm().catch(() => undefined);
+
+// One request at a time, the warm-up first: libvips keeps one error buffer for the process and
+// clears it as it goes (a loader's probe does), so an operation running beside a failing one
+// could wipe its message, and the failure would reach the user as sharp's "Unknown error"
+// instead of what is wrong with the file (seen under load: a truncated JPEG). The attempt's
+// tool works for one attempt, on one seat's share of CPU; libvips still uses its threads within
+// each operation.
+let turn: Promise<unknown> = process.argv.includes("--warm") ? warm().catch(() => undefined) : Promise.resolve();
 
 process.on("message", (request: Request) => {
-  answer(request).then(
-    (value) => process.send!({ id: request.id, value }),
-    (error: unknown) => process.send!({ id: request.id, error: String((error as Error)?.message ?? error) }),
+  turn = turn.then(() =>
+    answer(request).then(
+      (value) => process.send!({ id: request.id, value }),
+      (error: unknown) => process.send!({ id: request.id, error: String((error as Error)?.message ?? error) }),
+    ),
   );
 });
 process.on("disconnect", () => process.exit(0));

@@ -45,6 +45,7 @@ export default defineConfig({
                 PROCESSOR_TOKEN: "test-processor-token-0123456789",
                 FILES_SIGNING_SECRET: "test-files-signing-secret",
                 ADMIN_TOKEN: "test-admin-token",
+                DESTINATIONS_KEY: "test-destinations-key-0123456789",
                 ALLOW_PRIVATE_NETWORK_INPUTS: "true",
                 // Room for the largest plan test (a pro org's 10 and a free org's 2 at once);
                 // test/worker/pool.test.ts narrows its own pool.

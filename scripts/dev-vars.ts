@@ -1,7 +1,7 @@
 // .dev.vars: created from .dev.vars.example on first run, with every `generate` replaced
 // by a random secret, and read back as a record.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 export function ensureDevVars(root: string): Record<string, string> {
   const path = `${root}/.dev.vars`;
@@ -9,6 +9,14 @@ export function ensureDevVars(root: string): Record<string, string> {
     const example = readFileSync(`${root}/.dev.vars.example`, "utf8");
     writeFileSync(path, example.replace(/=generate$/gm, () => `=${randomBytes(24).toString("hex")}`), { mode: 0o600 });
     console.log("created .dev.vars with fresh local secrets");
+  } else {
+    // A secret added to the example since .dev.vars was made (DESTINATIONS_KEY, say) is appended, generated.
+    const have = readDevVars(path);
+    const missing = [...readFileSync(`${root}/.dev.vars.example`, "utf8").matchAll(/^([A-Z0-9_]+)=generate$/gm)].map((m) => m[1]!).filter((name) => !(name in have));
+    if (missing.length > 0) {
+      appendFileSync(path, missing.map((name) => `\n${name}=${randomBytes(24).toString("hex")}\n`).join(""));
+      console.log(`added ${missing.join(", ")} to .dev.vars`);
+    }
   }
   return readDevVars(path);
 }

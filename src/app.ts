@@ -16,6 +16,7 @@ import { filesRoutes } from "./routes/files.ts";
 import { jobsRoutes } from "./routes/jobs.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { webhooksRoutes } from "./routes/webhooks.ts";
+import { destinationsRoutes } from "./routes/destinations.ts";
 import { uploadContentRoutes, uploadsRoutes } from "./routes/uploads.ts";
 import { tusRoutes } from "./routes/tus.ts";
 import { usageRoutes } from "./routes/usage.ts";
@@ -49,10 +50,11 @@ app.route("/v1/uploads", uploadContentRoutes);
 app.route("/v1/uploads/tus", tusRoutes);
 // "/v1/jobs/*" also matches "/v1/jobs" itself: listing it again would look the key up and
 // count the read twice per request.
-for (const path of ["/v1/jobs/*", "/v1/usage", "/v1/uploads", "/v1/uploads/:id"]) app.use(path, apiKeyAuth(), readRateLimit());
+for (const path of ["/v1/jobs/*", "/v1/usage", "/v1/uploads", "/v1/uploads/:id", "/v1/destinations", "/v1/destinations/*"]) app.use(path, apiKeyAuth(), readRateLimit());
 app.route("/v1/jobs", jobsRoutes);
 app.route("/v1/jobs", webhooksRoutes);
 app.route("/v1/usage", usageRoutes);
+app.route("/v1/destinations", destinationsRoutes);
 app.route("/v1/uploads", uploadsRoutes);
 app.route("/", openApiRoutes);
 app.route("/admin", adminRoutes);

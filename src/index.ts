@@ -10,6 +10,7 @@ import { consumeDeadJobs, consumeJobs, type ReceivedJobMessage } from "./runner/
 import { sweep } from "./runner/sweeper.ts";
 import { consumeDeadWebhooks, consumeWebhooks } from "./webhooks/consumer.ts";
 import type { WebhookMessage } from "./webhooks/schedule.ts";
+import { consumeDeadStore, consumeStore, type StoreMessage } from "./destinations/store.ts";
 
 export { OrgLimiter } from "./limits/org-limiter.ts";
 export { ProcessorPool } from "./limits/processor-pool.ts";
@@ -33,6 +34,10 @@ export default {
         return consumeWebhooks(batch as MessageBatch<WebhookMessage>, env);
       case "media-jobs-webhooks-dlq":
         return consumeDeadWebhooks(batch as MessageBatch<WebhookMessage>, env);
+      case "media-jobs-store":
+        return consumeStore(batch as MessageBatch<StoreMessage>, env);
+      case "media-jobs-store-dlq":
+        return consumeDeadStore(batch as MessageBatch<StoreMessage>, env);
       default:
         log("error", "message from an unknown queue", { queue: batch.queue });
         batch.retryAll();

@@ -22,7 +22,22 @@ export interface CreateJobRequest {
   webhookUrl?: string;
   webhookSecret?: string;
   metadata?: JobMetadata;
+  store?: JobStore;
 }
+
+/** Where the outputs are copied when the job completes (docs/destinations.md). */
+export const jobStore = z
+  .strictObject({
+    destination: z.string().min(1).max(64).describe("A destination's id (`dst_…`) of the job's organization."),
+    prefix: z
+      .string()
+      .max(512)
+      .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "must not start with / or contain ..")
+      .optional()
+      .describe("Prepended to each output's name in the bucket, such as `videos/2026/`."),
+  })
+  .describe("Copies each output to the organization's own bucket when the job completes.");
+export type JobStore = z.infer<typeof jobStore>;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
@@ -32,6 +47,7 @@ export const createJobFields = z.object({
   webhookUrl: httpUrl.optional().describe("Receives a signed POST with the job when it ends."),
   webhookSecret: z.string().min(16).max(256).optional().describe("Signs this job's webhooks instead of the organization's secret."),
   metadata: jobMetadata.optional(),
+  store: jobStore.optional(),
 });
 
 const envelope = z.strictObject({

@@ -12,3 +12,7 @@ export type Mode = (typeof MODES)[number];
 /** `final` is a job's one final-state notification; `redeliver` is asked for later. */
 export const WEBHOOK_TRIGGERS = ["final", "redeliver"] as const;
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+/** A copy to a destination, of one output or of a whole job (docs/destinations.md). */
+export const STORE_STATUSES = ["pending", "stored", "failed"] as const;
+export type StoreStatus = (typeof STORE_STATUSES)[number];

@@ -1,5 +1,6 @@
 // The job as the HTTP API shows it (docs/api.md, "The job"), its states and its failure codes.
 import { z } from "zod";
+import { jobStoreView } from "./destinations.ts";
 import { jobMetadata } from "./metadata.ts";
 import { HTTP_JOB_TYPES } from "./names.ts";
 
@@ -76,6 +77,8 @@ export const httpJob = z.object({
   /** The metadata given at creation; `{}` when none was. */
   metadata: jobMetadata,
   timings: jobTimings,
+  /** Present when the job was created with `store`. */
+  store: jobStoreView.optional(),
 });
 export type HttpJob = z.infer<typeof httpJob>;
 

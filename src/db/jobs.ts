@@ -143,7 +143,17 @@ export function recordProgress(db: Db, id: string, attempt: number, progress: nu
 export async function completeJob(db: Db, id: string, attempt: number, result: unknown, now: number, timings?: JobTimings): Promise<JobRow | undefined> {
   const rows = await db
     .update(jobs)
-    .set({ status: "completed", result, progress: 100, completedAt: now, leaseExpiresAt: null, ...timingColumns(timings) })
+    .set({
+      status: "completed",
+      result,
+      progress: 100,
+      completedAt: now,
+      leaseExpiresAt: null,
+      // A job with a destination completes with its store pending, in the same update, so
+      // retention and the webhook sweep never see it completed without it (docs/destinations.md).
+      storeStatus: sql`CASE WHEN ${jobs.storeDestinationId} IS NOT NULL THEN 'pending' END`,
+      ...timingColumns(timings),
+    })
     .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
     .returning();
   return rows[0];

@@ -2,7 +2,7 @@
 // the API renders them as ISO 8601.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { MODES, PLANS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "../contract/enums.ts";
+import { MODES, PLANS, STORE_STATUSES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "../contract/enums.ts";
 import { JOB_STATUSES } from "../contract/job.ts";
 
 export type { Mode, Plan } from "../contract/enums.ts";
@@ -85,6 +85,12 @@ export const jobs = sqliteTable(
     outputsDeletedAt: integer("outputs_deleted_at"),
     /** The caller's metadata as given (JSON object of strings); null when none. Filtered through job_metadata. */
     metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
+    /** The destination the outputs are copied to when the job completes (docs/destinations.md); null when none. */
+    storeDestinationId: text("store_destination_id"),
+    /** Prepended to each output's name in the destination bucket; "" when none. */
+    storePrefix: text("store_prefix"),
+    /** The copy's state: pending from completion until every output is stored or it finally failed; null without a store. */
+    storeStatus: text("store_status", { enum: STORE_STATUSES }),
   },
   (t) => [
     index("jobs_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
@@ -97,6 +103,50 @@ export const jobs = sqliteTable(
     index("jobs_outputs_due").on(t.completedAt).where(sql`"status" = 'completed' AND "outputs_deleted_at" IS NULL`),
     index("jobs_webhook_finished").on(t.completedAt).where(sql`"webhook_url" IS NOT NULL`),
   ],
+);
+
+/**
+ * An organization's S3-compatible bucket (docs/destinations.md). The secret access key is
+ * stored only encrypted (AES-GCM under DESTINATIONS_KEY, src/destinations/secret-box.ts).
+ */
+export const destinations = sqliteTable(
+  "destinations",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    name: text("name").notNull(),
+    endpoint: text("endpoint").notNull(),
+    bucket: text("bucket").notNull(),
+    region: text("region").notNull(),
+    accessKeyId: text("access_key_id").notNull(),
+    /** `v1.<iv b64url>.<ciphertext b64url>`: AES-256-GCM of the secret access key, the destination id as additional data. */
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    /** The secret's last 4 characters, the most any route shows. */
+    secretLast4: text("secret_last4").notNull(),
+    forcePathStyle: integer("force_path_style", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("destinations_org").on(t.orgId, t.createdAt)],
+);
+
+/** One output of a job being copied to its destination: where, and how it went. */
+export const storeObjects = sqliteTable(
+  "store_objects",
+  {
+    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    /** The output's name (its R2 key under outputs/<jobId>/). */
+    name: text("name").notNull(),
+    /** The key in the destination bucket: the job's prefix and the name. */
+    key: text("key").notNull(),
+    status: text("status", { enum: STORE_STATUSES }).notNull(),
+    size: integer("size").notNull(),
+    etag: text("etag"),
+    /** Why the last attempt failed (kept as the final error once the store failed). */
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.name] })],
 );
 
 /**
@@ -243,3 +293,5 @@ export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
+export type DestinationRow = typeof destinations.$inferSelect;
+export type StoreObjectRow = typeof storeObjects.$inferSelect;

@@ -2,6 +2,9 @@
 // Used by the API routes, the dashboard and the webhook consumer alike.
 import type { HttpJob, JobErrorCode } from "../contract/job.ts";
 import { httpJobType, type JobType } from "../contract/names.ts";
+import type { JobStoreView } from "../contract/destinations.ts";
+import { database, type Db } from "../db/client.ts";
+import { storeObjectsOf } from "../db/destinations.ts";
 import type { JobRow } from "../db/schema.ts";
 import { signResult } from "../files/signing.ts";
 import { iso } from "../lib/crypto.ts";
@@ -10,11 +13,13 @@ export interface ViewOptions {
   secret: string;
   origin: string;
   now: number;
+  /** Reads the job's store rows; without it a job with `store` shows none. */
+  db?: Db;
 }
 
 /** Links signed for a request: its own origin, valid from now. */
 export function viewOptions(c: { env: Env; req: { url: string } }): ViewOptions {
-  return { secret: c.env.FILES_SIGNING_SECRET, origin: new URL(c.req.url).origin, now: Date.now() };
+  return { secret: c.env.FILES_SIGNING_SECRET, origin: new URL(c.req.url).origin, now: Date.now(), db: database(c.env.DB) };
 }
 
 export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<HttpJob> {
@@ -41,5 +46,16 @@ export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<Http
       storeOutputMs: row.storeOutputMs,
       reportMs: row.reportMs,
     },
+    ...(row.storeDestinationId ? { store: await storeView(row, options.db) } : {}),
+  };
+}
+
+async function storeView(row: JobRow, db: Db | undefined): Promise<JobStoreView> {
+  const objects = db && row.storeStatus ? await storeObjectsOf(db, row.id) : [];
+  return {
+    destination: row.storeDestinationId!,
+    prefix: row.storePrefix ?? "",
+    status: row.storeStatus,
+    objects: objects.map(({ name, key, status, size, etag, error }) => ({ name, key, status, size, etag, error })),
   };
 }

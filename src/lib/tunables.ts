@@ -196,6 +196,19 @@ export const TUNABLES = {
     sweepBatchSize: 100,
   },
 
+  store: {
+    /** Delays between attempts of a job's copy to its destination (the store queue's retries). */
+    retryDelaysS: [10, 60, 300, 1_800, 7_200],
+    /** The first attempt and one per delay. wrangler.toml max_retries of media-jobs-store is this - 1. */
+    maxAttempts: 6,
+    /** An output larger than this is sent as a multipart upload... */
+    multipartThresholdBytes: 64 * 1024 * 1024,
+    /** ...in parts of this size (S3: at least 5 MiB but the last). */
+    partBytes: 8 * 1024 * 1024,
+    /** One S3 call gives up after this long without an answer (a part's upload included). */
+    callTimeoutMs: 120_000,
+  },
+
   readRate: {
     /** GET requests per API key per period: wrangler.toml `[[ratelimits]] simple`. */
     requests: 300,

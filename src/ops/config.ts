@@ -15,6 +15,8 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
 const schema = z.object({
   FILES_SIGNING_SECRET: secret,
   ADMIN_TOKEN: secret,
+  /** Encrypts destinations' secret access keys at rest (docs/destinations.md). */
+  DESTINATIONS_KEY: secret,
   /** Required with a processor at PROCESSOR_URL (reached over the network); containers need none (docs/security.md). */
   PROCESSOR_TOKEN: secret.optional(),
   /** Empty: jobs run in containers. */

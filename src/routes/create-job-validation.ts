@@ -5,6 +5,7 @@ import type { AuthVariables } from "../auth/api-key.ts";
 import { parseCreateJob, type CreateJobRequest } from "../contract/create-job.ts";
 import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
+import { findOrgDestination } from "../db/destinations.ts";
 import { takeUpload } from "../files/uploads.ts";
 import { AppError, invalidInput } from "../lib/errors.ts";
 import { planIssues, withPlanDefaults } from "../limits/media-limits.ts";
@@ -73,6 +74,11 @@ export function createJobValidation() {
     const plan = c.get("org").plan;
     const planLimitIssues = planIssues(request.type, request.params, plan).map(({ path, message }) => ({ path: [within, ...path].join("."), message }));
     if (planLimitIssues.length) throw invalidInput(summarize(planLimitIssues), planLimitIssues);
+
+    if (request.store && !(await findOrgDestination(database(c.env.DB), c.get("org").id, request.store.destination))) {
+      const message = `no destination ${JSON.stringify(request.store.destination)} in this organization (GET /v1/destinations lists them)`;
+      throw invalidInput(`store.destination: ${message}`, [{ path: "store.destination", message }]);
+    }
 
     if (upload) {
       const who = { orgId: c.get("org").id, mode: c.get("mode") };

@@ -63,6 +63,8 @@ export const jobsRoutes = new Hono<AppEnv>()
           webhookUrl: request.webhookUrl ?? null,
           webhookSecret: request.webhookSecret ?? null,
           metadata: request.metadata ?? null,
+          storeDestinationId: request.store?.destination ?? null,
+          storePrefix: request.store ? (request.store.prefix ?? "") : null,
           createdAt: now,
         });
         await enqueueJob(c.env, { jobId: id, orgId: org.id, mode, priority: request.priority, createdAt: now });

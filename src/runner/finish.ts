@@ -7,6 +7,7 @@ import { limiterFor } from "../limits/org-limiter.ts";
 import { log } from "../lib/log.ts";
 import { deleteOutputs } from "../ops/retention.ts";
 import { scheduleFinalDelivery } from "../webhooks/schedule.ts";
+import { startStore } from "../destinations/store.ts";
 
 export type Outcome =
   /** The processor finished attempt `attempt` and its outputs are in R2. */
@@ -68,7 +69,10 @@ export async function finishJob(env: Env, jobId: string, outcome: Outcome, optio
   });
   await limiterFor(env, job.orgId, job.mode).release(jobId);
   // The one `final` delivery, when the job has a webhookUrl (unique per job, so a retry adds none).
-  await scheduleFinalDelivery(env, job, now);
+  // A job completed with its store pending gets it when the store ends (src/destinations/store.ts),
+  // so the webhook says where the files are.
+  if (job.storeStatus === "pending") await startStore(env, job);
+  else await scheduleFinalDelivery(env, job, now);
   // The processor uploads outputs while an attempt runs: a job that ends otherwise than
   // completed may have left some. After the stop, so no upload of the attempt is under way;
   // last, so the next job and the webhook do not wait on R2.

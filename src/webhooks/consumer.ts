@@ -65,7 +65,7 @@ async function attempt(env: Env, message: Message<WebhookMessage>, options: Cons
   if (number === undefined) return message.ack();
 
   const body = JSON.stringify(
-    toSdkJob(await toHttpJob(context.job, { secret: env.FILES_SIGNING_SECRET, origin: env.PUBLIC_BASE_URL.replace(/\/+$/, ""), now })),
+    toSdkJob(await toHttpJob(context.job, { secret: env.FILES_SIGNING_SECRET, origin: env.PUBLIC_BASE_URL.replace(/\/+$/, ""), now, db })),
   );
   const signed = await signDelivery(body, delivery.id, signingSecrets(context.job, context.org, now), now);
   const result = await deliver(delivery.url, body, signed, {

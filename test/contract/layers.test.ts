@@ -21,7 +21,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["auth", "files", "net"],
   ["jobs"],
   ["limits", "webhooks"],
-  ["ops"],
+  ["ops", "destinations"],
   ["runner"],
   ["routes"],
   ["app.ts"],

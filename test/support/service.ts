@@ -143,6 +143,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       PROCESSOR_TOKEN: processorToken,
       FILES_SIGNING_SECRET: randomBytes(16).toString("hex"),
       ADMIN_TOKEN: adminToken,
+      DESTINATIONS_KEY: randomBytes(16).toString("hex"),
       ALLOW_PRIVATE_NETWORK_INPUTS: "true",
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       ...(options.containers && {

@@ -21,6 +21,7 @@ describe("configuration", () => {
       PROCESSOR_TOKEN: undefined,
       FILES_SIGNING_SECRET: undefined,
       ADMIN_TOKEN: "too-short",
+      DESTINATIONS_KEY: undefined,
       PUBLIC_BASE_URL: "ftp://example.com",
       ALLOW_PRIVATE_NETWORK_INPUTS: "yes",
       LOG_LEVEL: "verbose",
@@ -29,7 +30,7 @@ describe("configuration", () => {
     } as unknown as Env;
     const names = configProblems(env).map((p) => p.name);
     expect(names.sort()).toEqual(
-      ["ADMIN_TOKEN", "ALLOW_PRIVATE_NETWORK_INPUTS", "CONTAINER_SLEEP_AFTER", "FILES_SIGNING_SECRET", "LOG_LEVEL", "PUBLIC_BASE_URL", "RETENTION"].sort(),
+      ["ADMIN_TOKEN", "ALLOW_PRIVATE_NETWORK_INPUTS", "CONTAINER_SLEEP_AFTER", "DESTINATIONS_KEY", "FILES_SIGNING_SECRET", "LOG_LEVEL", "PUBLIC_BASE_URL", "RETENTION"].sort(),
     );
   });
 

@@ -40,6 +40,9 @@ export default defineConfig({
                 PROCESSOR_URL: inject("processorUrl"),
                 MEDIA_URL: inject("mediaUrl"),
                 WEBHOOK_RECEIVER_URL: inject("webhookReceiverUrl"),
+                // A real S3-compatible server for destinations (test/support/s3-setup.ts).
+                S3_URL: inject("s3Url"),
+                S3_HELPER_URL: inject("s3HelperUrl"),
                 // The processor reaches the Worker (upload links) through this relay (global-setup.ts).
                 PUBLIC_BASE_URL: inject("workerRelayUrl"),
                 PROCESSOR_TOKEN: "test-processor-token-0123456789",
@@ -60,7 +63,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          globalSetup: ["./test/support/global-setup.ts"],
+          globalSetup: ["./test/support/global-setup.ts", "./test/support/s3-setup.ts"],
           setupFiles: ["./test/support/apply-migrations.ts", "./test/worker/relay-pump.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -30,4 +30,5 @@ CREATE TABLE `store_objects` (
 --> statement-breakpoint
 ALTER TABLE `jobs` ADD `store_destination_id` text;--> statement-breakpoint
 ALTER TABLE `jobs` ADD `store_prefix` text;--> statement-breakpoint
-ALTER TABLE `jobs` ADD `store_status` text;
+ALTER TABLE `jobs` ADD `store_status` text;--> statement-breakpoint
+CREATE INDEX `jobs_store_pending` ON `jobs` (`completed_at`) WHERE "store_status" = 'pending';

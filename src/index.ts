@@ -10,7 +10,7 @@ import { consumeDeadJobs, consumeJobs, type ReceivedJobMessage } from "./runner/
 import { sweep } from "./runner/sweeper.ts";
 import { consumeDeadWebhooks, consumeWebhooks } from "./webhooks/consumer.ts";
 import type { WebhookMessage } from "./webhooks/schedule.ts";
-import { consumeDeadStore, consumeStore, type StoreMessage } from "./destinations/store.ts";
+import { consumeDeadStore, consumeStore, sweepStores, type StoreMessage } from "./destinations/store.ts";
 
 export { OrgLimiter } from "./limits/org-limiter.ts";
 export { ProcessorPool } from "./limits/processor-pool.ts";
@@ -51,6 +51,7 @@ export default {
         sweep(env, controller.scheduledTime),
         deleteExpiredIdempotencyKeys(env.DB, controller.scheduledTime),
         sweepDeliveries(env, controller.scheduledTime),
+        sweepStores(env, controller.scheduledTime),
         applyRetention(database(env.DB), env.OUTPUTS, retentionConfig(env.RETENTION), controller.scheduledTime),
         cleanupUploads(database(env.DB), env.OUTPUTS, controller.scheduledTime),
       ]),

@@ -102,6 +102,8 @@ export const jobs = sqliteTable(
     index("jobs_created").on(t.createdAt),
     index("jobs_outputs_due").on(t.completedAt).where(sql`"status" = 'completed' AND "outputs_deleted_at" IS NULL`),
     index("jobs_webhook_finished").on(t.completedAt).where(sql`"webhook_url" IS NOT NULL`),
+    // Stores still copying, by completion: the cron resends a store whose message was lost.
+    index("jobs_store_pending").on(t.completedAt).where(sql`"store_status" = 'pending'`),
   ],
 );
 

@@ -127,3 +127,26 @@ export async function consumeDeadStore(batch: MessageBatch<StoreMessage>, env: E
     message.ack();
   }
 }
+
+/**
+ * The cron's safety net for a store message lost (a send that failed after the job
+ * completed, a crash): a pending store with no attempt recorded for longer than the longest
+ * retry delay gets a new message. A message only late makes two attempts at once at worst;
+ * both copy the same bytes to the same keys and the row updates are guarded.
+ */
+export async function sweepStores(env: Env, now: number, tunables: Tunables = tunablesFor(env)): Promise<number> {
+  const { stalledAfterMs, sweepBatchSize } = tunables.store;
+  const stalled = await env.DB.prepare(
+    `SELECT j.id FROM jobs j INDEXED BY jobs_store_pending
+     WHERE j.store_status = 'pending' AND j.completed_at < ?
+       AND NOT EXISTS (SELECT 1 FROM store_objects s WHERE s.job_id = j.id AND s.updated_at >= ?)
+     LIMIT ?`,
+  )
+    .bind(now - stalledAfterMs, now - stalledAfterMs, sweepBatchSize)
+    .all<{ id: string }>();
+  for (const { id } of stalled.results) {
+    log("warn", "store had no attempt for a while; sending it again", { job: id });
+    await env.STORE_QUEUE.send({ jobId: id } satisfies StoreMessage, { contentType: "json" });
+  }
+  return stalled.results.length;
+}

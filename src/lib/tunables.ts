@@ -207,6 +207,10 @@ export const TUNABLES = {
     partBytes: 8 * 1024 * 1024,
     /** One S3 call gives up after this long without an answer (a part's upload included). */
     callTimeoutMs: 120_000,
+    /** A pending store with no message seen for this long (no attempt recorded; longer than the longest retry delay) is sent again by the cron. */
+    stalledAfterMs: 3 * HOUR_MS,
+    /** Stores resent per cron run. */
+    sweepBatchSize: 100,
   },
 
   readRate: {

@@ -59,6 +59,8 @@ export function dueOutputsQuery(config: Record<Plan, Retention>, now: number, li
   return sql`
     SELECT j.id, j.result FROM jobs j INDEXED BY jobs_outputs_due JOIN organizations o ON o.id = j.org_id
     WHERE j.status = 'completed' AND j.outputs_deleted_at IS NULL AND j.completed_at < ${latest} AND j.completed_at < ${byPlan}
+      -- a store still copying the outputs keeps them (docs/destinations.md)
+      AND (j.store_status IS NULL OR j.store_status != 'pending')
     ORDER BY j.completed_at LIMIT ${limit}`;
 }
 
@@ -69,6 +71,7 @@ export function dueJobsQuery(config: Record<Plan, Retention>, now: number, limit
   return sql`
     SELECT j.id, j.status, j.result, j.outputs_deleted_at FROM jobs j INDEXED BY jobs_created JOIN organizations o ON o.id = j.org_id
     WHERE j.created_at < ${latest} AND j.status IN (${finals}) AND j.created_at < ${byPlan}
+      AND (j.store_status IS NULL OR j.store_status != 'pending')
     ORDER BY j.created_at LIMIT ${limit}`;
 }
 

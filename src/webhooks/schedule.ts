@@ -70,7 +70,9 @@ export async function sweepDeliveries(env: Env, now: number): Promise<void> {
   const missing = await env.DB.prepare(
     `SELECT j.id FROM jobs j INDEXED BY jobs_webhook_finished LEFT JOIN webhook_deliveries d ON d.job_id = j.id AND d."trigger" = 'final'
      WHERE j.webhook_url IS NOT NULL AND j.status IN ('completed', 'failed', 'cancelled')
-       AND j.completed_at BETWEEN ? AND ? AND d.id IS NULL LIMIT ?`,
+       AND j.completed_at BETWEEN ? AND ? AND d.id IS NULL
+       -- a job whose store is still copying gets its final delivery when the store ends (src/destinations/store.ts)
+       AND (j.store_status IS NULL OR j.store_status != 'pending') LIMIT ?`,
   )
     .bind(now - missingLookbackMs, now - stalledAfterMs, sweepBatchSize)
     .all<{ id: string }>();

@@ -26,6 +26,7 @@ const anyClientError = {
 };
 
 const jobId = { name: "id", in: "path", required: true, description: "The job's id (`job_…`).", schema: { type: "string" } };
+const destinationId = { name: "id", in: "path", required: true, description: "The destination's id (`dst_…`).", schema: { type: "string" } };
 const uploadId = { name: "id", in: "path", required: true, description: "The upload's id (`upl_…`).", schema: { type: "string" } };
 const ok = (description: string, schema: JsonSchema, extraHeaders: Record<string, unknown> = {}) => ({
   description,
@@ -149,6 +150,63 @@ export function paths(): Record<string, Record<string, JsonSchema>> {
         description: "A new delivery (new `webhook-id`, same retry schedule) to the job's `webhookUrl`. 400 when the job has no `webhookUrl` or has not finished.",
         parameters: [jobId],
         responses: { "202": ok("The new delivery.", schemaRef("WebhookDelivery")), ...errors("invalid_input", "unauthorized", "not_found") },
+      },
+    },
+    "/v1/destinations": {
+      post: {
+        operationId: "createDestination",
+        tags: ["destinations"],
+        summary: "Register a destination bucket",
+        description:
+          "An S3-compatible bucket (AWS S3, R2 through its S3 API with region `auto`, MinIO…) that jobs created with `store` copy their outputs to. Created only after a check: a small object written and deleted under `.media-jobs-check/`; when that fails the answer is 400 naming the field, the `problem` (`unreachable`, `bucket_missing`, `forbidden`, `error`) and the bucket's status and S3 code. The secret access key is stored encrypted and never returned (docs/destinations.md).",
+        requestBody: {
+          required: true,
+          content: json(schemaRef("CreateDestinationRequest"), {
+            name: "archive",
+            endpoint: "https://s3.eu-west-1.amazonaws.com",
+            bucket: "acme-media",
+            region: "eu-west-1",
+            accessKeyId: "AKIA…",
+            secretAccessKey: "…",
+          }),
+        },
+        responses: {
+          "201": ok("Created, its check passed.", schemaRef("Destination"), { Location: { description: "`/v1/destinations/{id}`.", schema: { type: "string" } } }),
+          ...errors("invalid_input", "unauthorized"),
+        },
+      },
+      get: {
+        operationId: "listDestinations",
+        tags: ["destinations"],
+        summary: "The organization's destinations",
+        responses: { "200": ok("Newest first.", schemaRef("DestinationList")), ...errors("unauthorized", "rate_limit_exceeded") },
+      },
+    },
+    "/v1/destinations/{id}": {
+      get: {
+        operationId: "getDestination",
+        tags: ["destinations"],
+        summary: "A destination",
+        parameters: [destinationId],
+        responses: { "200": ok("The destination, without its secret.", schemaRef("Destination")), ...errors("unauthorized", "not_found", "rate_limit_exceeded") },
+      },
+      delete: {
+        operationId: "deleteDestination",
+        tags: ["destinations"],
+        summary: "Delete a destination",
+        description: "Jobs already completed keep what was copied; a store still pending to it fails (`the destination was deleted`).",
+        parameters: [destinationId],
+        responses: { "204": { description: "Deleted.", headers: { "X-Request-Id": headerRef("X-Request-Id") } }, ...errors("unauthorized", "not_found") },
+      },
+    },
+    "/v1/destinations/{id}/check": {
+      post: {
+        operationId: "checkDestination",
+        tags: ["destinations"],
+        summary: "Check a destination now",
+        description: "Writes and deletes a small object; `ok: false` says which step failed and why, with the bucket's status and S3 error code.",
+        parameters: [destinationId],
+        responses: { "200": ok("The check's outcome.", schemaRef("DestinationCheck")), ...errors("unauthorized", "not_found") },
       },
     },
     "/v1/uploads": {

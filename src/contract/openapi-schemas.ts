@@ -4,6 +4,7 @@
 // optional, and are stated in the description), responses as the service writes them. Nothing here restates a job type's
 // fields: the request dialects and the webhook payload are assembled from the same
 // params and result schemas that validate requests and type the client library.
+import { CHECK_PROBLEMS, createDestinationBody, destination, destinationCheck, jobStoreView } from "./destinations.ts";
 import { z } from "zod";
 import { createJobFields } from "./create-job.ts";
 import { API_ERROR_CODES, API_ERRORS, type ApiErrorCode } from "./errors.ts";
@@ -51,6 +52,7 @@ function requestComponents(): Record<string, JsonSchema> {
   registry.add(createJobFields, { id: "CreateJobEnvelope" });
   registry.add(createUploadRequest, { id: "CreateUploadRequest" });
   registry.add(createUploadTokenRequest, { id: "CreateUploadTokenRequest" });
+  registry.add(createDestinationBody, { id: "CreateDestinationRequest" });
   const converted = convert(registry, "input");
   const { CreateJobEnvelope: envelope, ...schemas } = converted;
   const envelopeProperties = envelope!.properties as Record<string, JsonSchema>;
@@ -102,6 +104,10 @@ function requestComponents(): Record<string, JsonSchema> {
 const fieldIssue = z.object({
   path: z.string().describe("The field as the request named it, such as `options.quality` or `params.url`."),
   message: z.string(),
+  // A destination whose check failed (POST /v1/destinations) says how, beside the field.
+  problem: z.enum(CHECK_PROBLEMS).optional().describe("A destination's failed check: `unreachable`, `bucket_missing`, `forbidden` or `error`."),
+  status: z.int().nullable().optional().describe("A destination's failed check: the bucket's HTTP status, null when it did not answer."),
+  code: z.string().nullable().optional().describe("A destination's failed check: the bucket's S3 error code (`InvalidAccessKeyId`, `NoSuchBucket`…)."),
 });
 
 const rateLimitDetails = z.object({
@@ -239,6 +245,10 @@ function responseComponents(): Record<string, JsonSchema> {
   registry.add(usage, { id: "Usage" });
   registry.add(webhookDelivery, { id: "WebhookDelivery" });
   registry.add(z.object({ data: z.array(webhookDelivery).describe("Newest first.") }), { id: "WebhookDeliveryList" });
+  registry.add(jobStoreView, { id: "JobStore" });
+  registry.add(destination, { id: "Destination" });
+  registry.add(z.object({ data: z.array(destination).describe("Newest first.") }), { id: "DestinationList" });
+  registry.add(destinationCheck, { id: "DestinationCheck" });
   registry.add(fieldIssue, { id: "FieldIssue" });
   registry.add(rateLimitDetails, { id: "RateLimitDetails" });
   registry.add(sizeLimitDetails, { id: "SizeLimitDetails" });

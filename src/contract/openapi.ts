@@ -93,6 +93,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: "jobs", description: "Create, read, list and cancel jobs." },
       { name: "webhooks", description: "Delivery log and redelivery of job webhooks." },
       { name: "uploads", description: "Direct uploads of inputs." },
+      { name: "destinations", description: "The organization's own S3-compatible buckets, where jobs created with `store` copy their outputs." },
       { name: "usage", description: "Plan, limits and current use." },
       { name: "files", description: "Signed downloads of outputs." },
       { name: "meta", description: "Health and this document." },

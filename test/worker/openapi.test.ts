@@ -525,6 +525,41 @@ describe("real answers of the downloads and the rest", () => {
   });
 });
 
+describe("real answers of the destinations routes (a real S3 server, test/support/s3-setup.ts)", () => {
+  it("create 201 and 400 with the check's problem, list, get, check (ok and not), delete 204 and 404, and a job's store", async () => {
+    const { key } = await newKey();
+    const s3Url = (testEnv as unknown as { S3_URL: string }).S3_URL;
+    const body = { name: "archive", endpoint: s3Url, bucket: "media-jobs-dest", region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER", forcePathStyle: true };
+    const created = await call("POST", "/v1/destinations", { key, body });
+    expect(created.status).toBe(201);
+    conforms("post", "/v1/destinations", created);
+    const refused = await call("POST", "/v1/destinations", { key, body: { ...body, accessKeyId: "NOPE" } });
+    expect(refused.status).toBe(400);
+    conforms("post", "/v1/destinations", refused);
+    conforms("get", "/v1/destinations", await call("GET", "/v1/destinations", { key }));
+    conforms("get", "/v1/destinations/{id}", await call("GET", `/v1/destinations/${created.json.id}`, { key }));
+    const checked = await call("POST", `/v1/destinations/${created.json.id}/check`, { key });
+    expect(checked.json.ok).toBe(true);
+    conforms("post", "/v1/destinations/{id}/check", checked);
+
+    const job = await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image"), store: { destination: created.json.id, prefix: "docs/" } } });
+    expect(job.status).toBe(201);
+    const stored = await waitFor(async () => {
+      const res = await call("GET", `/v1/jobs/${job.json.id}`, { key });
+      return res.json.store?.status === "stored" ? res : undefined;
+    }, "the store");
+    conforms("get", "/v1/jobs/{id}", stored);
+
+    const deleted = await call("DELETE", `/v1/destinations/${created.json.id}`, { key });
+    expect(deleted.status).toBe(204);
+    conforms("delete", "/v1/destinations/{id}", deleted);
+    const gone = await call("DELETE", `/v1/destinations/${created.json.id}`, { key });
+    expect(gone.status).toBe(404);
+    conforms("delete", "/v1/destinations/{id}", gone);
+    conforms("post", "/v1/destinations/{id}/check", await call("POST", `/v1/destinations/${created.json.id}/check`, { key }));
+  });
+});
+
 describe("coverage", () => {
   // Runs after the tests above (a file's tests run in order): every operation had a real answer checked.
   it("every operation of the document had at least one real answer checked against it", () => {

@@ -65,6 +65,8 @@ export type EnqueueJobInput<T extends JobType = JobType> = {
     webhookSecret?: string;
     /** Your own key–value strings, returned with the job and filterable in `listJobs` (docs/api.md). */
     metadata?: Record<string, string>;
+    /** Copies each output to one of your destinations when the job completes (docs/destinations.md). */
+    store?: { destination: string; prefix?: string };
   };
 }[T];
 

@@ -78,11 +78,11 @@ export class MediaJobsClient extends AccountMethods {
    * ```
    */
   async enqueueJob<T extends JobType>(input: EnqueueJobInput<T>, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
-    const { type, params, priority, webhookUrl, webhookSecret, metadata } = input;
+    const { type, params, priority, webhookUrl, webhookSecret, metadata, store } = input;
     const { data: created } = await this.context.request<HttpCreated>({
       method: "POST",
       path: "/jobs",
-      body: { type, params, priority, webhookUrl, webhookSecret, metadata },
+      body: { type, params, priority, webhookUrl, webhookSecret, metadata, store },
       headers: { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() },
       signal: options.signal,
     });

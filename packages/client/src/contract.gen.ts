@@ -124,6 +124,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's destinations */
+        get: operations["listDestinations"];
+        put?: never;
+        /**
+         * Register a destination bucket
+         * @description An S3-compatible bucket (AWS S3, R2 through its S3 API with region `auto`, MinIO…) that jobs created with `store` copy their outputs to. Created only after a check: a small object written and deleted under `.media-jobs-check/`; when that fails the answer is 400 naming the field, the `problem` (`unreachable`, `bucket_missing`, `forbidden`, `error`) and the bucket's status and S3 code. The secret access key is stored encrypted and never returned (docs/destinations.md).
+         */
+        post: operations["createDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/destinations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A destination */
+        get: operations["getDestination"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a destination
+         * @description Jobs already completed keep what was copied; a store still pending to it fails (`the destination was deleted`).
+         */
+        delete: operations["deleteDestination"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/destinations/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a destination now
+         * @description Writes and deletes a small object; `ok: false` says which step failed and why, with the bucket's status and S3 error code.
+         */
+        post: operations["checkDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/uploads": {
         parameters: {
             query?: never;
@@ -896,6 +958,20 @@ export interface components {
             /** @description A token to finish this resumable upload (HEAD and PATCH it, from a page whose token expired); it creates none. Not with `maxUploads` or `maxBytes`. */
             uploadId?: string;
         };
+        CreateDestinationRequest: {
+            /** @description A name to tell it by. */
+            name: string;
+            /** @description The S3 API's origin, such as `https://s3.eu-west-1.amazonaws.com` or `https://<account>.r2.cloudflarestorage.com`. */
+            endpoint: string;
+            bucket: string;
+            /** @description The signing region; `auto` for R2. */
+            region: string;
+            accessKeyId: string;
+            /** @description Stored encrypted; never returned. */
+            secretAccessKey: string;
+            /** @description Path-style URLs (`endpoint/bucket/key`) instead of virtual-hosted ones (`bucket.endpoint/key`). Default: `false`. */
+            forcePathStyle?: boolean;
+        };
         /** @description The HTTP dialect's `options` of a compress-video job: its params other than `url`. */
         CompressVideoOptions: {
             /**
@@ -960,6 +1036,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a compressVideo job (client-library dialect): every param, `url` included, in `params`. */
         CreateCompressVideoSdkRequest: {
@@ -981,6 +1064,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a compress-image job: its params other than `url`. */
@@ -1050,6 +1140,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a compressImage job (client-library dialect): every param, `url` included, in `params`. */
         CreateCompressImageSdkRequest: {
@@ -1071,6 +1168,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a compress-pdf job: its params other than `url`. */
@@ -1106,6 +1210,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a compressPdf job (client-library dialect): every param, `url` included, in `params`. */
         CreateCompressPdfSdkRequest: {
@@ -1127,6 +1238,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a video-thumbnail job: its params other than `url`. */
@@ -1199,6 +1317,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a videoThumbnail job (client-library dialect): every param, `url` included, in `params`. */
         CreateVideoThumbnailSdkRequest: {
@@ -1220,6 +1345,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a extract-audio job: its params other than `url`. */
@@ -1267,6 +1399,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a extractAudio job (client-library dialect): every param, `url` included, in `params`. */
         CreateExtractAudioSdkRequest: {
@@ -1288,6 +1427,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a audio-waveform job: its params other than `url`. */
@@ -1326,6 +1472,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a audioWaveform job (client-library dialect): every param, `url` included, in `params`. */
         CreateAudioWaveformSdkRequest: {
@@ -1347,6 +1500,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a video-extraction job: its params other than `url`. */
@@ -1577,6 +1737,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a videoExtraction job (client-library dialect): every param, `url` included, in `params`. */
         CreateVideoExtractionSdkRequest: {
@@ -1598,6 +1765,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a video-storyboard job: its params other than `url`. */
@@ -1662,6 +1836,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a videoStoryboard job (client-library dialect): every param, `url` included, in `params`. */
         CreateVideoStoryboardSdkRequest: {
@@ -1683,6 +1864,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a video-preview job: its params other than `url`. */
@@ -1749,6 +1937,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a videoPreview job (client-library dialect): every param, `url` included, in `params`. */
         CreateVideoPreviewSdkRequest: {
@@ -1770,6 +1965,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description The HTTP dialect's `options` of a video-adaptive job: its params other than `url`. */
@@ -1843,6 +2045,13 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
         };
         /** @description Creates a videoAdaptive job (client-library dialect): every param, `url` included, in `params`. */
         CreateVideoAdaptiveSdkRequest: {
@@ -1864,6 +2073,13 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
             };
         };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
@@ -1925,6 +2141,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         CompressImageResult: {
             url: string;
@@ -1980,6 +2197,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         CompressPdfResult: {
             url: string;
@@ -2032,6 +2250,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         VideoThumbnailResult: {
             url: string;
@@ -2086,6 +2305,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         ExtractAudioResult: {
             url: string;
@@ -2153,6 +2373,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         AudioWaveformResult: {
             url: string;
@@ -2217,6 +2438,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         VideoExtractionResult: {
             audio: {
@@ -2284,6 +2506,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         VideoStoryboardResult: {
             url: string;
@@ -2353,6 +2576,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         VideoPreviewResult: {
             url: string;
@@ -2416,6 +2640,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         VideoAdaptiveResult: {
             url: string;
@@ -2494,6 +2719,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
         };
         CompressVideoCompletedSdkJob: {
             id: string;
@@ -2522,6 +2748,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -2576,6 +2803,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -2627,6 +2855,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -2675,6 +2904,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -2725,6 +2955,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -2788,6 +3019,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -2848,6 +3080,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -2911,6 +3144,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -2976,6 +3210,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3035,6 +3270,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3109,6 +3345,7 @@ export interface components {
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
             };
+            store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3331,10 +3568,61 @@ export interface components {
             /** @description Newest first. */
             data: components["schemas"]["WebhookDelivery"][];
         };
+        /** @description Where the outputs are copied (docs/destinations.md). */
+        JobStore: {
+            destination: string;
+            prefix: string;
+            status: ("pending" | "stored" | "failed") | null;
+            objects: {
+                /** @description The output's name. */
+                name: string;
+                /** @description Its key in the destination bucket. */
+                key: string;
+                /** @enum {string} */
+                status: "pending" | "stored" | "failed";
+                size: number;
+                etag: string | null;
+                error: string | null;
+            }[];
+        };
+        Destination: {
+            id: string;
+            name: string;
+            endpoint: string;
+            bucket: string;
+            region: string;
+            accessKeyId: string;
+            secretAccessKeyLast4: string;
+            forcePathStyle: boolean;
+            createdAt: string;
+        };
+        DestinationList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Destination"][];
+        };
+        DestinationCheck: {
+            ok: boolean;
+            /** @enum {string} */
+            step?: "write" | "delete";
+            /** @enum {string} */
+            problem?: "unreachable" | "bucket_missing" | "forbidden" | "error";
+            status?: number | null;
+            code?: string | null;
+            message?: string;
+        };
         FieldIssue: {
             /** @description The field as the request named it, such as `options.quality` or `params.url`. */
             path: string;
             message: string;
+            /**
+             * @description A destination's failed check: `unreachable`, `bucket_missing`, `forbidden` or `error`.
+             * @enum {string}
+             */
+            problem?: "unreachable" | "bucket_missing" | "forbidden" | "error";
+            /** @description A destination's failed check: the bucket's HTTP status, null when it did not answer. */
+            status?: number | null;
+            /** @description A destination's failed check: the bucket's S3 error code (`InvalidAccessKeyId`, `NoSuchBucket`…). */
+            code?: string | null;
         };
         RateLimitDetails: {
             /** @description The limit that refused the request, as the RateLimit-Policy and RateLimit headers name it: `jobs-per-hour`, `uploads-per-hour`, `open-uploads` (resumable uploads unfinished at once) or `reads`. */
@@ -4106,6 +4394,150 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "archive",
+                 *       "endpoint": "https://s3.eu-west-1.amazonaws.com",
+                 *       "bucket": "acme-media",
+                 *       "region": "eu-west-1",
+                 *       "accessKeyId": "AKIA…",
+                 *       "secretAccessKey": "…"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateDestinationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, its check passed. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `/v1/destinations/{id}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Destination"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The destination's id (`dst_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination, without its secret. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Destination"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The destination's id (`dst_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    checkDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The destination's id (`dst_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check's outcome. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationCheck"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];

@@ -132,3 +132,27 @@ export type JobOf<T extends JobType> = Extract<SdkJob, { type: T }>;
  * ```
  */
 export type CompletedJob<T extends JobType = JobType> = Extract<SdkJob, { type: T; status: "completed" }>;
+
+/**
+ * A destination: an S3-compatible bucket of your organization that jobs created with
+ * `store` copy their outputs to (docs/destinations.md). Its secret is never returned: only
+ * its last 4 characters.
+ *
+ * @example
+ * ```ts
+ * const { id, bucket, secretAccessKeyLast4 }: Destination = await client.getDestination("dst_…");
+ * ```
+ */
+export type Destination = Schemas["Destination"];
+
+/** What `createDestination` takes; `forcePathStyle` defaults to false. */
+export type CreateDestinationInput = Schemas["CreateDestinationRequest"];
+
+/**
+ * A destination's check: `ok`, or the failing step, the `problem` (`unreachable`,
+ * `bucket_missing`, `forbidden`, `error`), and the bucket's status and S3 error code.
+ */
+export type DestinationCheck = Schemas["DestinationCheck"];
+
+/** A job's copy to its destination, each output with its key, size, ETag and status. */
+export type JobStore = Schemas["JobStore"];

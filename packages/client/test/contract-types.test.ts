@@ -32,6 +32,11 @@ const CLIENT_METHODS: Record<string, keyof MediaJobsClient> = {
   getUpload: "getUpload",
   createUploadToken: "createUploadToken",
   streamJobEvents: "jobEvents",
+  createDestination: "createDestination",
+  listDestinations: "listDestinations",
+  getDestination: "getDestination",
+  deleteDestination: "deleteDestination",
+  checkDestination: "checkDestination",
 };
 // putUploadContent is the target a created upload names; uploadFile PUTs to it. The tus
 // operations are the protocol uploadFile speaks for large files (and tus clients speak).

@@ -498,3 +498,35 @@ describe("favicon", () => {
     expect(signIn.html).toContain('<link rel="icon" href="/favicon.ico" type="image/svg+xml"/>');
   });
 });
+
+describe("destinations page", () => {
+  it("adds a destination after its check (refusing one that fails, naming why), checks it, never shows the secret, deletes it", async () => {
+    const user = await newUser();
+    const b = await signedIn(user);
+    const s3Url = (testEnv as unknown as { S3_URL: string }).S3_URL;
+    const form = { name: "archive", endpoint: s3Url, bucket: "media-jobs-dest", region: "us-east-1", accessKeyId: "S3RVER", forcePathStyle: "true" };
+    const page = await b.request("GET", "/dashboard/destinations");
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("No destinations yet.");
+
+    const refused = await b.request("POST", "/dashboard/destinations", { ...form, bucket: "no-such-bucket", secretAccessKey: "S3RVER-secret", _csrf: b.csrf });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain("bucket_missing, NoSuchBucket");
+    expect(refused.html).not.toContain("S3RVER-secret");
+
+    const added = await b.request("POST", "/dashboard/destinations", { ...form, secretAccessKey: "S3RVER-secret", _csrf: b.csrf });
+    expect(added.status).toBe(200);
+    expect(added.html).toContain("Destination archive added");
+    expect(added.html).toContain("…cret");
+    expect(added.html).not.toContain("S3RVER-secret");
+    const [row] = await env.DB.prepare("SELECT id FROM destinations WHERE org_id = ?").bind(user.orgId).all<{ id: string }>().then((r) => r.results);
+
+    const checked = await b.request("POST", `/dashboard/destinations/${row!.id}/check`, { _csrf: b.csrf });
+    expect(checked.html).toContain("archive: the check write and delete succeeded.");
+    const forged = await b.request("POST", `/dashboard/destinations/${row!.id}/delete`, { _csrf: "x".repeat(32) });
+    expect(forged.status).toBe(403);
+    const deleted = await b.request("POST", `/dashboard/destinations/${row!.id}/delete`, { _csrf: b.csrf });
+    expect(deleted.status).toBe(303);
+    expect((await b.request("GET", "/dashboard/destinations")).html).toContain("No destinations yet.");
+  });
+});

@@ -98,13 +98,14 @@ progress{width:12rem;max-width:100%}
 }
 `;
 
-export type NavItem = "jobs" | "usage" | "keys" | "webhooks" | "account";
+export type NavItem = "jobs" | "usage" | "keys" | "webhooks" | "destinations" | "account";
 
 const NAV: { id: NavItem; href: string; label: string }[] = [
   { id: "jobs", href: "/dashboard/jobs", label: "Jobs" },
   { id: "usage", href: "/dashboard/usage", label: "Usage" },
   { id: "keys", href: "/dashboard/keys", label: "API keys" },
   { id: "webhooks", href: "/dashboard/webhooks", label: "Webhooks" },
+  { id: "destinations", href: "/dashboard/destinations", label: "Destinations" },
   { id: "account", href: "/dashboard/account", label: "Account" },
 ];
 

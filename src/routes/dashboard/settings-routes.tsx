@@ -13,6 +13,10 @@ import { formText, viewer, type Ctx, type DashboardEnv } from "./context.ts";
 import { KeysPage, RevokeKeyPage } from "./keys.tsx";
 import { findOrgKey, latestWebhookUrl, revokeOrgKey } from "./queries.ts";
 import { RotateSecretPage, WebhooksPage } from "./webhooks.tsx";
+import { createDestinationBody } from "../../contract/destinations.ts";
+import { deleteOrgDestination, findOrgDestination, listOrgDestinations } from "../../db/destinations.ts";
+import { checkStoredDestination, createDestination } from "../../destinations/registry.ts";
+import { DeleteDestinationPage, DestinationsPage } from "./destinations.tsx";
 
 export const settingsRoutes = new Hono<DashboardEnv>();
 
@@ -98,4 +102,52 @@ settingsRoutes.post("/webhooks/test", async (c) => {
   }
   const tested = await sendTestWebhook(c.env, c.get("org"), url);
   return webhooksPage(c, false, { testUrl: url, tested: { ...tested, url } });
+});
+
+// Settings → Destinations.
+async function destinationsPage(c: Ctx, extra: Partial<Parameters<typeof DestinationsPage>[0]> = {}, status: 200 | 400 = 200) {
+  const destinations = await listOrgDestinations(database(c.env.DB), c.get("org").id);
+  return c.html(<DestinationsPage nonce={c.get("nonce")} viewer={viewer(c)} destinations={destinations} {...extra} />, status);
+}
+
+settingsRoutes.get("/destinations", (c) => destinationsPage(c, { deleted: c.req.query("deleted") === "1" }));
+
+settingsRoutes.post("/destinations", async (c) => {
+  const fields = {
+    name: (await formText(c, "name"))?.trim(),
+    endpoint: (await formText(c, "endpoint"))?.trim(),
+    bucket: (await formText(c, "bucket"))?.trim(),
+    region: (await formText(c, "region"))?.trim(),
+    accessKeyId: (await formText(c, "accessKeyId"))?.trim(),
+  };
+  const forcePathStyle = (await formText(c, "forcePathStyle")) === "true";
+  const form = { ...fields, forcePathStyle };
+  const parsed = createDestinationBody.safeParse({ ...form, secretAccessKey: (await formText(c, "secretAccessKey"))?.trim() });
+  if (!parsed.success) return destinationsPage(c, { form, error: "Fill in every field (the endpoint as a full URL)." }, 400);
+  const outcome = await createDestination(c.env, c.get("org").id, parsed.data);
+  if (!outcome.ok) {
+    const error = "refused" in outcome ? `The endpoint is refused: ${outcome.refused}.` : `The check failed (${outcome.check.problem}${outcome.check.code ? `, ${outcome.check.code}` : ""}): ${outcome.check.message}`;
+    return destinationsPage(c, { form, error }, 400);
+  }
+  return destinationsPage(c, { created: outcome.row.name });
+});
+
+settingsRoutes.post("/destinations/:id/check", async (c) => {
+  const destination = await findOrgDestination(database(c.env.DB), c.get("org").id, c.req.param("id"));
+  if (!destination) throw new AppError("not_found", "There is no such destination in this organization.");
+  const result = await checkStoredDestination(c.env, destination);
+  return destinationsPage(c, { checked: { name: destination.name, result } });
+});
+
+settingsRoutes.get("/destinations/:id/delete", async (c) => {
+  const destination = await findOrgDestination(database(c.env.DB), c.get("org").id, c.req.param("id"));
+  if (!destination) throw new AppError("not_found", "There is no such destination in this organization.");
+  return c.html(<DeleteDestinationPage nonce={c.get("nonce")} viewer={viewer(c)} destination={destination} />);
+});
+
+settingsRoutes.post("/destinations/:id/delete", async (c) => {
+  if (!(await deleteOrgDestination(database(c.env.DB), c.get("org").id, c.req.param("id")))) {
+    throw new AppError("not_found", "There is no such destination in this organization.");
+  }
+  return c.redirect("/dashboard/destinations?deleted=1", 303);
 });

@@ -44,7 +44,19 @@ describe("wrangler.toml holds the tunables' values", () => {
     expect(webhooks.retryDelaysS).toHaveLength(webhooks.maxAttempts - 1);
   });
 
-  it("limits reads at readRate, with a period the rate-limiting binding accepts (10 or 60 s)", () => {
+  it("dead-letters a store message after the last attempt: max_retries = store.maxAttempts - 1; parts S3 accepts; a lost store resent only after the longest delay", () => {
+    const { store } = TUNABLES;
+    expect(consumer("media-jobs-store")).toMatchObject({ max_retries: store.maxAttempts - 1, dead_letter_queue: "media-jobs-store-dlq" });
+    expect(consumer("media-jobs-store-dlq")).toBeDefined();
+    expect(store.retryDelaysS).toHaveLength(store.maxAttempts - 1);
+    // S3: every part but the last at least 5 MiB, at most 10,000 parts (80 GB at 8 MiB).
+    expect(store.partBytes).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+    expect(store.multipartThresholdBytes).toBeGreaterThanOrEqual(store.partBytes);
+    expect(store.stalledAfterMs).toBeGreaterThan(Math.max(...store.retryDelaysS) * 1000);
+    expect(Math.max(...store.retryDelaysS)).toBeLessThanOrEqual(TUNABLES.webhooks.maxQueueDelayS);
+  });
+
+    it("limits reads at readRate, with a period the rate-limiting binding accepts (10 or 60 s)", () => {
     const binding = config.ratelimits?.find((r) => r.name === "READ_RATE_LIMITER");
     expect(binding?.simple).toEqual({ limit: readRate.requests, period: readRate.periodS });
     expect([10, 60]).toContain(readRate.periodS);

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client.ts";
 import { storeObjectsOf } from "../../src/db/destinations.ts";
 import { findJob } from "../../src/db/jobs.ts";
-import { consumeDeadStore, consumeStore, type StoreMessage } from "../../src/destinations/store.ts";
+import { consumeDeadStore, consumeStore, sweepStores, type StoreMessage } from "../../src/destinations/store.ts";
+import { sweepDeliveries } from "../../src/webhooks/schedule.ts";
 import { openSecret } from "../../src/destinations/secret-box.ts";
 import { outputKey } from "../../src/files/r2-keys.ts";
 import { TUNABLES, type Tunables } from "../../src/lib/tunables.ts";
@@ -217,5 +218,37 @@ describe("a job's store", () => {
     await consumeDeadStore(dead, testEnv);
     expect((await findJob(database(testEnv.DB), created.json.id))!.storeStatus).toBe("failed");
     expect(orgId).toBeTruthy();
+  });
+});
+
+describe("the cron and a pending store", () => {
+  it("resends a store with no attempt recorded for store.stalledAfterMs, and leaves its final webhook to the store", async () => {
+    const { orgId } = await newKey();
+    const now = Date.now();
+    const completedAt = now - TUNABLES.store.stalledAfterMs - 60_000;
+    const job = await storedJob(orgId, {
+      status: "completed",
+      completedAt,
+      createdAt: completedAt - 1000,
+      result: {},
+      webhookUrl: `${s3.WEBHOOK_RECEIVER_URL}/ok?id=${crypto.randomUUID()}`,
+      storeDestinationId: "dst_gone",
+      storePrefix: "",
+      storeStatus: "pending",
+    });
+    const recent = await storedJob(orgId, { status: "completed", completedAt: now, result: {}, storeDestinationId: "dst_gone", storePrefix: "", storeStatus: "pending" });
+    // The webhook sweep's window (finished 10 min to 24 h ago) holds the first job, which has no delivery: the store's end sends it.
+    await sweepDeliveries(testEnv, now);
+    const deliveries = await testEnv.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE job_id = ?").bind(job.id).first<{ n: number }>();
+    expect(deliveries!.n).toBe(0);
+
+    const sent = await sweepStores(testEnv, now);
+    expect(sent).toBeGreaterThanOrEqual(1);
+    // The resent message reaches the consumer: the destination is gone, so the store fails and the webhook is scheduled then.
+    await waitFor(async () => ((await findJob(database(testEnv.DB), job.id))!.storeStatus === "failed" ? true : undefined), "the resent store to end");
+    const after = await testEnv.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE job_id = ?").bind(job.id).first<{ n: number }>();
+    expect(after!.n).toBe(1);
+    // A store completed just now is not resent by this sweep.
+    expect((await findJob(database(testEnv.DB), recent.id))!.storeStatus).toBe("pending");
   });
 });

@@ -14,7 +14,8 @@ export function ensureDevVars(root: string): Record<string, string> {
     const have = readDevVars(path);
     const missing = [...readFileSync(`${root}/.dev.vars.example`, "utf8").matchAll(/^([A-Z0-9_]+)=generate$/gm)].map((m) => m[1]!).filter((name) => !(name in have));
     if (missing.length > 0) {
-      appendFileSync(path, missing.map((name) => `\n${name}=${randomBytes(24).toString("hex")}\n`).join(""));
+      const ending = readFileSync(path, "utf8").endsWith("\n") ? "" : "\n";
+      appendFileSync(path, ending + missing.map((name) => `${name}=${randomBytes(24).toString("hex")}\n`).join(""));
       console.log(`added ${missing.join(", ")} to .dev.vars`);
     }
   }

@@ -1,6 +1,7 @@
 // The two dialects of one job model (docs/api.md, docs/sdk.md): the HTTP job nests results under
 // `result` and says `queued`; the client library and the webhook payload put results at
 // the root, say `pending`, and carry the error as its message.
+import type { JobStoreView } from "./destinations.ts";
 import type { HttpJob, JobErrorCode, JobStatus, JobTimings } from "./job.ts";
 import { canonicalJobType, type JobType } from "./names.ts";
 import type { JobResult } from "./registry.ts";
@@ -23,6 +24,8 @@ interface SdkJobBase<T extends JobType> {
   metadata: Record<string, string>;
   /** Where the job's time went, in milliseconds; each phase null until measured. */
   timings: JobTimings;
+  /** Where the outputs are copied, for a job created with `store` (docs/destinations.md). */
+  store?: JobStoreView;
 }
 
 type SdkJobOf<T extends JobType> =

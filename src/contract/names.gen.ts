@@ -7,6 +7,7 @@ export const JOB_TYPE_HTTP_NAMES = {
   compressPdf: "compress-pdf",
   videoThumbnail: "video-thumbnail",
   extractAudio: "extract-audio",
+  audioWaveform: "audio-waveform",
   videoExtraction: "video-extraction",
   videoStoryboard: "video-storyboard",
   videoPreview: "video-preview",

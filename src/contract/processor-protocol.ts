@@ -186,10 +186,14 @@ export const OUTPUT_CONTENT_TYPES: readonly string[] = [
   "video/webm",
   "audio/mp4",
   "audio/mpeg",
+  "audio/ogg",
+  "audio/flac",
+  "audio/wav",
   "application/pdf",
   "application/vnd.apple.mpegurl",
   "application/dash+xml",
   "text/vtt",
+  "application/json",
 ];
 
 /** The largest output stored: R2's limit for one PUT (5 GiB less 5 MiB, developers.cloudflare.com/r2/platform/limits). */

@@ -7,6 +7,7 @@ import { compressImage } from "./jobs/compress-image.ts";
 import { compressPdf } from "./jobs/compress-pdf.ts";
 import { compressVideo } from "./jobs/compress-video.ts";
 import { extractAudio } from "./jobs/extract-audio.ts";
+import { audioWaveform } from "./jobs/audio-waveform.ts";
 import { videoAdaptive } from "./jobs/video-adaptive.ts";
 import { videoExtraction } from "./jobs/video-extraction.ts";
 import { videoStoryboard } from "./jobs/video-storyboard.ts";
@@ -25,6 +26,7 @@ export const jobTypes = {
   compressPdf,
   videoThumbnail,
   extractAudio,
+  audioWaveform,
   videoExtraction,
   videoStoryboard,
   videoPreview,

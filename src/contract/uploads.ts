@@ -14,12 +14,13 @@ export const UPLOAD_LIMITS = {
 
 const IMAGE = ["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif", "image/tiff"] as const;
 const VIDEO = ["video/mp4", "video/quicktime", "video/webm", "video/x-matroska", "video/mpeg", "video/x-msvideo", "video/ogg"] as const;
+const AUDIO = ["audio/mpeg", "audio/mp4", "audio/aac", "audio/wav", "audio/x-wav", "audio/flac", "audio/ogg", "audio/webm", "audio/x-matroska"] as const;
 const PDF = ["application/pdf"] as const;
 
 /** The media types an upload may declare, by kind; each job type's definition (jobs/) names the kind it takes. */
-export const UPLOAD_MEDIA = { image: IMAGE, video: VIDEO, pdf: PDF } as const;
+export const UPLOAD_MEDIA = { image: IMAGE, video: VIDEO, audio: AUDIO, pdf: PDF } as const;
 
-export const UPLOADABLE_CONTENT_TYPES = [...IMAGE, ...VIDEO, ...PDF] as const;
+export const UPLOADABLE_CONTENT_TYPES = [...IMAGE, ...VIDEO, ...AUDIO, ...PDF] as const;
 
 /** `upload:upl_…`: a job's input taken from one of the organization's uploads. */
 export const UPLOAD_REF = /^upload:(upl_[A-Za-z0-9]{24})$/;
@@ -75,6 +76,16 @@ export const UPLOAD_EXTENSIONS: Record<string, (typeof UPLOADABLE_CONTENT_TYPES)
   mpeg: "video/mpeg",
   avi: "video/x-msvideo",
   ogv: "video/ogg",
+  mp3: "audio/mpeg",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  wav: "audio/wav",
+  flac: "audio/flac",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  opus: "audio/ogg",
+  weba: "audio/webm",
+  mka: "audio/x-matroska",
   pdf: "application/pdf",
 };
 

@@ -29,7 +29,8 @@ export function sniffFamily(bytes: Uint8Array): MediaFamily | undefined {
 
 export function familyOf(contentType: string): MediaFamily | undefined {
   if (contentType.startsWith("image/")) return "image";
-  if (contentType.startsWith("video/")) return "video";
+  // Audio containers are the video ones (M4A is MP4, Ogg, Matroska) and read by the same tools: one family.
+  if (contentType.startsWith("video/") || contentType.startsWith("audio/")) return "video";
   if (contentType === "application/pdf") return "pdf";
   return undefined;
 }

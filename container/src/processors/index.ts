@@ -4,6 +4,7 @@ import type { JobType } from "../../../src/contract/registry.ts";
 import { compressImage } from "./compress-image.ts";
 import { compressVideo } from "./compress-video.ts";
 import { extractAudio } from "./extract-audio.ts";
+import { audioWaveform } from "./audio-waveform.ts";
 import { videoAdaptive } from "./video-adaptive.ts";
 import { videoExtraction } from "./video-extraction.ts";
 import { videoStoryboard } from "./video-storyboard.ts";
@@ -19,6 +20,7 @@ export const processors: { [T in JobType]: Processor<T> } = {
   compressVideo,
   videoThumbnail,
   extractAudio,
+  audioWaveform,
   videoExtraction,
   videoStoryboard,
   videoPreview,
@@ -36,6 +38,7 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
   "videoThumbnail",
   "videoExtraction",
   "extractAudio",
+  "audioWaveform",
   "compressVideo",
   "videoPreview",
   "videoStoryboard",
@@ -47,7 +50,7 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
  * starts its image tool as it starts, so its start (~80 ms of a Node process loading
  * libvips) overlaps the input's fetch. A watermark's does so for any type.
  */
-export const STARTS_IMAGE_TOOL: ReadonlySet<JobType> = new Set<JobType>(["compressImage", "videoThumbnail", "videoExtraction", "videoStoryboard", "videoPreview"]);
+export const STARTS_IMAGE_TOOL: ReadonlySet<JobType> = new Set<JobType>(["compressImage", "videoThumbnail", "videoExtraction", "videoStoryboard", "videoPreview", "audioWaveform"]);
 
 /**
  * The processes kept started for jobs (tools/ready-tools.ts): a probe, as every video and

@@ -22,6 +22,8 @@ export interface FfmpegOptions {
   onProgress?: (fraction: number) => void;
   /** What the run does, for messages: "encoding the video". */
   task: string;
+  /** ffmpeg's log level; `info` for a filter that reports on stderr (loudnorm's measurement). */
+  logLevel?: "error" | "info";
 }
 
 /** ffmpeg's time limit for an input: generous (60 s + 20× its length), never past the job's. */
@@ -40,7 +42,17 @@ export function encodeCpuSeconds(timeoutMs: number): number | undefined {
 
 export async function runFfmpeg(args: string[], options: FfmpegOptions): Promise<RunResult> {
   const onStdout = options.onProgress && options.durationS ? progressParser(options.durationS, options.onProgress) : undefined;
-  return checked(runTool("ffmpeg", [...globalOptions(), ...args], { signal: options.signal, timeoutMs: options.timeoutMs, onStdout, cpuS: encodeCpuSeconds(options.timeoutMs) }), options);
+  return checked(runTool("ffmpeg", [...globalOptions(options.logLevel), ...args], { signal: options.signal, timeoutMs: options.timeoutMs, onStdout, cpuS: encodeCpuSeconds(options.timeoutMs) }), options);
+}
+
+/**
+ * Runs ffmpeg writing its output to stdout (`pipe:1`), handed to `onData` as it comes, so a
+ * long decode is read as a stream, never held whole; no `-progress` then (the caller counts
+ * what it has read). The outcome in public words, as runFfmpeg's.
+ */
+export async function runFfmpegPipe(args: string[], options: Omit<FfmpegOptions, "durationS" | "onProgress">, onData: (chunk: Buffer) => void): Promise<RunResult> {
+  const global = ["-nostdin", "-hide_banner", "-nostats", "-loglevel", "error", "-y"];
+  return checked(runTool("ffmpeg", [...global, ...args], { signal: options.signal, timeoutMs: options.timeoutMs, onStdoutBytes: onData, cpuS: encodeCpuSeconds(options.timeoutMs) }), options);
 }
 
 /** A run's outcome in public words: cancelled, over its limit, or failed (ffmpeg's log as cause). */

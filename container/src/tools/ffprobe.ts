@@ -61,6 +61,8 @@ export interface AudioStream {
   /** Bits per second, or null when the container does not say (WebM, for one). */
   bitRate: number | null;
   channels: number;
+  /** Samples per second per channel, when ffprobe states it. */
+  sampleRate?: number;
   /** Seconds before the first sample: an MP3's encoder delay, for one. */
   startTime: number;
 }
@@ -138,6 +140,7 @@ export function parseProbe(json: unknown): MediaProbe | null {
         codec: audioRaw.codec_name ?? "unknown",
         bitRate: positive(audioRaw.bit_rate),
         channels: Number(audioRaw.channels) || 0,
+        ...(positive(audioRaw.sample_rate) ? { sampleRate: positive(audioRaw.sample_rate)! } : {}),
         startTime: positive(audioRaw.start_time) ?? 0,
       }
     : null;

@@ -40,6 +40,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Called with each chunk of stdout as it arrives (for progress parsing). */
   onStdout?: (chunk: string) => void;
+  /** Called with each chunk of stdout as bytes, for a tool that writes its data there; stdout is then neither decoded, nor kept, nor given to onStdout. */
+  onStdoutBytes?: (chunk: Buffer) => void;
   /** Largest stdout/stderr kept in memory, in bytes. */
   maxBuffer?: number;
   /**
@@ -157,10 +159,13 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
       );
     }
 
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      options.onStdout?.(chunk);
-      if (stdout.length < maxBuffer) stdout += chunk;
-    });
+    if (options.onStdoutBytes) child.stdout!.on("data", options.onStdoutBytes);
+    else {
+      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+        options.onStdout?.(chunk);
+        if (stdout.length < maxBuffer) stdout += chunk;
+      });
+    }
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       // Keep the tail: the last lines of a tool's stderr say why it failed.
       stderr = (stderr + chunk).slice(-maxBuffer);

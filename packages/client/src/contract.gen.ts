@@ -512,10 +512,37 @@ export interface components {
         ExtractAudioParams: {
             url: string;
             /**
+             * @description Default: `"mp3"`.
+             * @enum {string}
+             */
+            format?: "mp3" | "aac" | "opus" | "flac" | "wav";
+            /**
              * @description Default: `"medium"`.
              * @enum {string}
              */
             quality?: "low" | "medium" | "high";
+            /** @description Default: `false`. */
+            normalize?: boolean | {
+                /** @description Default: `-16`. */
+                integratedLufs?: number;
+                /** @description Default: `-1.5`. */
+                truePeakDb?: number;
+                /** @description Default: `11`. */
+                lra?: number;
+            };
+        };
+        AudioWaveformParams: {
+            url: string;
+            /** @description Width of the PNG in pixels; the whole length of the audio spans it. Default: `1800`. */
+            width?: number;
+            /** @description Height of the PNG in pixels; full scale reaches its top and bottom edges. Default: `280`. */
+            height?: number;
+            /** @description Colour of the waveform, `#rrggbb`. Default: `"#3b82f6"`. */
+            color?: string;
+            /** @description Colour behind the waveform, `#rrggbb`, or `"transparent"`. Default: `"transparent"`. */
+            backgroundColor?: string | "transparent";
+            /** @description Peaks (min/max pairs) a second of audio in the JSON, its resolution for zooming in (peaks.js zooms out from it, never further in). The PNG is drawn from them. Default: `100`. */
+            pointsPerSecond?: number;
         };
         VideoExtractionParams: {
             url: string;
@@ -857,7 +884,7 @@ export interface components {
              * @description The media type of the bytes; a job only takes an upload whose type fits it.
              * @enum {string}
              */
-            contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif" | "image/avif" | "image/tiff" | "video/mp4" | "video/quicktime" | "video/webm" | "video/x-matroska" | "video/mpeg" | "video/x-msvideo" | "video/ogg" | "application/pdf";
+            contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif" | "image/avif" | "image/tiff" | "video/mp4" | "video/quicktime" | "video/webm" | "video/x-matroska" | "video/mpeg" | "video/x-msvideo" | "video/ogg" | "audio/mpeg" | "audio/mp4" | "audio/aac" | "audio/wav" | "audio/x-wav" | "audio/flac" | "audio/ogg" | "audio/webm" | "audio/x-matroska" | "application/pdf";
             /** @description The exact size in bytes; the upload must send exactly this many. */
             size: number;
         };
@@ -1198,10 +1225,24 @@ export interface components {
         /** @description The HTTP dialect's `options` of a extract-audio job: its params other than `url`. */
         ExtractAudioOptions: {
             /**
+             * @description Default: `"mp3"`.
+             * @enum {string}
+             */
+            format?: "mp3" | "aac" | "opus" | "flac" | "wav";
+            /**
              * @description Default: `"medium"`.
              * @enum {string}
              */
             quality?: "low" | "medium" | "high";
+            /** @description Default: `false`. */
+            normalize?: boolean | {
+                /** @description Default: `-16`. */
+                integratedLufs?: number;
+                /** @description Default: `-1.5`. */
+                truePeakDb?: number;
+                /** @description Default: `11`. */
+                lra?: number;
+            };
         };
         /** @description Creates a extract-audio job (HTTP dialect): the input URL in `input`, the other params in `options`. */
         CreateExtractAudioRequest: {
@@ -1235,6 +1276,65 @@ export interface components {
              */
             type: "extract-audio" | "extractAudio";
             params: components["schemas"]["ExtractAudioParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The HTTP dialect's `options` of a audio-waveform job: its params other than `url`. */
+        AudioWaveformOptions: {
+            /** @description Width of the PNG in pixels; the whole length of the audio spans it. Default: `1800`. */
+            width?: number;
+            /** @description Height of the PNG in pixels; full scale reaches its top and bottom edges. Default: `280`. */
+            height?: number;
+            /** @description Colour of the waveform, `#rrggbb`. Default: `"#3b82f6"`. */
+            color?: string;
+            /** @description Colour behind the waveform, `#rrggbb`, or `"transparent"`. Default: `"transparent"`. */
+            backgroundColor?: string | "transparent";
+            /** @description Peaks (min/max pairs) a second of audio in the JSON, its resolution for zooming in (peaks.js zooms out from it, never further in). The PNG is drawn from them. Default: `100`. */
+            pointsPerSecond?: number;
+        };
+        /** @description Creates a audio-waveform job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateAudioWaveformRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "audio-waveform" | "audioWaveform";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["AudioWaveformOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a audioWaveform job (client-library dialect): every param, `url` included, in `params`. */
+        CreateAudioWaveformSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "audio-waveform" | "audioWaveform";
+            params: components["schemas"]["AudioWaveformParams"];
             /** @description 1–10, lower runs first within an organization. Default: `5`. */
             priority?: number;
             /**
@@ -1767,7 +1867,7 @@ export interface components {
             };
         };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
-        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"];
+        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateAudioWaveformRequest"] | components["schemas"]["CreateAudioWaveformSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"];
         CompressVideoResult: {
             url: string;
             expiresAt: string;
@@ -1992,9 +2092,23 @@ export interface components {
             expiresAt: string;
             size: number;
             duration: number;
-            /** @constant */
-            format: "mp3";
+            /** @enum {string} */
+            format: "mp3" | "aac" | "opus" | "flac" | "wav";
             bitrate: string;
+            loudness?: {
+                before: {
+                    integratedLufs: number;
+                    truePeakDb: number;
+                    lra: number;
+                } | null;
+                after: {
+                    integratedLufs: number;
+                    truePeakDb: number;
+                    lra: number;
+                } | null;
+                /** @enum {string} */
+                mode: "linear" | "dynamic" | "none";
+            };
             source: {
                 size: number;
                 duration: number;
@@ -2018,6 +2132,70 @@ export interface components {
             completedAt?: string;
             /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
             result?: components["schemas"]["ExtractAudioResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+        };
+        AudioWaveformResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            /** @constant */
+            format: "png";
+            peaks: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                length: number;
+                sampleRate: number;
+                samplesPerPixel: number;
+                /** @constant */
+                bits: 8;
+            };
+            duration: number;
+            source: {
+                size: number;
+                duration: number;
+                audioBitrate: number | null;
+                audioCodec: string;
+            };
+        };
+        AudioWaveformJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "audio-waveform";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["AudioWaveformResult"];
             error?: components["schemas"]["JobFailure"];
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata: {
@@ -2559,9 +2737,83 @@ export interface components {
             expiresAt: string;
             size: number;
             duration: number;
-            /** @constant */
-            format: "mp3";
+            /** @enum {string} */
+            format: "mp3" | "aac" | "opus" | "flac" | "wav";
             bitrate: string;
+            loudness?: {
+                before: {
+                    integratedLufs: number;
+                    truePeakDb: number;
+                    lra: number;
+                } | null;
+                after: {
+                    integratedLufs: number;
+                    truePeakDb: number;
+                    lra: number;
+                } | null;
+                /** @enum {string} */
+                mode: "linear" | "dynamic" | "none";
+            };
+            source: {
+                size: number;
+                duration: number;
+                audioBitrate: number | null;
+                audioCodec: string;
+            };
+        };
+        AudioWaveformCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "audioWaveform";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            width: number;
+            height: number;
+            /** @constant */
+            format: "png";
+            peaks: {
+                url: string;
+                expiresAt: string;
+                size: number;
+                length: number;
+                sampleRate: number;
+                samplesPerPixel: number;
+                /** @constant */
+                bits: 8;
+            };
+            duration: number;
             source: {
                 size: number;
                 duration: number;
@@ -2862,14 +3114,14 @@ export interface components {
             /** @description The failure's code when failed, otherwise null. */
             errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
-            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
+            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
             /** @enum {string} */
             status: "pending" | "processing" | "failed" | "cancelled";
         };
         /** @description A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it. */
-        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
+        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["AudioWaveformCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
         /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
-        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"];
+        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["AudioWaveformJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"];
         JobFailure: {
             /** @enum {string} */
             code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed";
@@ -2878,7 +3130,7 @@ export interface components {
         CreatedJob: {
             id: string;
             /** @enum {string} */
-            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive";
+            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive";
             priority: number;
             createdAt: string;
             /** @constant */
@@ -3601,7 +3853,7 @@ export interface operations {
                 /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
                 /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
-                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
                 /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
                 created?: {
                     /** @description Created at or after this time, Unix seconds. */
@@ -3955,6 +4207,15 @@ export interface operations {
                 "video/mpeg": string;
                 "video/x-msvideo": string;
                 "video/ogg": string;
+                "audio/mpeg": string;
+                "audio/mp4": string;
+                "audio/aac": string;
+                "audio/wav": string;
+                "audio/x-wav": string;
+                "audio/flac": string;
+                "audio/ogg": string;
+                "audio/webm": string;
+                "audio/x-matroska": string;
                 "application/pdf": string;
                 "application/octet-stream": string;
             };
@@ -4357,7 +4618,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The output's media type, one of the content types below. */
-                    "Content-Type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif" | "video/mp4" | "video/webm" | "audio/mp4" | "audio/mpeg" | "application/pdf" | "application/vnd.apple.mpegurl" | "application/dash+xml" | "text/vtt";
+                    "Content-Type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif" | "video/mp4" | "video/webm" | "audio/mp4" | "audio/mpeg" | "audio/ogg" | "audio/flac" | "audio/wav" | "application/pdf" | "application/vnd.apple.mpegurl" | "application/dash+xml" | "text/vtt" | "application/json";
                     "Content-Length": number;
                     ETag: string;
                     "Accept-Ranges": "bytes";
@@ -4373,17 +4634,21 @@ export interface operations {
                     "video/webm": string;
                     "audio/mp4": string;
                     "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/flac": string;
+                    "audio/wav": string;
                     "application/pdf": string;
                     "application/vnd.apple.mpegurl": string;
                     "application/dash+xml": string;
                     "text/vtt": string;
+                    "application/json": string;
                 };
             };
             /** @description The requested range (one range; several, or a malformed one, are answered with the whole file). */
             206: {
                 headers: {
                     /** @description The output's media type, one of the content types below. */
-                    "Content-Type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif" | "video/mp4" | "video/webm" | "audio/mp4" | "audio/mpeg" | "application/pdf" | "application/vnd.apple.mpegurl" | "application/dash+xml" | "text/vtt";
+                    "Content-Type": "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif" | "video/mp4" | "video/webm" | "audio/mp4" | "audio/mpeg" | "audio/ogg" | "audio/flac" | "audio/wav" | "application/pdf" | "application/vnd.apple.mpegurl" | "application/dash+xml" | "text/vtt" | "application/json";
                     "Content-Length": number;
                     ETag: string;
                     "Accept-Ranges": "bytes";
@@ -4401,10 +4666,14 @@ export interface operations {
                     "video/webm": string;
                     "audio/mp4": string;
                     "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/flac": string;
+                    "audio/wav": string;
                     "application/pdf": string;
                     "application/vnd.apple.mpegurl": string;
                     "application/dash+xml": string;
                     "text/vtt": string;
+                    "application/json": string;
                 };
             };
             403: components["responses"]["Forbidden"];

@@ -59,6 +59,16 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
     bitrate: "192kbps",
     source: { size: 25_000_000, duration: 62.5, audioBitrate: 128_000, audioCodec: "aac" },
   },
+  audioWaveform: {
+    ...link("waveform.png"),
+    size: 21_000,
+    width: 1800,
+    height: 280,
+    format: "png",
+    peaks: { ...link("waveform.json"), size: 61_000, length: 6_250, sampleRate: 16_000, samplesPerPixel: 160, bits: 8 },
+    duration: 62.5,
+    source: { size: 25_000_000, duration: 62.5, audioBitrate: 128_000, audioCodec: "aac" },
+  },
   videoExtraction: {
     audio: { ...link("x-audio"), size: 1_500_000, duration: 62.5, format: "mp3", bitrate: "192kbps" },
     frames: [

@@ -273,9 +273,13 @@ export class JobTable {
           return path;
         },
       })));
-      // Its tools have all ended: the uid is reclaimed (anything of it still running is killed),
-      // so from here on no tool can change what the outputs' names point at.
-      await lease?.release();
+      // Its tools have all ended: the uid is reclaimed (anything of it still running, which only
+      // a hostile tool's escapee would be, is killed) beside the outputs' checks and upload, off
+      // the job's path (a kill as the uid is two programs' start, 7-33 ms). Until then such a
+      // process could still change the attempt's own outputs, never another's: each is read
+      // without following links and only if its uid or the processor's (attempt-files.ts), and
+      // its upload is checked against the length found here.
+      const reclaimed = lease?.release();
       if (input.failure) throw input.failure;
       if (entry.controller.signal.aborted) throw new JobCancelled();
       for (const [name, output] of entry.outputs) {
@@ -286,6 +290,7 @@ export class JobTable {
       entry.timings.processMs = Date.now() - processStart;
       entry.result = result;
       if (entry.events) await upload(entry, entry.events, signal, this.pushPaths.brokenSignal(request.callback!.url));
+      await reclaimed;
       entry.progress = 100;
       entry.state = "completed";
     } catch (error) {

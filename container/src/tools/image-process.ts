@@ -13,6 +13,7 @@ import { chmod, mkdir, rm, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Sharp, SharpInput, SharpOptions } from "sharp";
 import { JobFailure } from "../errors.ts";
@@ -77,6 +78,7 @@ export class ImageProcess {
       // Held by the event loop only while it works for someone (an idle tool never keeps the processor up).
       this.#child.ref();
       (this.#child.channel as { ref?(): void } | undefined)?.ref?.();
+      (this.#child.stderr as Socket | null)?.ref();
       try {
         this.#child.send({ id, input, calls, end });
       } catch (error) {
@@ -113,6 +115,8 @@ export class ImageProcess {
   #idle(): void {
     this.#child.unref();
     (this.#child.channel as { unref?(): void } | undefined)?.unref?.();
+    // Its stderr pipe too: else an idle tool kept a finished process (the bench) from exiting.
+    (this.#child.stderr as Socket | null)?.unref();
   }
 
   #end(error: Error): void {

@@ -12,4 +12,5 @@ export const JOB_TYPE_HTTP_NAMES = {
   videoStoryboard: "video-storyboard",
   videoPreview: "video-preview",
   videoAdaptive: "video-adaptive",
+  videoClip: "video-clip",
 } as const;

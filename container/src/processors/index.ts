@@ -6,6 +6,7 @@ import { compressVideo } from "./compress-video.ts";
 import { extractAudio } from "./extract-audio.ts";
 import { audioWaveform } from "./audio-waveform.ts";
 import { videoAdaptive } from "./video-adaptive.ts";
+import { videoClip } from "./video-clip.ts";
 import { videoExtraction } from "./video-extraction.ts";
 import { videoStoryboard } from "./video-storyboard.ts";
 import { videoPreview } from "./video-preview.ts";
@@ -26,6 +27,7 @@ export const processors: { [T in JobType]: Processor<T> } = {
   videoPreview,
   compressPdf,
   videoAdaptive,
+  videoClip,
 };
 
 /**
@@ -43,6 +45,7 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
   "videoPreview",
   "videoStoryboard",
   "videoAdaptive",
+  "videoClip",
 ]);
 
 /**

@@ -877,6 +877,21 @@ export interface components {
                 size?: number;
             };
         };
+        VideoClipParams: {
+            url: string;
+            /** @description Default: `0`. */
+            start?: number;
+            end?: number;
+            /** @description Default: `false`. */
+            fast?: boolean;
+            /**
+             * @description Default: `"high"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            /** @description Default: `false`. */
+            stripAudio?: boolean;
+        };
         CreateUploadRequest: {
             /** @description The file's name, kept for your reference. */
             filename: string;
@@ -1866,8 +1881,69 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The HTTP dialect's `options` of a video-clip job: its params other than `url`. */
+        VideoClipOptions: {
+            /** @description Default: `0`. */
+            start?: number;
+            end?: number;
+            /** @description Default: `false`. */
+            fast?: boolean;
+            /**
+             * @description Default: `"high"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            /** @description Default: `false`. */
+            stripAudio?: boolean;
+        };
+        /** @description Creates a video-clip job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoClipRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-clip" | "videoClip";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoClipOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a videoClip job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoClipSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-clip" | "videoClip";
+            params: components["schemas"]["VideoClipParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
-        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateAudioWaveformRequest"] | components["schemas"]["CreateAudioWaveformSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"];
+        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateAudioWaveformRequest"] | components["schemas"]["CreateAudioWaveformSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"] | components["schemas"]["CreateVideoClipRequest"] | components["schemas"]["CreateVideoClipSdkRequest"];
         CompressVideoResult: {
             url: string;
             expiresAt: string;
@@ -2495,6 +2571,61 @@ export interface components {
                 reportMs: number | null;
             };
         };
+        VideoClipResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            start: number;
+            end: number;
+            duration: number;
+            width: number;
+            height: number;
+            reencoded: boolean;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                duration: number;
+            };
+        };
+        VideoClipJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-clip";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoClipResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+        };
         CompressVideoCompletedSdkJob: {
             id: string;
             priority: number;
@@ -3082,6 +3213,57 @@ export interface components {
                 hasAudio: boolean;
             };
         };
+        VideoClipCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoClip";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            start: number;
+            end: number;
+            duration: number;
+            width: number;
+            height: number;
+            reencoded: boolean;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                duration: number;
+            };
+        };
         UnfinishedSdkJob: {
             id: string;
             priority: number;
@@ -3114,14 +3296,14 @@ export interface components {
             /** @description The failure's code when failed, otherwise null. */
             errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
-            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
+            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive" | "videoClip";
             /** @enum {string} */
             status: "pending" | "processing" | "failed" | "cancelled";
         };
         /** @description A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it. */
-        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["AudioWaveformCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
+        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["AudioWaveformCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["VideoClipCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
         /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
-        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["AudioWaveformJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"];
+        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["AudioWaveformJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"] | components["schemas"]["VideoClipJob"];
         JobFailure: {
             /** @enum {string} */
             code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed";
@@ -3130,7 +3312,7 @@ export interface components {
         CreatedJob: {
             id: string;
             /** @enum {string} */
-            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive";
+            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip";
             priority: number;
             createdAt: string;
             /** @constant */
@@ -3853,7 +4035,7 @@ export interface operations {
                 /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
                 /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
-                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive" | "videoClip";
                 /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
                 created?: {
                     /** @description Created at or after this time, Unix seconds. */

@@ -13,4 +13,5 @@ export const JOB_TYPE_HTTP_NAMES = {
   videoPreview: "video-preview",
   videoAdaptive: "video-adaptive",
   videoClip: "video-clip",
+  videoConcat: "video-concat",
 } as const;

@@ -10,6 +10,7 @@ import { extractAudio } from "./jobs/extract-audio.ts";
 import { audioWaveform } from "./jobs/audio-waveform.ts";
 import { videoAdaptive } from "./jobs/video-adaptive.ts";
 import { videoClip } from "./jobs/video-clip.ts";
+import { videoConcat } from "./jobs/video-concat.ts";
 import { videoExtraction } from "./jobs/video-extraction.ts";
 import { videoStoryboard } from "./jobs/video-storyboard.ts";
 import { videoPreview } from "./jobs/video-preview.ts";
@@ -33,6 +34,7 @@ export const jobTypes = {
   videoPreview,
   videoAdaptive,
   videoClip,
+  videoConcat,
 } as const satisfies { [T in JobType]: JobTypeDefinition<T> };
 
 export type JobParams<T extends JobType = JobType> = z.output<(typeof jobTypes)[T]["params"]>;

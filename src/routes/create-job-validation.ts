@@ -30,6 +30,11 @@ function watermarkUrl(params: CreateJobRequest["params"]): { path: string; url: 
   return undefined;
 }
 
+/** A type's other inputs (videoConcat's `append`), each with its path under the params. */
+function otherInputs(params: CreateJobRequest["params"]): { path: string; url: string }[] {
+  return "append" in params ? params.append.map((url, i) => ({ path: `append.${i}`, url })) : [];
+}
+
 /**
  * Validates a create: a body declared JSON (415 otherwise: a form or text/plain body is
  * refused, not guessed at) that parses, either dialect by the contract's `parseCreateJob`,
@@ -60,8 +65,13 @@ export function createJobValidation() {
     const upload = uploadRefId(request.params.url);
     const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
     const watermark = watermarkUrl(request.params);
+    const others = otherInputs(request.params).map(({ path, url }) => ({ path: `${within}.${path}`, url }));
+    // An upload is taken as the job's input (`url`) only: the runner serves a processor one uploaded input.
+    const uploadIssues = others.filter(({ url }) => uploadRefId(url)).map(({ path }) => ({ path, message: "an upload can be the job's input (url) only; give the other videos by URL" }));
+    if (uploadIssues.length) throw invalidInput(summarize(uploadIssues), uploadIssues);
     const urlIssues = [
       ...(upload ? [] : [{ path: inputPath, url: request.params.url }]),
+      ...others,
       ...(watermark ? [{ path: `${within}.${watermark.path}`, url: watermark.url }] : []),
       ...(request.webhookUrl ? [{ path: "webhookUrl", url: request.webhookUrl }] : []),
     ].flatMap(({ path, url }) => {

@@ -7,6 +7,7 @@ import { extractAudio } from "./extract-audio.ts";
 import { audioWaveform } from "./audio-waveform.ts";
 import { videoAdaptive } from "./video-adaptive.ts";
 import { videoClip } from "./video-clip.ts";
+import { videoConcat } from "./video-concat.ts";
 import { videoExtraction } from "./video-extraction.ts";
 import { videoStoryboard } from "./video-storyboard.ts";
 import { videoPreview } from "./video-preview.ts";
@@ -28,6 +29,7 @@ export const processors: { [T in JobType]: Processor<T> } = {
   compressPdf,
   videoAdaptive,
   videoClip,
+  videoConcat,
 };
 
 /**
@@ -46,6 +48,7 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
   "videoStoryboard",
   "videoAdaptive",
   "videoClip",
+  "videoConcat",
 ]);
 
 /**

@@ -892,6 +892,20 @@ export interface components {
             /** @description Default: `false`. */
             stripAudio?: boolean;
         };
+        VideoConcatParams: {
+            url: string;
+            append: (string)[];
+            width?: number;
+            height?: number;
+            fps?: number;
+            /** @description Default: `0`. */
+            crossfade?: number;
+            /**
+             * @description Default: `"high"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+        };
         CreateUploadRequest: {
             /** @description The file's name, kept for your reference. */
             filename: string;
@@ -1942,8 +1956,68 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The HTTP dialect's `options` of a video-concat job: its params other than `url`. */
+        VideoConcatOptions: {
+            append: (string)[];
+            width?: number;
+            height?: number;
+            fps?: number;
+            /** @description Default: `0`. */
+            crossfade?: number;
+            /**
+             * @description Default: `"high"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+        };
+        /** @description Creates a video-concat job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoConcatRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-concat" | "videoConcat";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoConcatOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Creates a videoConcat job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoConcatSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-concat" | "videoConcat";
+            params: components["schemas"]["VideoConcatParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
-        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateAudioWaveformRequest"] | components["schemas"]["CreateAudioWaveformSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"] | components["schemas"]["CreateVideoClipRequest"] | components["schemas"]["CreateVideoClipSdkRequest"];
+        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateAudioWaveformRequest"] | components["schemas"]["CreateAudioWaveformSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"] | components["schemas"]["CreateVideoClipRequest"] | components["schemas"]["CreateVideoClipSdkRequest"] | components["schemas"]["CreateVideoConcatRequest"] | components["schemas"]["CreateVideoConcatSdkRequest"];
         CompressVideoResult: {
             url: string;
             expiresAt: string;
@@ -2626,6 +2700,59 @@ export interface components {
                 reportMs: number | null;
             };
         };
+        VideoConcatResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            duration: number;
+            width: number;
+            height: number;
+            fps: number;
+            inputs: {
+                duration: number;
+                width: number;
+                height: number;
+                audio: boolean;
+            }[];
+        };
+        VideoConcatJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-concat";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoConcatResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+        };
         CompressVideoCompletedSdkJob: {
             id: string;
             priority: number;
@@ -3264,6 +3391,55 @@ export interface components {
                 duration: number;
             };
         };
+        VideoConcatCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoConcat";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            duration: number;
+            width: number;
+            height: number;
+            fps: number;
+            inputs: {
+                duration: number;
+                width: number;
+                height: number;
+                audio: boolean;
+            }[];
+        };
         UnfinishedSdkJob: {
             id: string;
             priority: number;
@@ -3296,14 +3472,14 @@ export interface components {
             /** @description The failure's code when failed, otherwise null. */
             errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
-            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive" | "videoClip";
+            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive" | "videoClip" | "videoConcat";
             /** @enum {string} */
             status: "pending" | "processing" | "failed" | "cancelled";
         };
         /** @description A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it. */
-        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["AudioWaveformCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["VideoClipCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
+        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["AudioWaveformCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["VideoClipCompletedSdkJob"] | components["schemas"]["VideoConcatCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
         /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
-        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["AudioWaveformJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"] | components["schemas"]["VideoClipJob"];
+        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["AudioWaveformJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"] | components["schemas"]["VideoClipJob"] | components["schemas"]["VideoConcatJob"];
         JobFailure: {
             /** @enum {string} */
             code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed";
@@ -3312,7 +3488,7 @@ export interface components {
         CreatedJob: {
             id: string;
             /** @enum {string} */
-            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip";
+            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip" | "video-concat";
             priority: number;
             createdAt: string;
             /** @constant */
@@ -3457,6 +3633,8 @@ export interface components {
                     adaptiveRenditions: number;
                     /** @description videoAdaptive: the largest rendition's shorter side, in pixels. */
                     adaptiveMaxHeight: number;
+                    /** @description videoConcat: videos one join takes, `url` included. */
+                    concatInputs: number;
                 };
             };
             window: {
@@ -4035,7 +4213,7 @@ export interface operations {
                 /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
                 /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
-                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive" | "videoClip";
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip" | "video-concat" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive" | "videoClip" | "videoConcat";
                 /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
                 created?: {
                     /** @description Created at or after this time, Unix seconds. */

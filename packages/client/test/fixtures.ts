@@ -122,6 +122,18 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
     reencoded: true,
     source: { size: 25_000_000, width: 1920, height: 1080, duration: 62.5 },
   },
+  videoConcat: {
+    ...link("joined"),
+    size: 9_000_000,
+    duration: 29.5,
+    width: 1920,
+    height: 1080,
+    fps: 25,
+    inputs: [
+      { duration: 10, width: 1920, height: 1080, audio: true },
+      { duration: 20, width: 1280, height: 720, audio: false },
+    ],
+  },
 };
 
 export const HTTP_NAMES: Record<JobType, string> = JOB_TYPE_HTTP_NAMES;

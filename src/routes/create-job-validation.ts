@@ -11,20 +11,20 @@ import { planIssues, withPlanDefaults } from "../limits/media-limits.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 
 /** `application/json` or any `application/…+json`, with or without parameters such as charset. */
-function isJsonMediaType(header: string | undefined): boolean {
+export function isJsonMediaType(header: string | undefined): boolean {
   const essence = header?.split(";")[0]!.trim().toLowerCase() ?? "";
   return essence === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(essence);
 }
 
 /** "first problem (and N more problems)", the message of a 400 whose details list them all. */
-function summarize(issues: { path: string; message: string }[]): string {
+export function summarize(issues: { path: string; message: string }[]): string {
   const [first, ...rest] = issues;
   if (!first) return "invalid request";
   return `${first.path}: ${first.message}${rest.length ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : ""}`;
 }
 
 /** A watermark image's URL (compressImage, compressVideo, videoThumbnail; videoExtraction's frames) and its path under the params. */
-function watermarkUrl(params: CreateJobRequest["params"]): { path: string; url: string } | undefined {
+export function watermarkUrl(params: CreateJobRequest["params"]): { path: string; url: string } | undefined {
   if ("watermark" in params && params.watermark?.url) return { path: "watermark.url", url: params.watermark.url };
   if ("frames" in params && params.frames && params.frames.watermark?.url) return { path: "frames.watermark.url", url: params.frames.watermark.url };
   return undefined;

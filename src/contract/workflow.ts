@@ -215,9 +215,14 @@ export function dependentsOf(steps: WorkflowSteps, name: string): string[] {
   return out;
 }
 
-/** The step's params for its job, with its input as url, checked by the type's schema (defaults filled). */
+/**
+ * The step's params for its job, checked by the type's schema (defaults filled), with `url` its
+ * input: the workflow's, or an internal `output:` reference the public schema does not take
+ * (checked with a stand-in, as the processor protocol does).
+ */
 export function stepJobParams(step: WorkflowStep, url: string): JobParams {
-  return jobTypes[step.type].params.parse({ ...step.params, url }) as JobParams;
+  const checked = jobTypes[step.type].params.parse({ ...step.params, url: parseOutputRef(url) ? PLACEHOLDER_INPUT : url });
+  return { ...(checked as object), url } as JobParams;
 }
 
 const overridesBody = z.record(z.string(), z.record(z.string(), z.unknown()));

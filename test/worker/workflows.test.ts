@@ -1,0 +1,261 @@
+// Workflows and templates (docs/workflows.md) against the running Worker: real step jobs run by
+// the local processor, D1 rows, probed outputs, the signed webhook, the event stream, the
+// limiter's count. Waits poll with a deadline; nothing asserts on timing.
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { newId } from "../../src/lib/crypto.ts";
+import { limiterFor } from "../../src/limits/org-limiter.ts";
+import { PLAN_LIMITS } from "../../src/limits/plans.ts";
+import { call, media, newKey, testEnv, waitFor, workerFetch } from "./helpers.ts";
+
+const receiver = (testEnv as unknown as { WEBHOOK_RECEIVER_URL: string }).WEBHOOK_RECEIVER_URL;
+
+async function waitForWorkflow(key: string, id: string, deadlineMs = 90_000) {
+  return waitFor(
+    async () => {
+      const res = await call("GET", `/v1/workflows/${id}`, { key });
+      return ["completed", "failed", "cancelled"].includes(res.json?.status) ? res.json : undefined;
+    },
+    `workflow ${id} to end`,
+    deadlineMs,
+  );
+}
+
+async function probe(url: string) {
+  const bytes = await (await workerFetch(url)).arrayBuffer();
+  return (await (await fetch(media("/probe"), { method: "POST", body: bytes })).json()) as { streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] };
+}
+
+async function inspect(url: string) {
+  const bytes = await (await workerFetch(url)).arrayBuffer();
+  return (await (await fetch(media("/inspect"), { method: "POST", body: bytes })).json()) as { format: string; width: number; height: number };
+}
+
+const rowCount = async (sql: string, ...binds: unknown[]) => (await testEnv.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
+
+function events(text: string) {
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim())
+    .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) }));
+}
+
+describe("a workflow runs its steps as jobs", () => {
+  it("compressVideo then videoThumbnail of its output, and extractAudio beside: each step's real output, one signed webhook, the event stream", async () => {
+    const { key, orgId } = await newKey();
+    const tag = crypto.randomUUID();
+    const created = await call("POST", "/v1/workflows", {
+      key,
+      body: {
+        url: media("/video?w=320&h=180&d=2"),
+        steps: {
+          small: { type: "compressVideo", params: { maxWidth: 160, quality: "low" } },
+          poster: { type: "video-thumbnail", options: { format: "png" }, use: "small" },
+          audio: { type: "extractAudio", params: { format: "mp3" } },
+        },
+        webhookUrl: `${receiver}/ok?id=${tag}`,
+        metadata: { order: "42" },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.headers.get("location")).toBe(`/v1/workflows/${created.json.id}`);
+    expect(Object.keys(created.json.steps)).toEqual(["small", "poster", "audio"]);
+    // The stream, opened at once, follows the workflow to its end.
+    const streamed = call("GET", `/v1/workflows/${created.json.id}/events`, { key });
+
+    const workflow = await waitForWorkflow(key, created.json.id);
+    expect(workflow.status, JSON.stringify(workflow)).toBe("completed");
+    expect(workflow.progress).toBe(100);
+    expect(workflow.metadata).toEqual({ order: "42" });
+    const { small, poster, audio } = workflow.steps;
+    expect(poster).toMatchObject({ use: "small", output: "main", type: "video-thumbnail", status: "completed" });
+    expect(small.use).toBeNull();
+
+    const video = (await probe(small.result.url)).streams.find((s) => s.codec_type === "video")!;
+    expect([video.codec_name, video.width]).toEqual(["h264", 160]);
+    // The thumbnail is of the compressed video (160 wide), not of the 320-wide input.
+    expect(await inspect(poster.result.url)).toMatchObject({ format: "png", width: 160, height: 90 });
+    expect((await probe(audio.result.url)).streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["audio:mp3"]);
+
+    // The dependent step read the output through the runner's route, never a public URL.
+    const stored = await testEnv.DB.prepare("SELECT params, workflow_id, workflow_step FROM jobs WHERE id = ?").bind(poster.id).first<{ params: string; workflow_id: string; workflow_step: string }>();
+    expect(JSON.parse(stored!.params).url).toBe(`output:${small.id}/${small.result.url.split("/").pop()}`);
+    expect(stored).toMatchObject({ workflow_id: created.json.id, workflow_step: "poster" });
+    // Each step is a job of the organization, listed as jobs are.
+    expect((await call("GET", `/v1/jobs/${poster.id}`, { key })).json.status).toBe("completed");
+
+    // One webhook for the workflow, signed as a job's; none for its steps.
+    const [request] = await waitFor(async () => {
+      const got = (await (await fetch(`${receiver}/recorded?id=${tag}`)).json()) as { headers: Record<string, string>; body: string }[];
+      return got.length ? got : undefined;
+    }, "the workflow's webhook");
+    const secret = (await testEnv.DB.prepare("SELECT webhook_secret AS s FROM organizations WHERE id = ?").bind(orgId).first<{ s: string }>())!.s;
+    const body = new Webhook(secret).verify(request!.body, request!.headers) as { type: string; data: { id: string; status: string } };
+    expect(body).toMatchObject({ type: "workflow.completed", data: { id: created.json.id, status: "completed" } });
+    expect(await rowCount("SELECT count(*) AS n FROM webhook_deliveries WHERE workflow_id = ?", created.json.id)).toBe(1);
+    expect(await rowCount("SELECT count(*) AS n FROM webhook_deliveries d JOIN jobs j ON j.id = d.job_id WHERE j.workflow_id = ? AND d.\"trigger\" = 'final'", created.json.id)).toBe(0);
+
+    const stream = await streamed;
+    expect(stream.status).toBe(200);
+    const seen = events(stream.text);
+    expect(seen[0]!.event).toBe("workflow");
+    expect(seen.at(-1)).toMatchObject({ event: "end", data: { status: "completed" } });
+    const ended = seen.filter((e) => e.event === "step" && e.data.status === "completed").map((e) => e.data.step);
+    // Each step's end went out as a step event, unless it had ended before the first read.
+    const atFirst = Object.entries(seen[0]!.data.steps as Record<string, { status: string }>).filter(([, s]) => s.status === "completed").map(([name]) => name);
+    expect(new Set([...ended, ...atFirst])).toEqual(new Set(["small", "poster", "audio"]));
+
+    // Listed, newest first.
+    const list = await call("GET", "/v1/workflows?limit=1", { key });
+    expect(list.json.data.map((w: { id: string }) => w.id)).toEqual([created.json.id]);
+
+    // Deleted: the workflow, its step jobs and their outputs.
+    const link = small.result.url;
+    const deleted = await call("DELETE", `/v1/workflows/${created.json.id}`, { key });
+    expect(deleted.json).toEqual({ id: created.json.id, deleted: true });
+    expect((await call("GET", `/v1/workflows/${created.json.id}`, { key })).status).toBe(404);
+    expect((await call("GET", `/v1/jobs/${small.id}`, { key })).status).toBe(404);
+    expect((await workerFetch(link)).status).toBe(404);
+  }, 150_000);
+
+  it("a failed step fails the workflow with its error and cancels the step that uses it", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/workflows", {
+      key,
+      body: { url: media("/html"), steps: { bad: { type: "compressVideo" }, thumb: { type: "videoThumbnail", use: "bad" } } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const workflow = await waitForWorkflow(key, created.json.id);
+    expect(workflow.status).toBe("failed");
+    expect(workflow.error).toMatchObject({ step: "bad", code: workflow.steps.bad.error.code });
+    expect(workflow.steps.bad.status).toBe("failed");
+    expect(workflow.steps.thumb.status).toBe("cancelled");
+    expect(workflow.endedAt).toEqual(expect.any(String));
+  });
+
+  it("cancel stops every step not ended; a running workflow cannot be deleted", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/workflows", {
+      key,
+      body: { input: media("/stall"), steps: { a: { type: "compress-video" }, b: { type: "video-thumbnail", use: "a" }, c: { type: "extract-audio" } } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.id;
+    await waitFor(async () => ((await call("GET", `/v1/workflows/${id}`, { key })).json.steps.a.status === "processing" ? true : undefined), "step a to start");
+    expect((await call("DELETE", `/v1/workflows/${id}`, { key })).status).toBe(409);
+    const cancelled = await call("POST", `/v1/workflows/${id}/cancel`, { key });
+    expect(cancelled.json).toEqual({ success: true, workflowId: id });
+    const workflow = await waitForWorkflow(key, id);
+    expect(workflow.status).toBe("cancelled");
+    expect(Object.values(workflow.steps).map((s: any) => s.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
+    expect(workflow.error).toBeUndefined();
+    // A second cancel changes nothing.
+    expect((await call("POST", `/v1/workflows/${id}/cancel`, { key })).json).toEqual({ success: false, workflowId: id, status: "cancelled" });
+    expect((await call("DELETE", `/v1/workflows/${id}`, { key })).status).toBe(200);
+  });
+});
+
+describe("a workflow's create", () => {
+  it("refuses with 400 naming each field's path", async () => {
+    const { key, orgId } = await newKey();
+    const url = media("/video");
+    const cases: [unknown, string][] = [
+      [{ url, steps: { a: { type: "resizeEverything" } } }, "steps.a.type"],
+      [{ url, steps: { a: { type: "compressImage", params: { quality: 900 } } } }, "steps.a.params.quality"],
+      [{ url, steps: { a: { type: "compress-image", options: { quality: 900 } } } }, "steps.a.options.quality"],
+      [{ url, steps: { a: { type: "compressVideo", params: { url } } } }, "steps.a.params.url"],
+      [{ url, steps: { a: { type: "videoThumbnail", use: "nothing" } } }, "steps.a.use"],
+      [{ url, steps: { a: { type: "compressVideo", use: "b" }, b: { type: "compressVideo", use: "a" } } }, "steps.a.use"],
+      [{ url, steps: { a: { type: "videoThumbnail" }, b: { type: "compressVideo", use: "a" } } }, "steps.b.use"],
+      [{ url, steps: { a: { type: "audioWaveform" }, b: { type: "compressImage", use: "a", output: "nope" } } }, "steps.b.output"],
+      [{ url, steps: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`s${i}`, { type: "extractAudio" }])) }, "steps"],
+      [{ url: "ftp://example.com/a.mp4", steps: { a: { type: "compressVideo" } } }, "url"],
+      [{ steps: { a: { type: "compressVideo" } } }, "url"],
+      [{ url, steps: {} }, "steps"],
+      [{ url, steps: { a: { type: "compressVideo" } }, surprise: 1 }, "surprise"],
+      [{ url, template: "tpl_nothing" }, "template"],
+    ];
+    for (const [body, path] of cases) {
+      const res = await call("POST", "/v1/workflows", { key, body });
+      expect(res.status, `${JSON.stringify(body).slice(0, 200)}: ${res.text}`).toBe(400);
+      expect(res.json.error.code).toBe("invalid_input");
+      expect(res.json.error.details.map((d: { path: string }) => d.path), res.text).toContain(path);
+    }
+    // The cycle is named as one.
+    const cycle = await call("POST", "/v1/workflows", { key, body: cases[5]![0] });
+    expect(cycle.json.error.details[0].message).toMatch(/cycle/);
+    const kind = await call("POST", "/v1/workflows", { key, body: cases[6]![0] });
+    expect(kind.json.error.details[0].message).toMatch(/compressVideo takes video, but step "a" \(videoThumbnail\) makes an image/);
+    expect(await rowCount("SELECT count(*) AS n FROM workflows WHERE org_id = ?", orgId)).toBe(0);
+  });
+
+  it("counts each step against the hourly quota: all admitted or 429 and nothing created", async () => {
+    const { key, orgId } = await newKey({ plan: "free" });
+    const limiter = limiterFor(testEnv, orgId, "live");
+    for (let i = 0; i < PLAN_LIMITS.free.jobsPerHour - 2; i++) await limiter.admit(newId("job"), "free");
+    const three = { url: media("/image?w=16&h=16"), steps: { a: { type: "compressImage" }, b: { type: "compressImage", params: { format: "png" } }, c: { type: "compressImage", params: { format: "webp" } } } };
+    const refused = await call("POST", "/v1/workflows", { key, body: three });
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.details).toMatchObject({ policy: "jobs-per-hour", limit: PLAN_LIMITS.free.jobsPerHour });
+    expect(await rowCount("SELECT count(*) AS n FROM workflows WHERE org_id = ?", orgId)).toBe(0);
+    expect(await rowCount("SELECT count(*) AS n FROM jobs WHERE org_id = ?", orgId)).toBe(0);
+    // Two steps fit, and take the last two places.
+    const two = await call("POST", "/v1/workflows", { key, body: { ...three, steps: { a: three.steps.a, b: three.steps.b } } });
+    expect(two.status, two.text).toBe(201);
+    expect(two.headers.get("ratelimit")).toMatch(/r=0/);
+    expect((await call("POST", "/v1/jobs", { key, body: { type: "compress-image", input: media("/image?w=16&h=16") } })).status).toBe(429);
+    expect((await waitForWorkflow(key, two.json.id)).status).toBe("completed");
+  });
+
+  it("replays the first answer for the same Idempotency-Key and body, and creates one workflow", async () => {
+    const { key, orgId } = await newKey();
+    const body = { url: media("/image?w=16&h=16"), steps: { a: { type: "compressImage" } } };
+    const first = await call("POST", "/v1/workflows", { key, body, headers: { "idempotency-key": "wf-1" } });
+    const again = await call("POST", "/v1/workflows", { key, body, headers: { "idempotency-key": "wf-1" } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.json.id).toBe(first.json.id);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await rowCount("SELECT count(*) AS n FROM workflows WHERE org_id = ?", orgId)).toBe(1);
+    expect((await call("POST", "/v1/workflows", { key, body: { ...body, metadata: { x: "1" } }, headers: { "idempotency-key": "wf-1" } })).status).toBe(422);
+    await waitForWorkflow(key, first.json.id);
+  });
+});
+
+describe("templates", () => {
+  it("create, read, list, update, use with overrides (checked again), delete", async () => {
+    const { key } = await newKey();
+    const created = await call("POST", "/v1/templates", {
+      key,
+      body: { name: "thumbs", steps: { small: { type: "compressImage", params: { maxWidth: 8, format: "jpg" } }, webp: { type: "compress-image", params: { format: "webp" } } } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.id;
+    expect(created.json.steps.small).toEqual({ type: "compress-image", params: { maxWidth: 8, format: "jpg" } });
+    expect((await call("GET", `/v1/templates/${id}`, { key })).json.name).toBe("thumbs");
+    expect((await call("GET", "/v1/templates", { key })).json.data.map((t: { id: string }) => t.id)).toEqual([id]);
+    expect((await call("PATCH", `/v1/templates/${id}`, { key, body: { name: "thumbnails" } })).json.name).toBe("thumbnails");
+    // Checked at create and update: a bad step is a 400 with its path.
+    const bad = await call("POST", "/v1/templates", { key, body: { name: "x", steps: { a: { type: "compressImage", params: { quality: 0 } } } } });
+    expect(bad.json.error.details.map((d: { path: string }) => d.path)).toEqual(["steps.a.params.quality"]);
+    expect((await call("PATCH", `/v1/templates/${id}`, { key, body: { steps: { a: { type: "nope" } } } })).status).toBe(400);
+
+    // At use: overrides merged over the template's params, checked again.
+    const input = media("/image?w=64&h=48");
+    const wrong = await call("POST", "/v1/workflows", { key, body: { url: input, template: id, overrides: { small: { quality: 500 } } } });
+    expect(wrong.json.error.details.map((d: { path: string }) => d.path)).toEqual(["overrides.small.quality"]);
+    const unknown = await call("POST", "/v1/workflows", { key, body: { url: input, template: id, overrides: { large: { quality: 50 } } } });
+    expect(unknown.json.error.details.map((d: { path: string }) => d.path)).toEqual(["overrides.large"]);
+    const used = await call("POST", "/v1/workflows", { key, body: { url: input, template: id, overrides: { small: { format: "png" } } } });
+    expect(used.status, used.text).toBe(201);
+    const workflow = await waitForWorkflow(key, used.json.id);
+    expect(workflow).toMatchObject({ status: "completed", template: id });
+    expect(await inspect(workflow.steps.small.result.url)).toMatchObject({ format: "png", width: 8, height: 6 });
+    expect(await inspect(workflow.steps.webp.result.url)).toMatchObject({ format: "webp", width: 64 });
+
+    expect((await call("DELETE", `/v1/templates/${id}`, { key })).json).toEqual({ id, deleted: true });
+    expect((await call("GET", `/v1/templates/${id}`, { key })).status).toBe(404);
+    // The workflow made from it keeps its steps.
+    expect((await call("GET", `/v1/workflows/${used.json.id}`, { key })).json.status).toBe("completed");
+  });
+});

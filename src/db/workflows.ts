@@ -18,6 +18,11 @@ export async function findWorkflow(db: Db, id: string): Promise<WorkflowRow | un
   return (await db.select().from(workflows).where(eq(workflows.id, id)))[0];
 }
 
+/** The dashboard's read: the organization's, either mode. */
+export async function findWorkflowOfOrg(db: Db, orgId: string, id: string): Promise<WorkflowRow | undefined> {
+  return (await db.select().from(workflows).where(and(eq(workflows.id, id), eq(workflows.orgId, orgId))))[0];
+}
+
 export async function findOrgWorkflow(db: Db, orgId: string, mode: Mode, id: string): Promise<WorkflowRow | undefined> {
   return (await db.select().from(workflows).where(and(eq(workflows.id, id), eq(workflows.orgId, orgId), eq(workflows.mode, mode))))[0];
 }
@@ -27,13 +32,13 @@ export async function stepJobs(db: Db, workflowId: string): Promise<JobRow[]> {
   return db.select().from(jobs).where(eq(jobs.workflowId, workflowId)).orderBy(asc(jobs.createdAt), asc(jobs.id));
 }
 
-/** Newest first, one extra row to tell whether there is more. */
-export async function listWorkflows(db: Db, q: { orgId: string; mode: Mode; limit: number; before?: { createdAt: number; id: string } }): Promise<WorkflowRow[]> {
+/** Newest first, one extra row to tell whether there is more; both modes without one (the dashboard). */
+export async function listWorkflows(db: Db, q: { orgId: string; mode?: Mode; limit: number; before?: { createdAt: number; id: string } }): Promise<WorkflowRow[]> {
   const before = q.before ? or(lt(workflows.createdAt, q.before.createdAt), and(eq(workflows.createdAt, q.before.createdAt), lt(workflows.id, q.before.id))) : undefined;
   return db
     .select()
     .from(workflows)
-    .where(and(eq(workflows.orgId, q.orgId), eq(workflows.mode, q.mode), before))
+    .where(and(eq(workflows.orgId, q.orgId), q.mode ? eq(workflows.mode, q.mode) : undefined, before))
     .orderBy(desc(workflows.createdAt), desc(workflows.id))
     .limit(q.limit + 1);
 }

@@ -259,3 +259,45 @@ describe("templates", () => {
     expect((await call("GET", `/v1/workflows/${used.json.id}`, { key })).json.status).toBe("completed");
   });
 });
+
+describe("the dashboard's workflows", () => {
+  it("lists the organization's workflows and shows one with its steps, their jobs and outputs; cancels one", async () => {
+    const org = `wf-dash-${Date.now().toString(36)}`;
+    const user = await call("POST", "/admin/users", { headers: { authorization: `Bearer ${testEnv.ADMIN_TOKEN}` }, body: { org, email: `${org}@example.com` } });
+    expect(user.status).toBe(201);
+    const { key } = await newKey({ org });
+    const done = await call("POST", "/v1/workflows", { key, body: { url: media("/image?w=16&h=16"), steps: { small: { type: "compressImage", params: { format: "png" } } } } });
+    const running = await call("POST", "/v1/workflows", { key, body: { url: media("/stall"), steps: { slow: { type: "compressVideo" } } } });
+    const ended = await waitForWorkflow(key, done.json.id);
+
+    const jar = new Map<string, string>();
+    const browse = async (method: string, path: string, form?: Record<string, string>) => {
+      const headers = new Headers();
+      if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
+      if (form) headers.set("content-type", "application/x-www-form-urlencoded");
+      const res = await workerFetch(`http://127.0.0.1:8787${path}`, { method, headers, body: form ? new URLSearchParams(form).toString() : undefined, redirect: "manual" });
+      for (const cookie of res.headers.getSetCookie()) {
+        const [name, value] = cookie.split(";")[0]!.split("=") as [string, string];
+        if (value) jar.set(name, value);
+      }
+      return { status: res.status, location: res.headers.get("location"), html: await res.text() };
+    };
+    const csrf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const form = await browse("GET", "/dashboard/sign-in");
+    expect((await browse("POST", "/dashboard/sign-in", { _csrf: csrf(form.html), email: `${org}@example.com`, password: user.json.password, next: "/dashboard/workflows" })).status).toBe(303);
+
+    const list = await browse("GET", "/dashboard/workflows");
+    expect(list.status).toBe(200);
+    expect(list.html).toContain(`/dashboard/workflows/${done.json.id}`);
+    expect(list.html).toContain(`/dashboard/workflows/${running.json.id}`);
+    const page = await browse("GET", `/dashboard/workflows/${done.json.id}`);
+    expect(page.html).toContain("<code>small</code>");
+    expect(page.html).toContain(`/dashboard/jobs/${ended.steps.small.id}`);
+    expect(page.html).toMatch(/href="http:\/\/127\.0\.0\.1:8787\/v1\/files\/[^"]+"/);
+
+    const open = await browse("GET", `/dashboard/workflows/${running.json.id}`);
+    const cancelled = await browse("POST", `/dashboard/workflows/${running.json.id}/cancel`, { _csrf: csrf(open.html) });
+    expect(cancelled).toMatchObject({ status: 303, location: `/dashboard/workflows/${running.json.id}?cancelled` });
+    expect((await waitForWorkflow(key, running.json.id)).status).toBe("cancelled");
+  });
+});

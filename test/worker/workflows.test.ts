@@ -1,8 +1,14 @@
 // Workflows and templates (docs/workflows.md) against the running Worker: real step jobs run by
 // the local processor, D1 rows, probed outputs, the signed webhook, the event stream, the
 // limiter's count. Waits poll with a deadline; nothing asserts on timing.
+import { createExecutionContext } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { app } from "../../src/app.ts";
+import { database } from "../../src/db/client.ts";
+import { findJob } from "../../src/db/jobs.ts";
+import { finishJob } from "../../src/runner/finish.ts";
+import { advanceWorkflow } from "../../src/runner/workflow.ts";
 import { newId } from "../../src/lib/crypto.ts";
 import { limiterFor } from "../../src/limits/org-limiter.ts";
 import { PLAN_LIMITS } from "../../src/limits/plans.ts";
@@ -299,5 +305,49 @@ describe("the dashboard's workflows", () => {
     const cancelled = await browse("POST", `/dashboard/workflows/${running.json.id}/cancel`, { _csrf: csrf(open.html) });
     expect(cancelled).toMatchObject({ status: 303, location: `/dashboard/workflows/${running.json.id}?cancelled` });
     expect((await waitForWorkflow(key, running.json.id)).status).toBe("cancelled");
+  });
+});
+
+describe("a workflow's event stream with its key revoked while open", () => {
+  it("ends with an error event at the next key check, and sends nothing of the workflow after", async () => {
+    const first = await newKey();
+    const other = await newKey({ org: first.org });
+    const created = await call("POST", "/v1/workflows", { key: first.key, body: { url: media("/stall"), steps: { a: { type: "compressVideo" }, b: { type: "videoThumbnail", use: "a" } } } });
+    const env = { ...testEnv, TUNABLES_OVERRIDE: JSON.stringify({ wait: { keyCheckMs: 50, checkFirstMs: 20, checkMaxMs: 50 } }) } as Env;
+    const response = await app.fetch(new Request(`http://127.0.0.1:8787/v1/workflows/${created.json.id}/events`, { headers: { authorization: `Bearer ${first.key}` } }), env, createExecutionContext());
+    expect(response.status).toBe(200);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n\n")) text += (await reader.read()).value ?? "";
+    expect(events(text)[0]!.event).toBe("workflow");
+    expect((await call("POST", "/admin/keys/revoke", { headers: { authorization: `Bearer ${testEnv.ADMIN_TOKEN}` }, body: { key: first.id } })).status).toBe(200);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
+    const seen = events(text);
+    expect(seen.at(-1)).toEqual({ event: "error", data: { error: { code: "unauthorized", message: "unknown or revoked API key", requestId: expect.any(String) } } });
+    expect(seen.map((e) => e.event)).not.toContain("end");
+    expect((await call("GET", `/v1/workflows/${created.json.id}/events`, { key: first.key })).status).toBe(401);
+    expect((await call("POST", `/v1/workflows/${created.json.id}/cancel`, { key: other.key })).json.success).toBe(true);
+  });
+});
+
+describe("advancing a workflow again", () => {
+  it("a duplicate advance of an ended step starts no dependent twice and schedules no second webhook", async () => {
+    const { key } = await newKey();
+    const tag = crypto.randomUUID();
+    const created = await call("POST", "/v1/workflows", {
+      key,
+      body: { url: media("/image?w=32&h=24"), steps: { a: { type: "compressImage", params: { format: "png" } }, b: { type: "compressImage", params: { format: "webp" }, use: "a" } }, webhookUrl: `${receiver}/ok?id=${tag}` },
+    });
+    const workflow = await waitForWorkflow(key, created.json.id);
+    expect(workflow.status).toBe("completed");
+    const db = database(testEnv.DB);
+    const before = (await findJob(db, workflow.steps.b.id))!;
+    // As if a second caller had also ended step a (a duplicate finish after a crash): nothing moves.
+    await advanceWorkflow(testEnv, (await findJob(db, workflow.steps.a.id))!);
+    const after = (await findJob(db, workflow.steps.b.id))!;
+    expect([after.status, after.releasedAt, after.attempt]).toEqual([before.status, before.releasedAt, before.attempt]);
+    expect(await rowCount("SELECT count(*) AS n FROM webhook_deliveries WHERE workflow_id = ?", created.json.id)).toBe(1);
+    // And finishJob refuses a second end of a step outright.
+    expect(await finishJob(testEnv, workflow.steps.a.id, { status: "cancelled" })).toBe(false);
   });
 });

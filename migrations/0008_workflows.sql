@@ -29,6 +29,7 @@ CREATE TABLE `workflows` (
 );
 --> statement-breakpoint
 CREATE INDEX `workflows_org_created` ON `workflows` (`org_id`,`mode`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `workflows_open` ON `workflows` (`created_at`,`id`) WHERE "ended_at" IS NULL;--> statement-breakpoint
 ALTER TABLE `jobs` ADD `workflow_id` text;--> statement-breakpoint
 ALTER TABLE `jobs` ADD `workflow_step` text;--> statement-breakpoint
 ALTER TABLE `jobs` ADD `released_at` integer;--> statement-breakpoint

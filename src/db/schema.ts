@@ -243,7 +243,11 @@ export const workflows = sqliteTable(
     /** Set once every step has ended: the workflow's end (its webhook is scheduled by whoever set it). */
     endedAt: integer("ended_at"),
   },
-  (t) => [index("workflows_org_created").on(t.orgId, t.mode, t.createdAt, t.id)],
+  (t) => [
+    index("workflows_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
+    // The sweep's repair walks the workflows not ended, by age (runner/workflow.ts).
+    index("workflows_open").on(t.createdAt, t.id).where(sql`"ended_at" IS NULL`),
+  ],
 );
 
 /** A workflow template: a name and the steps, per organization and mode. */

@@ -1,6 +1,6 @@
 // Workflow and template rows, and a workflow's state changes: each a guarded update that says
 // whether it took effect (docs/workflows.md). A workflow's steps are job rows (jobs.workflow_id).
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { jobMetadata, jobs, templates, workflows, type JobRow, type Mode, type TemplateRow, type WorkflowRow } from "./schema.ts";
 
@@ -85,6 +85,17 @@ export async function endWorkflow(db: Db, id: string, now: number): Promise<Work
     )
     .returning();
   return rows[0];
+}
+
+/** Workflows not ended, created before `before`, oldest first: a page of `limit` after `after` (workflows_open). */
+export async function openWorkflows(db: Db, before: number, limit: number, after?: { createdAt: number; id: string }): Promise<WorkflowRow[]> {
+  const cursor = after ? or(gt(workflows.createdAt, after.createdAt), and(eq(workflows.createdAt, after.createdAt), gt(workflows.id, after.id))) : undefined;
+  return db
+    .select()
+    .from(workflows)
+    .where(and(isNull(workflows.endedAt), lt(workflows.createdAt, before), cursor))
+    .orderBy(asc(workflows.createdAt), asc(workflows.id))
+    .limit(limit);
 }
 
 /** Removes the workflow row and its step job rows (their metadata and deliveries cascade). */

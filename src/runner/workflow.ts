@@ -6,9 +6,10 @@
 import { dependentsOf, outputRef, stepJobParams, stepOutputName, type WorkflowSteps } from "../contract/workflow.ts";
 import { database } from "../db/client.ts";
 import type { JobRow } from "../db/schema.ts";
-import { decideOutcome, endWorkflow, findWorkflow, releaseStep, stepJobs } from "../db/workflows.ts";
+import { decideOutcome, endWorkflow, findWorkflow, openWorkflows, releaseStep, stepJobs } from "../db/workflows.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { log } from "../lib/log.ts";
+import { TUNABLES } from "../lib/tunables.ts";
 import { scheduleWorkflowDelivery } from "../webhooks/schedule.ts";
 import { finishJob } from "./finish.ts";
 import { enqueueJob } from "./queue.ts";
@@ -25,7 +26,7 @@ export async function putStepInLine(env: Env, job: Pick<JobRow, "id" | "orgId" |
  * Moves the workflow of `job` (a step that just ended: its final row) on. Idempotent: a step
  * is released by one guarded update, the outcome decided by one, the end by one.
  */
-export async function advanceWorkflow(env: Env, job: JobRow, now = Date.now()): Promise<void> {
+export async function advanceWorkflow(env: Env, job: JobRow, now = Date.now(), options: { repair?: boolean } = {}): Promise<void> {
   if (!job.workflowId || !job.workflowStep) return;
   const db = database(env.DB);
   const workflow = await findWorkflow(db, job.workflowId);
@@ -51,6 +52,9 @@ export async function advanceWorkflow(env: Env, job: JobRow, now = Date.now()): 
       }
       const released = await releaseStep(db, dependent.id, stepJobParams(step, outputRef(job.id, made)), now);
       if (released) await putStepInLine(env, released);
+      // The repair: released before, but its putting in line may have crashed; the limiter
+      // and the runner ignore a job they know, so putting it in line again starts it once.
+      else if (options.repair && dependent.status === "queued" && dependent.releasedAt !== null) await putStepInLine(env, dependent);
     }
   } else {
     // The first step to fail (or to be cancelled by itself) fails the workflow; a cancel of the
@@ -89,4 +93,27 @@ export async function cancelWorkflow(env: Env, workflowId: string, now = Date.no
   const ended = await endWorkflow(db, workflowId, now);
   if (ended && rows[0]) await scheduleWorkflowDelivery(env, ended, rows[0].id, now);
   return decided;
+}
+
+/**
+ * The sweep's repair (TUNABLES.sweep.workflowRepairAfterMs): each workflow not ended that old is
+ * advanced again from each of its ended steps. advanceWorkflow is idempotent, so this changes
+ * nothing where the advance ran; where it crashed after a step's end (a dependent never
+ * released, the rest never cancelled, the end never recorded), it does what was left.
+ */
+export async function repairWorkflows(env: Env, now: number): Promise<void> {
+  const db = database(env.DB);
+  const { workflowRepairAfterMs, batchSize } = TUNABLES.sweep;
+  let after: { createdAt: number; id: string } | undefined;
+  for (;;) {
+    const page = await openWorkflows(db, now - workflowRepairAfterMs, batchSize, after);
+    for (const workflow of page) {
+      for (const step of await stepJobs(db, workflow.id)) {
+        if (step.status === "completed" || step.status === "failed" || step.status === "cancelled") await advanceWorkflow(env, step, now, { repair: true });
+      }
+    }
+    if (page.length < batchSize) break;
+    const last = page.at(-1)!;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
 }

@@ -7,8 +7,10 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app.ts";
 import { database } from "../../src/db/client.ts";
 import { findJob } from "../../src/db/jobs.ts";
+import { insertWorkflow } from "../../src/db/workflows.ts";
+import { TUNABLES } from "../../src/lib/tunables.ts";
 import { finishJob } from "../../src/runner/finish.ts";
-import { advanceWorkflow } from "../../src/runner/workflow.ts";
+import { advanceWorkflow, repairWorkflows } from "../../src/runner/workflow.ts";
 import { newId } from "../../src/lib/crypto.ts";
 import { limiterFor } from "../../src/limits/org-limiter.ts";
 import { PLAN_LIMITS } from "../../src/limits/plans.ts";
@@ -349,5 +351,33 @@ describe("advancing a workflow again", () => {
     expect(await rowCount("SELECT count(*) AS n FROM webhook_deliveries WHERE workflow_id = ?", created.json.id)).toBe(1);
     // And finishJob refuses a second end of a step outright.
     expect(await finishJob(testEnv, workflow.steps.a.id, { status: "cancelled" })).toBe(false);
+  });
+});
+
+describe("the sweep's repair of a workflow", () => {
+  it("releases the step an advance never released (a crash after its used step completed), and the workflow completes", async () => {
+    const { key, orgId } = await newKey();
+    const db = database(testEnv.DB);
+    const id = `wfl_repair${Date.now().toString(36)}`;
+    const [a, b] = [newId("job"), newId("job")];
+    const created = Date.now() - TUNABLES.sweep.workflowRepairAfterMs - 60_000;
+    // Step a completed and its output is in R2; step b was never released (as if the advance crashed).
+    const png = await (await fetch(media("/image?w=32&h=24&format=png"))).arrayBuffer();
+    await testEnv.OUTPUTS.put(`outputs/${a}/image.png`, png, { httpMetadata: { contentType: "image/png" } });
+    const steps = { a: { type: "compressImage" as const, params: { format: "png" } }, b: { type: "compressImage" as const, params: { format: "webp" }, use: "a" } };
+    const base = { orgId, mode: "live" as const, type: "compressImage", priority: 5, createdAt: created, workflowId: id, metadata: null };
+    const result = { url: "image.png", size: png.byteLength, width: 32, height: 24, format: "png", compressionRatio: 1, keptOriginal: true, source: { size: png.byteLength, width: 32, height: 24, format: "png" } };
+    await insertWorkflow(db, { id, orgId, mode: "live", url: media("/image"), steps, createdAt: created }, [
+      { ...base, id: a, status: "completed", params: { format: "png", url: media("/image") }, workflowStep: "a", releasedAt: created, result, attempt: 1, completedAt: created + 1000 },
+      { ...base, id: b, status: "queued", params: { format: "webp" }, workflowStep: "b", releasedAt: null },
+    ]);
+    await repairWorkflows(testEnv, Date.now());
+    const workflow = await waitForWorkflow(key, id);
+    expect(workflow.status, JSON.stringify(workflow)).toBe("completed");
+    expect(await inspect(workflow.steps.b.result.url)).toMatchObject({ format: "webp", width: 32, height: 24 });
+    // Run again, it changes nothing.
+    const before = (await findJob(db, b))!;
+    await repairWorkflows(testEnv, Date.now());
+    expect((await findJob(db, b))!.attempt).toBe(before.attempt);
   });
 });

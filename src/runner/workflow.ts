@@ -97,9 +97,10 @@ export async function cancelWorkflow(env: Env, workflowId: string, now = Date.no
 
 /**
  * The sweep's repair (TUNABLES.sweep.workflowRepairAfterMs): each workflow not ended that old is
- * advanced again from each of its ended steps. advanceWorkflow is idempotent, so this changes
- * nothing where the advance ran; where it crashed after a step's end (a dependent never
- * released, the rest never cancelled, the end never recorded), it does what was left.
+ * advanced again from each of its ended steps, and each released step still queued is put in
+ * line again. Both are idempotent, so this changes nothing where the advance ran; where it
+ * crashed after a step's end (a dependent never released, the rest never cancelled, the end
+ * never recorded) or a send failed, it does what was left.
  */
 export async function repairWorkflows(env: Env, now: number): Promise<void> {
   const db = database(env.DB);
@@ -110,6 +111,9 @@ export async function repairWorkflows(env: Env, now: number): Promise<void> {
     for (const workflow of page) {
       for (const step of await stepJobs(db, workflow.id)) {
         if (step.status === "completed" || step.status === "failed" || step.status === "cancelled") await advanceWorkflow(env, step, now, { repair: true });
+        // Released but perhaps never put in line (the create's or an advance's send failed):
+        // again; the limiter and the runner ignore a job they know.
+        else if (step.status === "queued" && step.releasedAt !== null) await putStepInLine(env, step);
       }
     }
     if (page.length < batchSize) break;

@@ -47,6 +47,8 @@ export const STEP_OUTPUTS: Partial<Record<JobType, Record<string, StepOutput>>> 
   videoStoryboard: { sprite: { path: ["sprite", "url"], kind: () => "image" } },
   videoPreview: { main: { path: ["url"], kind: (p) => (p.format === "mp4" ? "video" : "image") } },
   videoAdaptive: { mp4: { path: ["mp4", "url"], kind: () => "video" } },
+  videoClip: { main: main("video") },
+  videoConcat: { main: main("video") },
 };
 
 /** The kinds of input a type takes: those of the uploads it accepts. */

@@ -31,7 +31,7 @@ export function watermarkUrl(params: CreateJobRequest["params"]): { path: string
 }
 
 /** A type's other inputs (videoConcat's `append`), each with its path under the params. */
-function otherInputs(params: CreateJobRequest["params"]): { path: string; url: string }[] {
+export function otherInputs(params: CreateJobRequest["params"]): { path: string; url: string }[] {
   return "append" in params ? params.append.map((url, i) => ({ path: `append.${i}`, url })) : [];
 }
 

@@ -13,7 +13,7 @@ import { takeUpload } from "../files/uploads.ts";
 import { AppError, invalidInput } from "../lib/errors.ts";
 import { planIssues, withPlanDefaults } from "../limits/media-limits.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
-import { isJsonMediaType, summarize, watermarkUrl } from "./create-job-validation.ts";
+import { isJsonMediaType, otherInputs, summarize, watermarkUrl } from "./create-job-validation.ts";
 
 /** The create, validated: the steps resolved (a template's merged with overrides) with each step's params as its job will have them, url aside (plan defaults filled). */
 export type ValidWorkflow = Omit<CreateWorkflowRequest, "steps" | "overrides"> & { steps: WorkflowSteps };
@@ -64,6 +64,12 @@ export function createWorkflowValidation() {
       const params = stepJobParams(step, request.url);
       const watermark = watermarkUrl(params);
       if (watermark) urls.push({ path: `steps.${name}.params.${watermark.path}`, url: watermark.url });
+      // A step's other inputs (videoConcat's append): URLs under the same rules; an upload is a workflow's input only.
+      for (const other of otherInputs(params)) {
+        const path = `steps.${name}.params.${other.path}`;
+        if (uploadRefId(other.url)) throw invalidInput(`${path}: an upload can be the workflow's input (url) only; give the other videos by URL`, [{ path, message: "an upload can be the workflow's input (url) only; give the other videos by URL" }]);
+        urls.push({ path, url: other.url });
+      }
       planLimitIssues.push(...planIssues(step.type, params, plan).map(({ path, message }) => ({ path: ["steps", name, "params", ...path].join("."), message })));
       const { url: _input, ...rest } = withPlanDefaults(step.type, params, plan) as JobParams & { url: string };
       resolved[name] = { ...step, params: rest };

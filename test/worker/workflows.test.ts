@@ -182,6 +182,8 @@ describe("a workflow's create", () => {
       [{ url, steps: {} }, "steps"],
       [{ url, steps: { a: { type: "compressVideo" } }, surprise: 1 }, "surprise"],
       [{ url, template: "tpl_nothing" }, "template"],
+      [{ url, steps: { a: { type: "videoConcat", params: { append: ["https://user:pw@example.com/b.mp4"] } } } }, "steps.a.params.append.0"],
+      [{ url, steps: { a: { type: "videoConcat", params: { append: ["upload:upl_abcdefghijklmnopqrstuvwx"] } } } }, "steps.a.params.append.0"],
     ];
     for (const [body, path] of cases) {
       const res = await call("POST", "/v1/workflows", { key, body });

@@ -4135,6 +4135,26 @@ export interface components {
             options?: components["schemas"]["VideoAdaptiveOptions"];
             use?: string;
             output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-clip" | "videoClip";
+            params?: components["schemas"]["VideoClipOptions"];
+            options?: components["schemas"]["VideoClipOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-concat" | "videoConcat";
+            params?: components["schemas"]["VideoConcatOptions"];
+            options?: components["schemas"]["VideoConcatOptions"];
+            use?: string;
+            output?: string;
         };
         /** @description Either `steps`, or `template` (a template id) with optional `overrides`. The input in `url` (client-library dialect) or `input` (HTTP dialect). */
         CreateWorkflowRequest: {
@@ -4198,7 +4218,7 @@ export interface components {
                 [key: string]: {
                     id: string;
                     /** @enum {string} */
-                    type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive";
+                    type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip" | "video-concat";
                     /** @enum {string} */
                     status: "queued" | "processing" | "completed" | "failed" | "cancelled";
                     priority: number;

@@ -14,6 +14,8 @@ import { faviconRoutes } from "./routes/dashboard/favicon.ts";
 import { playerRoutes } from "./routes/dashboard/player.ts";
 import { filesRoutes } from "./routes/files.ts";
 import { jobsRoutes } from "./routes/jobs.ts";
+import { templatesRoutes } from "./routes/templates.ts";
+import { workflowsRoutes } from "./routes/workflows.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { webhooksRoutes } from "./routes/webhooks.ts";
 import { destinationsRoutes } from "./routes/destinations.ts";
@@ -50,9 +52,11 @@ app.route("/v1/uploads", uploadContentRoutes);
 app.route("/v1/uploads/tus", tusRoutes);
 // "/v1/jobs/*" also matches "/v1/jobs" itself: listing it again would look the key up and
 // count the read twice per request.
-for (const path of ["/v1/jobs/*", "/v1/usage", "/v1/uploads", "/v1/uploads/:id", "/v1/destinations", "/v1/destinations/*"]) app.use(path, apiKeyAuth(), readRateLimit());
+for (const path of ["/v1/jobs/*", "/v1/workflows/*", "/v1/templates/*", "/v1/usage", "/v1/uploads", "/v1/uploads/:id", "/v1/destinations", "/v1/destinations/*"]) app.use(path, apiKeyAuth(), readRateLimit());
 app.route("/v1/jobs", jobsRoutes);
 app.route("/v1/jobs", webhooksRoutes);
+app.route("/v1/workflows", workflowsRoutes);
+app.route("/v1/templates", templatesRoutes);
 app.route("/v1/usage", usageRoutes);
 app.route("/v1/destinations", destinationsRoutes);
 app.route("/v1/uploads", uploadsRoutes);

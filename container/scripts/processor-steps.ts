@@ -136,6 +136,7 @@ async function runProcessor(c: Case, params: unknown, workDir: string): Promise<
     config,
     setProgress: () => {},
     addOutput: (name) => join(workDir, "out", name),
+    openInput: () => Promise.reject(new Error("the step measurement runs one-input types only")),
   };
   const steps = new StepLog();
   const started = performance.now();

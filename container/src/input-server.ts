@@ -42,9 +42,10 @@ export async function listenOnLoopback(localPath: string, toolUid: number | unde
     return peer.then((found) => found === toolUid);
   };
   const server = http.createServer(async (req, res) => {
-    if (!(await ours(req.socket))) return void req.socket.destroy();
-    if (req.url === path) answer(req, res);
-    else res.writeHead(404).end();
+    const allowed = ours(req.socket);
+    if (req.url === path) return answer(req, res, allowed === true ? undefined : allowed);
+    if (!(await allowed)) return void req.socket.destroy();
+    res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
   return {
@@ -58,17 +59,38 @@ export async function listenOnLoopback(localPath: string, toolUid: number | unde
 
 /** The request handler for tools' reads of `input`, on its loopback URL or another the processor routes to it (tools/ready-tools.ts). */
 export function answerReads(input: ServedInput): InputAnswer {
-  return (req, res) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(404).end();
-    void serve(input, req, res);
-  };
+  return (req, res, allowed) => void serve(input, req, res, allowed);
 }
 
-/** One tool's read: 206 for a range (what ffmpeg's http asks for: `bytes=N-`), 200 for the whole; the bytes as they arrive. */
-async function serve(input: ServedInput, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+/**
+ * One tool's read: 206 for a range (what ffmpeg's http asks for: `bytes=N-`), 200 for the
+ * whole; the bytes as they arrive. Its first bytes are asked for while the connection's uid is
+ * checked (`allowed`: a read of /proc/net/tcp, about 5 ms however few sockets there are, as
+ * the kernel walks its whole table; ffmpeg opens a connection per seek), and nothing is sent
+ * before the check passed. A connection of another uid thus makes the input's own copy fetch
+ * at most one piece it would read anyway, and gets nothing.
+ */
+async function serve(input: ServedInput, req: http.IncomingMessage, res: http.ServerResponse, allowed?: Promise<boolean>): Promise<void> {
+  const refused = async (): Promise<boolean> => {
+    if (allowed === undefined || (await allowed)) return false;
+    req.socket.destroy();
+    return true;
+  };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    if (!(await refused())) res.writeHead(404).end();
+    return;
+  }
   const range = requestedRange(req.headers.range, input.size);
-  if (range === "unsatisfiable") return void res.writeHead(416, { "content-range": `bytes */${input.size}` }).end();
+  if (range === "unsatisfiable") {
+    if (!(await refused())) res.writeHead(416, { "content-range": `bytes */${input.size}` }).end();
+    return;
+  }
   const { start, end } = range ?? { start: 0, end: input.size - 1 };
+  const next = input.reader(true);
+  const first = req.method === "GET" && start <= end ? next(start, Math.min(end + 1, start + SERVE_BYTES)) : undefined;
+  // Not awaited when the connection is refused; its failure is the loop's below.
+  first?.catch(() => undefined);
+  if (await refused()) return;
   res.writeHead(range ? 206 : 200, {
     "accept-ranges": "bytes",
     "content-type": "application/octet-stream",
@@ -79,10 +101,9 @@ async function serve(input: ServedInput, req: http.IncomingMessage, res: http.Se
   input.stats.toolReads++;
   let closed = false;
   res.once("close", () => (closed = true));
-  const next = input.reader(true);
   try {
-    for (let pos = start; pos <= end && !closed; ) {
-      const bytes = await next(pos, Math.min(end + 1, pos + SERVE_BYTES));
+    for (let pos = start, pending = first; pos <= end && !closed; pending = undefined) {
+      const bytes = await (pending ?? next(pos, Math.min(end + 1, pos + SERVE_BYTES)));
       pos += bytes.length;
       if (!res.write(bytes) && !closed) await drained(res);
     }

@@ -226,6 +226,9 @@ export class JobTable {
     };
     const steps = entry.steps;
     let input: InputSource | undefined;
+    // A type's other inputs (videoConcat's `append`), opened by its processor (`openInput`).
+    const others: InputSource[] = [];
+    const othersFailed = new AbortController();
     let lease: ToolLease | undefined;
     try {
       const processor = processors[request.type];
@@ -254,7 +257,7 @@ export class JobTable {
       const processStart = Date.now();
       // The input failing while the tools read it (a refused redirect, a limit, the origin
       // gone) stops them; the job then reports the input's failure, not the tools'.
-      const work = AbortSignal.any([signal, input.failed.signal]);
+      const work = AbortSignal.any([signal, input.failed.signal, othersFailed.signal]);
       const source = input;
       const identity = lease?.identity;
       const result = await steps.run(() => withIdentity(identity, () => (processor as Processor<JobType>)(request.params, {
@@ -272,11 +275,22 @@ export class JobTable {
           entry.outputs.set(name, { path, contentType, size: 0 });
           return path;
         },
+        openInput: async (url: string) => {
+          const other = await InputSource.open(url, join(entry.dir, `input-${others.length + 1}`), { limits: this.#config, signal, toolUid });
+          others.push(other);
+          other.failed.signal.addEventListener("abort", () => othersFailed.abort(), { once: true });
+          return other;
+        },
       })));
-      // Its tools have all ended: the uid is reclaimed (anything of it still running is killed),
-      // so from here on no tool can change what the outputs' names point at.
-      await lease?.release();
-      if (input.failure) throw input.failure;
+      // Its tools have all ended: the uid is reclaimed (anything of it still running, which only
+      // a hostile tool's escapee would be, is killed) beside the outputs' checks and upload, off
+      // the job's path (a kill as the uid is two programs' start, 7-33 ms). Until then such a
+      // process could still change the attempt's own outputs, never another's: each is read
+      // without following links and only if its uid or the processor's (attempt-files.ts), and
+      // its upload is checked against the length found here.
+      const reclaimed = lease?.release();
+      const inputFailure = input.failure ?? others.find((other) => other.failure)?.failure;
+      if (inputFailure) throw inputFailure;
       if (entry.controller.signal.aborted) throw new JobCancelled();
       for (const [name, output] of entry.outputs) {
         // Only a regular file the attempt's tools or the processor wrote, never a link a tool left (attempt-files.ts).
@@ -286,12 +300,13 @@ export class JobTable {
       entry.timings.processMs = Date.now() - processStart;
       entry.result = result;
       if (entry.events) await upload(entry, entry.events, signal, this.pushPaths.brokenSignal(request.callback!.url));
+      await reclaimed;
       entry.progress = 100;
       entry.state = "completed";
     } catch (error) {
       // Stopped by its signal: the caller's cancel, or the job's own time limit (errors.ts
       // decides); else the input's own failure, which stopped the tools, before theirs.
-      const failure = signal.aborted ? stopped(signal, this.#config.JOB_TIMEOUT_MS) : (input?.failure ?? error);
+      const failure = signal.aborted ? stopped(signal, this.#config.JOB_TIMEOUT_MS) : (input?.failure ?? others.find((other) => other.failure)?.failure ?? error);
       if (failure instanceof JobCancelled) {
         entry.state = "cancelled";
       } else if (failure instanceof JobFailure) {
@@ -305,10 +320,12 @@ export class JobTable {
       }
       // Nothing of a failed or cancelled job is served, so its files can go now (its tools' processes first).
       await input?.close();
+      for (const other of others) await other.close();
       await lease?.release();
       await rm(entry.dir, { recursive: true, force: true });
     } finally {
       await input?.close();
+      for (const other of others) await other.close();
       await lease?.release();
       entry.finishedAt = Date.now();
       log("info", "job finished", { job: entry.id, type: request.type, state: entry.state, ms: entry.finishedAt - started, ...entry.timings, input: input?.stats, steps: steps.list() });

@@ -189,3 +189,23 @@ describe("no code of the processor decodes an image in its own process", () => {
     expect(importers.sort()).toEqual(["container/src/tools/image-worker.ts", "container/src/tools/versions.ts"]);
   });
 });
+
+describe("an idle image tool", () => {
+  it("holds nothing of its parent: a process that used sharp exits when its work is done", async () => {
+    const { spawn } = await import("node:child_process");
+    const module = new URL("../src/tools/image-process.ts", import.meta.url).pathname;
+    const script = `const { sharp } = await import(${JSON.stringify(module)});
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } }).png().toBuffer();
+      console.log(png.length);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    try {
+      // A parent held by its idle tool never exits: the deadline fails the test.
+      expect(await until(() => child.exitCode ?? undefined, "the process to exit", 15_000)).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(Number(out.trim())).toBeGreaterThan(0);
+  });
+});

@@ -58,7 +58,7 @@ const envelope = z.strictObject({
   ...createJobFields.shape,
 });
 
-function toIssues(error: z.ZodError, prefix: (path: PropertyKey[]) => PropertyKey[]): FieldIssue[] {
+export function toIssues(error: z.ZodError, prefix: (path: PropertyKey[]) => PropertyKey[]): FieldIssue[] {
   return error.issues.flatMap((issue) => flatten(issue, [])).map(({ path, message }) => ({ path: dotted(prefix(path)), message }));
 }
 

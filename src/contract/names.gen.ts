@@ -12,4 +12,6 @@ export const JOB_TYPE_HTTP_NAMES = {
   videoStoryboard: "video-storyboard",
   videoPreview: "video-preview",
   videoAdaptive: "video-adaptive",
+  videoClip: "video-clip",
+  videoConcat: "video-concat",
 } as const;

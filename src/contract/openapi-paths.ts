@@ -13,7 +13,7 @@ export const json = (schema: JsonSchema, example?: unknown) => ({ "application/j
 export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
-function errors(...codes: ApiErrorCode[]): Record<string, unknown> {
+export function errors(...codes: ApiErrorCode[]): Record<string, unknown> {
   return Object.fromEntries([...codes, "internal_error" as const].map((code) => [String(API_ERRORS[code].status), responseRef(ERROR_RESPONSES[code])]));
 }
 
@@ -28,7 +28,7 @@ const anyClientError = {
 const jobId = { name: "id", in: "path", required: true, description: "The job's id (`job_…`).", schema: { type: "string" } };
 const destinationId = { name: "id", in: "path", required: true, description: "The destination's id (`dst_…`).", schema: { type: "string" } };
 const uploadId = { name: "id", in: "path", required: true, description: "The upload's id (`upl_…`).", schema: { type: "string" } };
-const ok = (description: string, schema: JsonSchema, extraHeaders: Record<string, unknown> = {}) => ({
+export const ok = (description: string, schema: JsonSchema, extraHeaders: Record<string, unknown> = {}) => ({
   description,
   headers: { "X-Request-Id": headerRef("X-Request-Id"), ...extraHeaders },
   content: json(schema),

@@ -27,6 +27,7 @@ export const ERROR_RESPONSES: Record<ApiErrorCode, string> = {
   not_found: "NotFound",
   idempotency_key_in_use: "IdempotencyKeyInUse",
   upload_offset_mismatch: "UploadOffsetMismatch",
+  workflow_not_ended: "WorkflowNotEnded",
   upload_expired: "UploadExpired",
   tus_version_unsupported: "TusVersionUnsupported",
   payload_too_large: "PayloadTooLarge",

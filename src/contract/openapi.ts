@@ -7,6 +7,7 @@
 import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
 import { headerRef, json, paths } from "./openapi-paths.ts";
 import { buildSchemaComponents, ERROR_RESPONSES, errorSchemaId, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
+import { workflowPaths, workflowSchemas, workflowWebhook } from "./openapi-workflows.ts";
 
 export type OpenApiDocument = JsonSchema & { openapi: "3.1.0"; paths: Record<string, Record<string, JsonSchema>> };
 
@@ -34,6 +35,17 @@ function errorResponses(): Record<string, JsonSchema> {
 
 const webhookHeader = (name: string, description: string, example: string) => ({ name, in: "header", required: true, description, schema: { type: "string" }, example });
 
+/** The headers every webhook delivery is signed with (docs/webhooks.md). */
+function signatureHeaders() {
+  return [
+    webhookHeader("x-service-timestamp", "When this attempt was signed, Unix milliseconds.", "1767225600123"),
+    webhookHeader("x-service-signature", "`sha256=` + hex HMAC-SHA256(secret, `<x-service-timestamp>.<raw body>`); two space-separated values during a secret rotation.", "sha256=5d1c…"),
+    webhookHeader("webhook-id", "Standard Webhooks: the delivery's id (`msg_…`), the same on every retry.", "msg_Vq3kQ0aB7xYz9TuvW1rS2dEf"),
+    webhookHeader("webhook-timestamp", "Standard Webhooks: the same instant, Unix seconds.", "1767225600"),
+    webhookHeader("webhook-signature", "Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`.", "v1,K5oZ…"),
+  ];
+}
+
 function webhooks(): Record<string, JsonSchema> {
   return {
     jobFinished: {
@@ -42,13 +54,7 @@ function webhooks(): Record<string, JsonSchema> {
         summary: "A job ended (completed, failed or cancelled)",
         description:
           "POSTed to the job's `webhookUrl` with the job in the client-library dialect. Any 2xx within 15 s is success; 410 stops the delivery; anything else is retried with backoff (about 0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then dead-lettered. Verify a signature over the raw body before trusting it (docs/webhooks.md).",
-        parameters: [
-          webhookHeader("x-service-timestamp", "When this attempt was signed, Unix milliseconds.", "1767225600123"),
-          webhookHeader("x-service-signature", "`sha256=` + hex HMAC-SHA256(secret, `<x-service-timestamp>.<raw body>`); two space-separated values during a secret rotation.", "sha256=5d1c…"),
-          webhookHeader("webhook-id", "Standard Webhooks: the delivery's id (`msg_…`), the same on every retry.", "msg_Vq3kQ0aB7xYz9TuvW1rS2dEf"),
-          webhookHeader("webhook-timestamp", "Standard Webhooks: the same instant, Unix seconds.", "1767225600"),
-          webhookHeader("webhook-signature", "Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`.", "v1,K5oZ…"),
-        ],
+        parameters: signatureHeaders(),
         requestBody: { required: true, content: json(schemaRef("SdkJob")) },
         responses: {
           "2XX": { description: "Received; the delivery succeeded." },
@@ -56,6 +62,7 @@ function webhooks(): Record<string, JsonSchema> {
         },
       },
     },
+    workflowEnded: { post: { ...workflowWebhook, parameters: signatureHeaders() } },
   };
 }
 
@@ -91,6 +98,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }],
     tags: [
       { name: "jobs", description: "Create, read, list and cancel jobs." },
+      { name: "workflows", description: "One input through named steps, each a job (docs/workflows.md)." },
+      { name: "templates", description: "Workflow templates: named steps kept for reuse." },
       { name: "webhooks", description: "Delivery log and redelivery of job webhooks." },
       { name: "uploads", description: "Direct uploads of inputs." },
       { name: "destinations", description: "The organization's own S3-compatible buckets, where jobs created with `store` copy their outputs." },
@@ -98,10 +107,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: "files", description: "Signed downloads of outputs." },
       { name: "meta", description: "Health and this document." },
     ],
-    paths: paths(),
+    paths: { ...paths(), ...workflowPaths() },
     webhooks: webhooks(),
     components: {
-      schemas: buildSchemaComponents(),
+      schemas: { ...buildSchemaComponents(), ...workflowSchemas() },
       responses: errorResponses(),
       headers: headers(),
       securitySchemes: {

@@ -33,7 +33,7 @@
 //     the runner no longer holds the attempt (or protocolMismatch), 400/401/411/413/415 when
 //     the upload is wrong.
 //
-//   GET    <callback.input>         with an `upload:` input only: the upload's bytes from R2,
+//   GET    <callback.input>         with an `upload:` (or a workflow step's `output:`) input only: its bytes from R2,
 //     the same token; `Range: bytes=…` answered 206 with Content-Range (416 when unsatisfiable).
 //
 // The Worker checks the token against the attempt its runner holds (constant time) and, in
@@ -43,6 +43,7 @@ import { jobError } from "./job.ts";
 import { JOB_TYPES, jobTypes, type JobParams } from "./registry.ts";
 import type { StoredResult } from "./stored-result.ts";
 import { uploadRefId } from "./uploads.ts";
+import { parseOutputRef } from "./workflow.ts";
 
 /**
  * The version of this protocol. Raise it with any change one end of the previous version
@@ -149,18 +150,27 @@ export const processorJobRequest = z
     callback: processorCallback,
   })
   .transform((body, ctx) => {
-    const params = jobTypes[body.type].params.safeParse(body.params);
+    // A workflow step's input may be another job's output (`output:…`, workflow.ts): internal,
+    // read through callback.input; the type's schema checks the rest with a stand-in url.
+    const given = body.params as { url?: unknown } | undefined;
+    const internal = typeof given?.url === "string" && parseOutputRef(given.url) !== undefined ? given.url : undefined;
+    const params = jobTypes[body.type].params.safeParse(internal ? { ...given, url: "https://internal.invalid/input" } : body.params);
     if (!params.success) {
       for (const issue of params.error.issues) ctx.addIssue({ code: "custom", path: ["params", ...issue.path], message: issue.message });
       return z.NEVER;
     }
-    const url = (params.data as { url?: unknown }).url;
-    if ((typeof url === "string" && uploadRefId(url) !== undefined) !== (body.callback.input !== undefined)) {
-      ctx.addIssue({ code: "custom", path: ["callback", "input"], message: "callback.input is required with an upload: input, and refused otherwise" });
+    const url = internal ?? (params.data as { url?: unknown }).url;
+    if ((typeof url === "string" && readsThroughRunner(url)) !== (body.callback.input !== undefined)) {
+      ctx.addIssue({ code: "custom", path: ["callback", "input"], message: "callback.input is required with an upload: or output: input, and refused otherwise" });
       return z.NEVER;
     }
-    return { ...body, params: params.data as JobParams };
+    return { ...body, params: { ...(params.data as object), url } as JobParams };
   });
+
+/** An input the processor reads through the runner's input route: an upload, or a workflow step's output of another job. */
+export function readsThroughRunner(url: string): boolean {
+  return uploadRefId(url) !== undefined || parseOutputRef(url) !== undefined;
+}
 export type ProcessorJobRequest = z.output<typeof processorJobRequest>;
 
 /**

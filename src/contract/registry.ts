@@ -9,6 +9,8 @@ import { compressVideo } from "./jobs/compress-video.ts";
 import { extractAudio } from "./jobs/extract-audio.ts";
 import { audioWaveform } from "./jobs/audio-waveform.ts";
 import { videoAdaptive } from "./jobs/video-adaptive.ts";
+import { videoClip } from "./jobs/video-clip.ts";
+import { videoConcat } from "./jobs/video-concat.ts";
 import { videoExtraction } from "./jobs/video-extraction.ts";
 import { videoStoryboard } from "./jobs/video-storyboard.ts";
 import { videoPreview } from "./jobs/video-preview.ts";
@@ -31,6 +33,8 @@ export const jobTypes = {
   videoStoryboard,
   videoPreview,
   videoAdaptive,
+  videoClip,
+  videoConcat,
 } as const satisfies { [T in JobType]: JobTypeDefinition<T> };
 
 export type JobParams<T extends JobType = JobType> = z.output<(typeof jobTypes)[T]["params"]>;

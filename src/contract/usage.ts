@@ -30,6 +30,7 @@ export const mediaLimits = z
     previewFps: z.int().describe("videoPreview: highest `fps`; a preview's frames are at most duration × fps."),
     adaptiveRenditions: z.int().describe("videoAdaptive: renditions one job encodes (each is a whole encode of the input)."),
     adaptiveMaxHeight: z.int().describe("videoAdaptive: the largest rendition's shorter side, in pixels."),
+    concatInputs: z.int().describe("videoConcat: videos one join takes, `url` included."),
   })
   .describe("What one job may ask for on this plan; a job over one is refused with 400 `invalid_input` at the field.");
 export type MediaLimits = z.infer<typeof mediaLimits>;

@@ -91,8 +91,18 @@ export const jobs = sqliteTable(
     storePrefix: text("store_prefix"),
     /** The copy's state: pending from completion until every output is stored or it finally failed; null without a store. */
     storeStatus: text("store_status", { enum: STORE_STATUSES }),
+    /** A workflow's step (docs/workflows.md): its workflow, null for a job created alone. */
+    workflowId: text("workflow_id"),
+    /** The step's name in its workflow. */
+    workflowStep: text("workflow_step"),
+    /**
+     * When the step was put in line: at creation for a step reading the workflow's input, when
+     * the step it uses completed for the others (a guarded update: one caller puts it in line).
+     */
+    releasedAt: integer("released_at"),
   },
   (t) => [
+    index("jobs_workflow").on(t.workflowId).where(sql`"workflow_id" IS NOT NULL`),
     index("jobs_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
     index("jobs_org_status_created").on(t.orgId, t.mode, t.status, t.createdAt, t.id),
     index("jobs_org_type_created").on(t.orgId, t.mode, t.type, t.createdAt, t.id),
@@ -242,13 +252,69 @@ export const webhookDeliveries = sqliteTable(
     lastAttemptAt: integer("last_attempt_at"),
     nextAttemptAt: integer("next_attempt_at"),
     completedAt: integer("completed_at"),
+    /**
+     * A workflow's delivery (`trigger` = `workflow`): the workflow it reports; `jobId` is then
+     * its first step's job, so the delivery goes with the workflow's jobs.
+     */
+    workflowId: text("workflow_id"),
   },
   (t) => [
+    uniqueIndex("webhook_deliveries_workflow").on(t.workflowId).where(sql`"trigger" = 'workflow'`),
     uniqueIndex("webhook_deliveries_final").on(t.jobId).where(sql`"trigger" = 'final'`),
     index("webhook_deliveries_job").on(t.jobId, t.createdAt),
     /** Deliveries never attempted, by age: the cron resends those whose message was lost. */
     index("webhook_deliveries_unsent").on(t.createdAt).where(sql`"status" = 'pending' AND "attempts" = 0`),
   ],
+);
+
+/**
+ * A workflow (docs/workflows.md): one input, named steps each run as a job (jobs.workflow_id).
+ * Its status while steps run is derived from theirs; `outcome` is set once, by the first step
+ * to fail or by a cancel, and `endedAt` once every step has ended.
+ */
+export const workflows = sqliteTable(
+  "workflows",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    mode: text("mode", { enum: MODES }).notNull(),
+    /** The workflow's input: an http(s) URL or `upload:upl_…`. */
+    url: text("url").notNull(),
+    /** The validated steps, name → {type, params (without url), use?, output?}. */
+    steps: text("steps", { mode: "json" }).notNull(),
+    templateId: text("template_id"),
+    webhookUrl: text("webhook_url"),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
+    /** `failed` or `cancelled` once decided (the first to decide wins); null while it may still complete. */
+    outcome: text("outcome", { enum: ["failed", "cancelled"] }),
+    /** The step whose failure failed the workflow, and its error. */
+    errorStep: text("error_step"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    createdAt: integer("created_at").notNull(),
+    /** Set once every step has ended: the workflow's end (its webhook is scheduled by whoever set it). */
+    endedAt: integer("ended_at"),
+  },
+  (t) => [
+    index("workflows_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
+    // The sweep's repair walks the workflows not ended, by age (runner/workflow.ts).
+    index("workflows_open").on(t.createdAt, t.id).where(sql`"ended_at" IS NULL`),
+  ],
+);
+
+/** A workflow template: a name and the steps, per organization and mode. */
+export const templates = sqliteTable(
+  "templates",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    mode: text("mode", { enum: MODES }).notNull(),
+    name: text("name").notNull(),
+    steps: text("steps", { mode: "json" }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("templates_org_created").on(t.orgId, t.mode, t.createdAt, t.id)],
 );
 
 export const webhookAttempts = sqliteTable(
@@ -297,3 +363,5 @@ export type JobRow = typeof jobs.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 export type DestinationRow = typeof destinations.$inferSelect;
 export type StoreObjectRow = typeof storeObjects.$inferSelect;
+export type WorkflowRow = typeof workflows.$inferSelect;
+export type TemplateRow = typeof templates.$inferSelect;

@@ -137,6 +137,12 @@ export const TUNABLES = {
     pokeWindowMs: 5 * MINUTE_MS,
     /** Jobs past their lease read per page; a sweep reads every page (sweeper.ts). */
     batchSize: 100,
+    /**
+     * A workflow not ended this long after its creation is advanced again from its ended steps
+     * by each sweep (runner/workflow.ts `repairWorkflows`): repairs an advance that crashed
+     * after its step's end. Idempotent, so a long workflow's repeated repair changes nothing.
+     */
+    workflowRepairAfterMs: 10 * MINUTE_MS,
   },
 
   /** The cron's clean-ups: retention (src/ops/retention.ts), expired uploads, sessions and idempotency keys. */

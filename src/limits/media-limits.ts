@@ -4,6 +4,7 @@
 // before anything is saved; a refusal is a 400 naming the field, the plan and its limit.
 // Limits that depend on the input itself (its duration, its size) are the processor's and
 // hold for every plan (container/src/config.ts).
+import { CONCAT_MAX_INPUTS } from "../contract/jobs/video-concat.ts";
 import { PREVIEW_MAX } from "../contract/jobs/video-preview.ts";
 import { DEFAULT_STORYBOARD_TILES } from "../contract/jobs/video-storyboard.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
@@ -11,8 +12,8 @@ import type { MediaLimits } from "../contract/usage.ts";
 import type { Plan } from "../db/schema.ts";
 
 export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
-  free: { storyboardTiles: 100, storyboardTileWidth: 320, av1MaxSide: 1280, previewDurationS: 10, previewWidth: 640, previewFps: 15, adaptiveRenditions: 3, adaptiveMaxHeight: 1080 },
-  pro: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920, previewDurationS: 20, previewWidth: 960, previewFps: 24, adaptiveRenditions: 5, adaptiveMaxHeight: 1440 },
+  free: { storyboardTiles: 100, storyboardTileWidth: 320, av1MaxSide: 1280, previewDurationS: 10, previewWidth: 640, previewFps: 15, adaptiveRenditions: 3, adaptiveMaxHeight: 1080, concatInputs: 5 },
+  pro: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920, previewDurationS: 20, previewWidth: 960, previewFps: 24, adaptiveRenditions: 5, adaptiveMaxHeight: 1440, concatInputs: 10 },
   enterprise: {
     storyboardTiles: 1000,
     storyboardTileWidth: 1280,
@@ -22,6 +23,7 @@ export const MEDIA_LIMITS: Record<Plan, MediaLimits> = {
     previewFps: PREVIEW_MAX.fps,
     adaptiveRenditions: 7,
     adaptiveMaxHeight: 2160,
+    concatInputs: CONCAT_MAX_INPUTS,
   },
 };
 
@@ -65,6 +67,8 @@ const checks: { [T in JobType]?: Check<T> } = {
     });
     return issues;
   },
+  videoConcat: (params, limits, plan) =>
+    params.append.length + 1 > limits.concatInputs ? [overLimit(["append"], plan, `joins of at most ${limits.concatInputs} videos, url included (append holds ${params.append.length})`)] : [],
 };
 
 /** What in these params is over the plan's limits; empty when the job may run. */

@@ -89,6 +89,25 @@ export class OrgLimiter extends DurableObject<Env> {
     return verdict;
   }
 
+  /**
+   * Admits every job of a workflow or none (docs/workflows.md): each counts against the
+   * hourly quota as one job. Atomic, as `admit`: nothing awaits between the checks. The
+   * refusal is the first job's that did not fit, its admitted companions taken back.
+   */
+  admitAll(jobIds: string[], plan: Plan, now = Date.now()): QuotaVerdict {
+    let verdict: QuotaVerdict | undefined;
+    const admitted: string[] = [];
+    for (const jobId of jobIds) {
+      verdict = this.admit(jobId, plan, now);
+      if (!verdict.ok) {
+        for (const id of admitted) this.forget(id);
+        return verdict;
+      }
+      admitted.push(jobId);
+    }
+    return verdict!;
+  }
+
   /** Takes back an admission whose job could not be created after all. */
   forget(jobId: string): void {
     this.#sql.exec("DELETE FROM admissions WHERE job_id = ?", jobId);

@@ -12,23 +12,28 @@ import { planIssues, withPlanDefaults } from "../limits/media-limits.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
 
 /** `application/json` or any `application/…+json`, with or without parameters such as charset. */
-function isJsonMediaType(header: string | undefined): boolean {
+export function isJsonMediaType(header: string | undefined): boolean {
   const essence = header?.split(";")[0]!.trim().toLowerCase() ?? "";
   return essence === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(essence);
 }
 
 /** "first problem (and N more problems)", the message of a 400 whose details list them all. */
-function summarize(issues: { path: string; message: string }[]): string {
+export function summarize(issues: { path: string; message: string }[]): string {
   const [first, ...rest] = issues;
   if (!first) return "invalid request";
   return `${first.path}: ${first.message}${rest.length ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : ""}`;
 }
 
 /** A watermark image's URL (compressImage, compressVideo, videoThumbnail; videoExtraction's frames) and its path under the params. */
-function watermarkUrl(params: CreateJobRequest["params"]): { path: string; url: string } | undefined {
+export function watermarkUrl(params: CreateJobRequest["params"]): { path: string; url: string } | undefined {
   if ("watermark" in params && params.watermark?.url) return { path: "watermark.url", url: params.watermark.url };
   if ("frames" in params && params.frames && params.frames.watermark?.url) return { path: "frames.watermark.url", url: params.frames.watermark.url };
   return undefined;
+}
+
+/** A type's other inputs (videoConcat's `append`), each with its path under the params. */
+export function otherInputs(params: CreateJobRequest["params"]): { path: string; url: string }[] {
+  return "append" in params ? params.append.map((url, i) => ({ path: `append.${i}`, url })) : [];
 }
 
 /**
@@ -61,8 +66,13 @@ export function createJobValidation() {
     const upload = uploadRefId(request.params.url);
     const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
     const watermark = watermarkUrl(request.params);
+    const others = otherInputs(request.params).map(({ path, url }) => ({ path: `${within}.${path}`, url }));
+    // An upload is taken as the job's input (`url`) only: the runner serves a processor one uploaded input.
+    const uploadIssues = others.filter(({ url }) => uploadRefId(url)).map(({ path }) => ({ path, message: "an upload can be the job's input (url) only; give the other videos by URL" }));
+    if (uploadIssues.length) throw invalidInput(summarize(uploadIssues), uploadIssues);
     const urlIssues = [
       ...(upload ? [] : [{ path: inputPath, url: request.params.url }]),
+      ...others,
       ...(watermark ? [{ path: `${within}.${watermark.path}`, url: watermark.url }] : []),
       ...(request.webhookUrl ? [{ path: "webhookUrl", url: request.webhookUrl }] : []),
     ].flatMap(({ path, url }) => {

@@ -8,6 +8,7 @@ import { log } from "../lib/log.ts";
 import { deleteOutputs } from "../ops/retention.ts";
 import { scheduleFinalDelivery } from "../webhooks/schedule.ts";
 import { startStore } from "../destinations/store.ts";
+import { advanceWorkflow } from "./workflow.ts";
 
 export type Outcome =
   /** The processor finished attempt `attempt` and its outputs are in R2. */
@@ -77,5 +78,7 @@ export async function finishJob(env: Env, jobId: string, outcome: Outcome, optio
   // completed may have left some. After the stop, so no upload of the attempt is under way;
   // last, so the next job and the webhook do not wait on R2.
   if (job.status !== "completed" && job.attempt > 0) await deleteOutputs(env.OUTPUTS, jobId);
+  // A workflow's step: its dependents start, or the workflow fails; the last step ends it (runner/workflow.ts).
+  if (job.workflowId) await advanceWorkflow(env, job, now);
   return true;
 }

@@ -1,4 +1,4 @@
-// An attempt's uploaded input (`upload:upl_…`), read by the processor from R2 through this
+// An attempt's uploaded input (`upload:upl_…`, or a workflow step's `output:` of another job), read by the processor from R2 through this
 // Worker, with the attempt's token, from its seat's container (src/runner/credentials.ts).
 // In production the container reaches it at CALLBACK_HOST through the ProcessorContainer's
 // outbound handler (src/runner/container.ts), so a 2 GiB upload never leaves Cloudflare.
@@ -6,7 +6,8 @@ import { PROCESSOR_INPUTS_PATH } from "../contract/processor-protocol.ts";
 import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import { findJob } from "../db/jobs.ts";
-import { uploadKey } from "../files/r2-keys.ts";
+import { parseOutputRef } from "../contract/workflow.ts";
+import { outputKey, uploadKey } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
 import { requestedRange } from "../net/range-header.ts";
 import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol, refuseUnknownCaller } from "./events.ts";
@@ -37,15 +38,19 @@ export async function readProcessorInput(env: Env, request: Request, sender?: st
   const mismatch = refuseOtherProtocol(request, "input read");
   if (mismatch) return mismatch;
   const job = await findJob(database(env.DB), jobId);
-  const upload = job ? uploadRefId((job.params as { url?: string }).url ?? "") : undefined;
-  if (!upload) return text(404, `job ${jobId} has no uploaded input`);
-  const key = uploadKey(upload);
+  const url = (job?.params as { url?: string } | undefined)?.url ?? "";
+  // An upload, or a workflow step's input: the output of the step it uses (contract/workflow.ts).
+  const upload = uploadRefId(url);
+  const output = parseOutputRef(url);
+  const key = upload ? uploadKey(upload) : output ? outputKey(output.jobId, output.name) : undefined;
+  if (!key) return text(404, `job ${jobId} has no uploaded input`);
+  const what = upload ? `upload ${upload}` : `output ${output!.name} of ${output!.jobId}`;
   const head = await env.OUTPUTS.head(key);
-  if (!head) return text(404, `upload ${upload} is gone`);
+  if (!head) return text(404, `${what} is gone`);
   const range = requestedRange(request.headers.get("range"), head.size);
   if (range === "unsatisfiable") return text(416, `the upload is ${head.size} bytes`, { "content-range": `bytes */${head.size}` });
   const object = await env.OUTPUTS.get(key, range ? { range: { offset: range.start, length: range.end - range.start + 1 } } : {});
-  if (!object) return text(404, `upload ${upload} is gone`);
+  if (!object) return text(404, `${what} is gone`);
   const headers = new Headers({
     "accept-ranges": "bytes",
     "content-type": head.httpMetadata?.contentType ?? "application/octet-stream",
@@ -53,7 +58,7 @@ export async function readProcessorInput(env: Env, request: Request, sender?: st
     etag: head.httpEtag,
   });
   if (range) headers.set("content-range", `bytes ${range.start}-${range.end}/${head.size}`);
-  log("info", "processor input read", { attempt: pid, upload, bytes: headers.get("content-length"), range: range ? `${range.start}-${range.end}` : "whole" });
+  log("info", "processor input read", { attempt: pid, ...(upload ? { upload } : { output: `${output!.jobId}/${output!.name}` }), bytes: headers.get("content-length"), range: range ? `${range.start}-${range.end}` : "whole" });
   return new Response(object.body, { status: range ? 206 : 200, headers });
 }
 

@@ -10,12 +10,12 @@ import {
   PROTOCOL_HEADER,
   protocolMismatch,
   protocolVersionOf,
+  readsThroughRunner,
   speaksOurProtocol,
   type ProcessorJobRequest,
   type ProcessorJobState,
 } from "../contract/processor-protocol.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
-import { uploadRefId } from "../contract/uploads.ts";
 import type { JobRow } from "../db/schema.ts";
 import { log } from "../lib/log.ts";
 import type { Attempt } from "./attempt.ts";
@@ -68,7 +68,7 @@ export async function startOnProcessor(env: Env, current: Attempt, job: Pick<Job
     id: current.pid,
     type: job.type as JobType,
     params: job.params as JobParams,
-    callback: callbackFor(env, current, uploadRefId((job.params as { url: string }).url) !== undefined),
+    callback: callbackFor(env, current, readsThroughRunner((job.params as { url: string }).url)),
   };
   const response = await processorFetch(env, current.instance, current.token)("/jobs", {
     method: "POST",

@@ -1,5 +1,5 @@
 // The cron sweep of stuck jobs, once per TUNABLES.sweep.cronPeriodMs: no job stays
-// processing forever (docs/architecture.md: the sweep).
+// processing forever (docs/architecture.md: the sweep), and no workflow waits on an advance that crashed.
 import { database } from "../db/client.ts";
 import { expiredLeases } from "../db/jobs.ts";
 import type { JobRow } from "../db/schema.ts";
@@ -7,6 +7,7 @@ import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { attemptEnded } from "./attempt-end.ts";
 import { finishJob } from "./finish.ts";
+import { repairWorkflows } from "./workflow.ts";
 
 const { pokeWindowMs, batchSize } = TUNABLES.sweep;
 
@@ -28,6 +29,8 @@ export async function sweep(env: Env, now: number): Promise<void> {
     const last = page.at(-1)!;
     after = { leaseExpiresAt: last.leaseExpiresAt!, id: last.id };
   }
+  // Workflows whose advance crashed after a step's end (runner/workflow.ts).
+  await repairWorkflows(env, now);
 }
 
 async function sweepOne(env: Env, job: JobRow, now: number): Promise<void> {

@@ -7,7 +7,9 @@ import { eq } from "drizzle-orm";
 import { toSdkJob } from "../contract/dialects.ts";
 import { database, type Db } from "../db/client.ts";
 import { jobs, organizations } from "../db/schema.ts";
-import { toHttpJob } from "../jobs/view.ts";
+import { findWorkflow, stepJobs } from "../db/workflows.ts";
+import { toHttpJob, type ViewOptions } from "../jobs/view.ts";
+import { toHttpWorkflow } from "../jobs/workflow-view.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { retryDelaySeconds } from "./backoff.ts";
@@ -64,9 +66,9 @@ async function attempt(env: Env, message: Message<WebhookMessage>, options: Cons
   const number = await claimAttempt(db, delivery.id, delivery.attempts, now);
   if (number === undefined) return message.ack();
 
-  const body = JSON.stringify(
-    toSdkJob(await toHttpJob(context.job, { secret: env.FILES_SIGNING_SECRET, origin: env.PUBLIC_BASE_URL.replace(/\/+$/, ""), now, db })),
-  );
+  const view = { secret: env.FILES_SIGNING_SECRET, origin: env.PUBLIC_BASE_URL.replace(/\/+$/, ""), now, db };
+  const body = delivery.workflowId ? await workflowBody(db, delivery.workflowId, view) : JSON.stringify(toSdkJob(await toHttpJob(context.job, view)));
+  if (body === undefined) return message.ack();
   const signed = await signDelivery(body, delivery.id, signingSecrets(context.job, context.org, now), now);
   const result = await deliver(delivery.url, body, signed, {
     allowPrivate: env.ALLOW_PRIVATE_NETWORK_INPUTS === "true",
@@ -108,6 +110,14 @@ function outcomeStatus(result: AttemptResult) {
   if (result.kind === "delivered") return "succeeded" as const;
   if (result.kind === "rejected") return "failed" as const;
   return "pending" as const;
+}
+
+/** A workflow delivery's body: `{type: "workflow.<status>", data: <the workflow as GET /v1/workflows/:id shows it>}` (docs/webhooks.md). */
+async function workflowBody(db: Db, workflowId: string, view: ViewOptions): Promise<string | undefined> {
+  const workflow = await findWorkflow(db, workflowId);
+  if (!workflow) return undefined;
+  const data = await toHttpWorkflow(workflow, await stepJobs(db, workflowId), view);
+  return JSON.stringify({ type: `workflow.${data.status}`, data });
 }
 
 async function jobAndOrg(db: Db, jobId: string) {

@@ -3,9 +3,9 @@
 // finalization inserts nothing and sends nothing. The row is written before the message
 // is sent, and removed again if the send fails, so that a retried finalization can
 // schedule it afresh and no row is left without a message to carry it.
-import { database } from "../db/client.ts";
+import { database, type Db } from "../db/client.ts";
 import { findJob } from "../db/jobs.ts";
-import type { JobRow } from "../db/schema.ts";
+import type { JobRow, WorkflowRow } from "../db/schema.ts";
 import { newId } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
@@ -24,6 +24,31 @@ export async function scheduleFinalDelivery(env: Env, jobOrId: string | JobRow, 
   if (!job?.webhookUrl) return undefined;
   const delivery = await schedule(env, job, "final", now);
   return delivery?.id;
+}
+
+/**
+ * A workflow's one delivery when it ended (`trigger` = `workflow`, unique per workflow), when it
+ * has a webhookUrl. Its `jobId` is the workflow's first step's job, whose organization's secret
+ * signs it and with whose rows it is deleted.
+ */
+export async function scheduleWorkflowDelivery(env: Env, workflow: WorkflowRow, firstJobId: string, now = Date.now()): Promise<string | undefined> {
+  if (!workflow.webhookUrl) return undefined;
+  const db = database(env.DB);
+  const row: Delivery = {
+    id: newId("msg"),
+    jobId: firstJobId,
+    workflowId: workflow.id,
+    orgId: workflow.orgId,
+    trigger: "workflow",
+    url: workflow.webhookUrl,
+    status: "pending",
+    attempts: 0,
+    createdAt: now,
+    lastAttemptAt: null,
+    nextAttemptAt: now,
+    completedAt: null,
+  };
+  return (await send(env, db, row)) ? row.id : undefined;
 }
 
 /** A new `redeliver` delivery of a finished job to its webhookUrl. */
@@ -45,16 +70,22 @@ async function schedule(env: Env, job: JobRow, trigger: Delivery["trigger"], now
     lastAttemptAt: null,
     nextAttemptAt: now,
     completedAt: null,
+    workflowId: null,
   };
-  if (!(await insertDelivery(db, row))) return undefined;
+  return (await send(env, db, row)) ? row : undefined;
+}
+
+/** Inserts the delivery (false when the unique index already has it) and sends its message. */
+async function send(env: Env, db: Db, row: Delivery): Promise<boolean> {
+  if (!(await insertDelivery(db, row))) return false;
   try {
     await env.WEBHOOKS_QUEUE.send({ deliveryId: row.id } satisfies WebhookMessage, { contentType: "json" });
   } catch (error) {
     await deleteDelivery(db, row.id);
     throw error;
   }
-  log("info", "webhook scheduled", { job: job.id, delivery: row.id, trigger });
-  return row;
+  log("info", "webhook scheduled", { job: row.jobId, ...(row.workflowId ? { workflow: row.workflowId } : {}), delivery: row.id, trigger: row.trigger });
+  return true;
 }
 
 const { stalledAfterMs, missingLookbackMs, sweepBatchSize } = TUNABLES.webhooks;

@@ -115,7 +115,7 @@ it("a new job type is a schema file and a processor module; the checks name the 
     ].join("\n"),
   );
   edit("container/src/processors/index.ts", `import type { Processor } from "./types.ts";`, `import type { Processor } from "./types.ts";\nimport { throwawayType } from "./throwaway-type.ts";`);
-  edit("container/src/processors/index.ts", `  videoAdaptive,\n};`, `  videoAdaptive,\n  throwawayType,\n};`);
+  edit("container/src/processors/index.ts", "export const processors: { [T in JobType]: Processor<T> } = {\n", "export const processors: { [T in JobType]: Processor<T> } = {\n  throwawayType,\n");
   edit("packages/client/test/fixtures.ts", `export const RESULTS: { [T in JobType]: JobResult<T> } = {`, `export const RESULTS: { [T in JobType]: JobResult<T> } = {\n  throwawayType: { ...link("head"), size: 16, bytes: 16 },`);
   edit("README.md", "|---|---|\n", "|---|---|\n| `throwaway-type` / `throwawayType` | the input's first bytes |\n");
   edit("docs/job-types.md", "|---|---|---|\n", "|---|---|---|\n| `throwawayType` / `throwaway-type` | image | its first bytes |\n");

@@ -64,6 +64,7 @@ describe("docs/limits.md", () => {
       media("adaptiveRenditions", "adaptiveMaxHeight"),
       media("storyboardTiles", "storyboardTileWidth"),
       media("previewDurationS", "previewWidth", "previewFps"),
+      media("concatInputs"),
     ]);
   });
 });

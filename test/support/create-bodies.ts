@@ -84,7 +84,9 @@ export function pathInRequest(body: unknown, path: string): boolean {
   let node: unknown = body;
   for (const [i, part] of parts.entries()) {
     if (typeof node !== "object" || node === null) return false;
-    if (!Object.hasOwn(node, part)) return i === parts.length - 1;
+    // A field left out names where it goes: through objects left out too (`options.append`
+    // of a body without options), never through a list's item that is not there.
+    if (!Object.hasOwn(node, part)) return parts.slice(i).every((rest) => !/^\d+$/.test(rest));
     node = (node as Record<string, unknown>)[part];
   }
   return parts.length > 0;

@@ -520,6 +520,48 @@ describe("real answers of the downloads and the rest", () => {
     conforms("get", "/v1/jobs/{id}/events", await call("GET", "/v1/jobs/job_doesnotexist000000000000/events", { key }));
   });
 
+  it("workflows and templates: create, get, list, events, cancel, delete (409 then 200), the webhook; 400, 404", async () => {
+    const { key } = await newKey();
+    const tag = crypto.randomUUID();
+    const template = await call("POST", "/v1/templates", { key, body: { name: "two", steps: { a: { type: "compress-image", options: { format: "png" } }, b: { type: "compressImage", params: { format: "webp" }, use: "a" } } } });
+    conforms("post", "/v1/templates", template);
+    conforms("get", "/v1/templates", await call("GET", "/v1/templates", { key }));
+    conforms("get", "/v1/templates/{id}", await call("GET", `/v1/templates/${template.json.id}`, { key }));
+    conforms("patch", "/v1/templates/{id}", await call("PATCH", `/v1/templates/${template.json.id}`, { key, body: { name: "two steps" } }));
+    conforms("post", "/v1/templates", await call("POST", "/v1/templates", { key, body: { name: "bad", steps: { a: { type: "nope" } } } }));
+
+    const created = await call("POST", "/v1/workflows", { key, body: { url: media("/image?w=16&h=16"), template: template.json.id, webhookUrl: `${receiver}/ok?id=${tag}` } });
+    expect(created.status, created.text).toBe(201);
+    conforms("post", "/v1/workflows", created);
+    conforms("post", "/v1/workflows", await call("POST", "/v1/workflows", { key, body: { url: media("/image"), steps: { a: { type: "compressImage", use: "b" } } } }));
+    const id = created.json.id;
+    const ended = await waitFor(async () => {
+      const res = await call("GET", `/v1/workflows/${id}`, { key, headers: { prefer: "wait=5" } });
+      return res.json.status === "completed" ? res : undefined;
+    }, "the workflow to complete", 60_000);
+    conforms("get", "/v1/workflows/{id}", ended);
+    conforms("get", "/v1/workflows/{id}", await call("GET", "/v1/workflows/wfl_doesnotexist", { key }));
+    conforms("get", "/v1/workflows", await call("GET", "/v1/workflows", { key }));
+    const stream = await call("GET", `/v1/workflows/${id}/events`, { key });
+    conforms("get", "/v1/workflows/{id}/events", stream);
+    for (const block of stream.text.split("\n\n").filter((b) => b.trim())) {
+      const event = /^event: (.*)$/m.exec(block)![1]!;
+      if (event === "workflow" || event === "end") expectValid("Workflow", { $ref: "#/components/schemas/Workflow" }, JSON.parse(/^data: (.*)$/m.exec(block)![1]!));
+    }
+    conforms("post", "/v1/workflows/{id}/cancel", await call("POST", `/v1/workflows/${id}/cancel`, { key }));
+    const got = await waitFor(async () => {
+      const list = (await (await fetch(`${receiver}/recorded?id=${tag}`)).json()) as { body: string }[];
+      return list.length ? list : undefined;
+    }, "the workflow's webhook");
+    expectValid("WorkflowWebhook", doc.webhooks.workflowEnded.post.requestBody.content["application/json"].schema, JSON.parse(got[0]!.body));
+
+    const running = await call("POST", "/v1/workflows", { key, body: { url: media("/stall"), steps: { a: { type: "compressVideo" } } } });
+    conforms("delete", "/v1/workflows/{id}", await call("DELETE", `/v1/workflows/${running.json.id}`, { key }));
+    await call("POST", `/v1/workflows/${running.json.id}/cancel`, { key });
+    conforms("delete", "/v1/workflows/{id}", await call("DELETE", `/v1/workflows/${id}`, { key }));
+    conforms("delete", "/v1/templates/{id}", await call("DELETE", `/v1/templates/${template.json.id}`, { key }));
+  });
+
   it("the document itself", async () => {
     conforms("get", "/v1/openapi.json", await call("GET", "/v1/openapi.json"));
   });

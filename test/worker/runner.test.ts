@@ -151,10 +151,17 @@ describe("the job runner", () => {
     });
     const started = Date.now();
     expect(await runnerOf(job.id).start(job.id)).toBe(true);
-    const running = await acknowledged(job.id);
+    // The state and its alarm read at once: a poll 500 ms later may end the job (and clear both) between two reads.
+    const { running, alarm } = await waitFor(
+      () =>
+        runInDurableObject(runnerOf(job.id), async (_runner, { storage }) => {
+          const state = await storage.get<RunnerState>(STATE_KEY);
+          return state?.phase === "running" ? { running: state, alarm: await storage.getAlarm() } : undefined;
+        }),
+      "attempt 1's start to be acknowledged",
+    );
     expect(running.attempt.pushBroken).toBe(true);
     // The runtime fires the runner's alarm at the short poll, not after the 9 s silence.
-    const alarm = await runInDurableObject(runnerOf(job.id), (_runner, { storage }) => storage.getAlarm());
     expect(alarm! - running.since).toBe(TUNABLES.runner.brokenPushPollMs);
     const ended = await waitFor(async () => {
       const r = await testEnv.DB.prepare("SELECT status, completed_at, report_ms, start_ms, fetch_input_ms, process_ms, store_output_ms FROM jobs WHERE id = ?").bind(job.id).first<Record<string, number | string>>();

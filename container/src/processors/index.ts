@@ -6,6 +6,8 @@ import { compressVideo } from "./compress-video.ts";
 import { extractAudio } from "./extract-audio.ts";
 import { audioWaveform } from "./audio-waveform.ts";
 import { videoAdaptive } from "./video-adaptive.ts";
+import { videoClip } from "./video-clip.ts";
+import { videoConcat } from "./video-concat.ts";
 import { videoExtraction } from "./video-extraction.ts";
 import { videoStoryboard } from "./video-storyboard.ts";
 import { videoPreview } from "./video-preview.ts";
@@ -26,6 +28,8 @@ export const processors: { [T in JobType]: Processor<T> } = {
   videoPreview,
   compressPdf,
   videoAdaptive,
+  videoClip,
+  videoConcat,
 };
 
 /**
@@ -43,6 +47,8 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
   "videoPreview",
   "videoStoryboard",
   "videoAdaptive",
+  "videoClip",
+  "videoConcat",
 ]);
 
 /**

@@ -42,6 +42,11 @@ export interface ProcessorContext {
   setProgress(percent: number): void;
   /** Registers an output file and returns the path to write it to. `name` goes in the result's `url`. */
   addOutput(name: string, contentType: string): string;
+  /**
+   * Opens another input of the job by its URL (videoConcat's `append`), under the same
+   * address rules, limits and uid as `input`, read as its tools need it; closed with the job.
+   */
+  openInput(url: string): Promise<ProcessorInput>;
 }
 
 /** Resolves to the type's result with output names as its `url`s; the runner checks it against the schema. */

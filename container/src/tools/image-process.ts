@@ -13,6 +13,7 @@ import { chmod, mkdir, rm, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Sharp, SharpInput, SharpOptions } from "sharp";
 import { JobFailure } from "../errors.ts";
@@ -30,10 +31,12 @@ export const IMAGE_TOOL_PROGRAMS: Record<string, string> = {
 };
 const ENDS = new Set(["toFile", "toBuffer", "metadata", "stats"]);
 
+/** An answer to request `id`; or, without one, the tool saying its warm-up is done. */
 interface Reply {
-  id: number;
+  id?: number;
   value?: unknown;
   error?: string;
+  warmed?: true;
 }
 
 /** One running image tool: requests in flight, answered in any order. */
@@ -44,12 +47,14 @@ export class ImageProcess {
   #next = 0;
   #stderr = "";
   #stopped = false;
+  #warmed: boolean;
   /** Why it ended, once it has: every request after that fails with it. */
   #ended?: Error;
 
   /** `warm`: the tool loads its codecs before its first request (a ready tool, which has time to). */
   constructor(identity: ToolIdentity | undefined, { warm = false } = {}) {
     this.#identity = identity;
+    this.#warmed = !warm;
     const [file, argv] = toolCommand(process.execPath, warm ? [WORKER, "--warm"] : [WORKER], identity);
     this.#child = spawn(file, argv, {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
@@ -77,6 +82,7 @@ export class ImageProcess {
       // Held by the event loop only while it works for someone (an idle tool never keeps the processor up).
       this.#child.ref();
       (this.#child.channel as { ref?(): void } | undefined)?.ref?.();
+      (this.#child.stderr as Socket | null)?.ref();
       try {
         this.#child.send({ id, input, calls, end });
       } catch (error) {
@@ -101,7 +107,14 @@ export class ImageProcess {
     }
   }
 
+  /** Whether it has loaded its codecs (a ready tool, `warm`), or needs no warm-up. */
+  get warmed(): boolean {
+    return this.#warmed;
+  }
+
   #settle(reply: Reply): void {
+    if (reply.warmed) return void (this.#warmed = true);
+    if (reply.id === undefined) return;
     const pending = this.#pending.get(reply.id);
     if (!pending) return;
     this.#pending.delete(reply.id);
@@ -113,6 +126,8 @@ export class ImageProcess {
   #idle(): void {
     this.#child.unref();
     (this.#child.channel as { unref?(): void } | undefined)?.unref?.();
+    // Its stderr pipe too: else an idle tool kept a finished process (the bench) from exiting.
+    (this.#child.stderr as Socket | null)?.unref();
   }
 
   #end(error: Error): void {
@@ -181,8 +196,9 @@ class ReadyImageTools {
     return undefined;
   }
 
+  /** How many wait with their warm-up done: started, they still spend a few hundred ms of CPU before they are. */
   get waiting(): number {
-    return this.#waiting.length;
+    return this.#waiting.filter(({ process }) => process.warmed && !process.ended).length;
   }
 
   stop(): void {
@@ -229,7 +245,7 @@ export function stopReadyImageTools(): void {
   ready = undefined;
 }
 
-/** How many ready image tools wait (0 when none were started). */
+/** How many ready image tools wait, warmed up (0 when none were started). */
 export function readyImageToolsWaiting(): number {
   return ready?.waiting ?? 0;
 }

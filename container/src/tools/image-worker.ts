@@ -61,7 +61,7 @@ async function warm(): Promise<void> {
 // instead of what is wrong with the file (seen under load: a truncated JPEG). The attempt's
 // tool works for one attempt, on one seat's share of CPU; libvips still uses its threads within
 // each operation.
-let turn: Promise<unknown> = process.argv.includes("--warm") ? warm().catch(() => undefined) : Promise.resolve();
+let turn: Promise<unknown> = process.argv.includes("--warm") ? warm().then(() => process.send!({ warmed: true }), () => undefined) : Promise.resolve();
 
 process.on("message", (request: Request) => {
   turn = turn.then(() =>

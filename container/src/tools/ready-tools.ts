@@ -29,8 +29,12 @@ import { loopbackPeerUidAsync } from "../peer.ts";
 import { step } from "../steps.ts";
 import { runTool, toolEnv, type RunResult } from "./spawn.ts";
 
-/** Answers a tool's request for a job's input (InputSource.answer). */
-export type InputAnswer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+/**
+ * Answers a tool's request for a job's input (InputSource.answer). `allowed` says whether the
+ * connection is the attempt's own tool's (peer.ts): the answer may prepare its bytes meanwhile,
+ * and sends nothing, and closes the connection, unless it is.
+ */
+export type InputAnswer = (req: http.IncomingMessage, res: http.ServerResponse, allowed?: Promise<boolean>) => void;
 
 /** How long a ready process may wait for a job (a day: waiting costs only its memory); then it is replaced. */
 const READY_WAIT_MS = 24 * 3600_000;
@@ -79,7 +83,7 @@ interface Route {
   uid?: number;
   answer?: InputAnswer;
   /** Requests that came before a job took the process: answered once one does. */
-  held: [http.IncomingMessage, http.ServerResponse][];
+  held: [http.IncomingMessage, http.ServerResponse, Promise<boolean> | undefined][];
 }
 
 class ReadyPool {
@@ -192,7 +196,7 @@ class ReadyPool {
         this.taken++;
         this.#failures = 0;
         route.answer = answer;
-        for (const [req, res] of route.held.splice(0)) answer(req, res);
+        for (const [req, res, allowed] of route.held.splice(0)) answer(req, res, allowed);
         const onAbort = () => kill.abort();
         if (signal.aborted) onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
@@ -267,14 +271,18 @@ class ReadyServer {
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const route = this.#routes.get((req.url ?? "").split("?")[0]!);
     if (!route) return void res.writeHead(404).end();
-    // A path is in its process's command line, which any process may read in /proc: only that process's uid is answered.
+    // A path is in its process's command line, which any process may read in /proc: only that
+    // process's uid is answered (the answer checks, while it reads ahead: input-server.ts).
+    let allowed: Promise<boolean> | undefined;
     if (route.uid !== undefined) {
       let peer = this.#peers.get(req.socket);
       if (!peer) this.#peers.set(req.socket, (peer = loopbackPeerUidAsync(req.socket)));
-      if ((await peer) !== route.uid) return void res.writeHead(404).end();
+      allowed = peer.then((uid) => uid === route.uid);
     }
-    if (route.answer) return route.answer(req, res);
-    route.held.push([req, res]);
+    if (route.answer) return route.answer(req, res, allowed);
+    // Held until its job takes the process: refused at once if it is not the process's own.
+    if (allowed && !(await allowed)) return void req.socket.destroy();
+    route.held.push([req, res, allowed]);
   }
 }
 

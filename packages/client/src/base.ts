@@ -1,7 +1,8 @@
 // What every method of the client stands on: its configuration, checked once, and the
 // transport. The methods are grouped by resource, each group a class extending the one
 // before: ClientBase ← UploadMethods (uploads.ts) ← AccountMethods (account.ts: usage,
-// webhooks) ← MediaJobsClient (client.ts: jobs), the one class callers construct.
+// webhooks) ← WorkflowMethods (workflows.ts: workflows, templates) ← MediaJobsClient
+// (client.ts: jobs), the one class callers construct.
 import { checkBaseUrl, DEFAULT_BASE_URL, globalFetch } from "./config.ts";
 import { readEnv } from "./env.ts";
 import { MediaJobsError } from "./errors.ts";

@@ -4,7 +4,7 @@
 import { toSdkJob, toSdkStatus } from "../../../src/contract/dialects.ts";
 import type { HttpJob, JobStatus } from "../../../src/contract/job.ts";
 import type { JobType } from "../../../src/contract/names.ts";
-import { AccountMethods } from "./account.ts";
+import { WorkflowMethods } from "./workflows.ts";
 import type { CallOptions } from "./base.ts";
 import { newIdempotencyKey } from "./config.ts";
 import { streamJobEvents } from "./events.ts";
@@ -62,7 +62,7 @@ interface HttpCancelled {
  * else console.error(job.errorCode, job.error);
  * ```
  */
-export class MediaJobsClient extends AccountMethods {
+export class MediaJobsClient extends WorkflowMethods {
   /**
    * Creates a job and returns at once; the job waits `pending` for a processing slot. An
    * `Idempotency-Key` is sent, and reused by the client's retries, so a retried create

@@ -404,6 +404,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List workflows, newest first */
+        get: operations["listWorkflows"];
+        put?: never;
+        /**
+         * Create a workflow: one input, named steps, each a job
+         * @description `url` (or `input`) and `steps`, or `template` with `overrides`. A step reads the workflow's input, or with `use` the output of another step, and starts when that step completes. At most 20 steps, each counted against the plan's hourly quota as a job: all are admitted or none (429). A failed or cancelled step fails the workflow and cancels every step not ended. At most 64 KiB.
+         */
+        post: operations["createWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a workflow with each step's job
+         * @description Each step is its job as `getJob` shows it (signed links valid one hour), with `use` and `output`. With `Prefer: wait=N` the request is held until the workflow ends or N seconds (at most 60) pass.
+         */
+        get: operations["getWorkflow"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an ended workflow, its step jobs and their outputs
+         * @description Only once it has ended (409 `workflow_not_ended` otherwise: cancel it first).
+         */
+        delete: operations["deleteWorkflow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a workflow's steps and end
+         * @description Server-sent events: `workflow` with the whole workflow first, then `step` (`{workflow, step, …the step}`) each time a step's status or progress changes, then `end` with the ended workflow, and the stream closes. A connection lasts at most 60 s; the key is re-checked every 2 s.
+         */
+        get: operations["streamWorkflowEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a workflow: every step not ended
+         * @description On a workflow already ended (or failed) nothing changes and the answer is `{success: false, workflowId, status}`.
+         */
+        post: operations["cancelWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List templates, newest first */
+        get: operations["listTemplates"];
+        put?: never;
+        /**
+         * Create a workflow template
+         * @description A name and `steps` as in a workflow, checked now and again at each use (after `overrides`).
+         */
+        post: operations["createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a template */
+        get: operations["getTemplate"];
+        put?: never;
+        post?: never;
+        /** Delete a template (workflows made from it keep their steps) */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        /** Rename a template or replace its steps */
+        patch: operations["updateTemplate"];
+        trace?: never;
+    };
 }
 export interface webhooks {
     jobFinished: {
@@ -420,6 +545,26 @@ export interface webhooks {
          * @description POSTed to the job's `webhookUrl` with the job in the client-library dialect. Any 2xx within 15 s is success; 410 stops the delivery; anything else is retried with backoff (about 0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then dead-lettered. Verify a signature over the raw body before trusting it (docs/webhooks.md).
          */
         post: operations["jobFinishedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    workflowEnded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A workflow ended (every step ended)
+         * @description POSTed once to the workflow's `webhookUrl`, signed and retried as a job's (the same headers). Its steps send no webhook of their own.
+         */
+        post: operations["workflowEndedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -938,6 +1083,35 @@ export interface components {
                 /** @description An image's width, or the text's height, as a fraction of the output's width or height. Default: 0.15 for an image, 0.05 for text. The overlay is made smaller when it would not fit inside the margins. */
                 size?: number;
             };
+        };
+        VideoClipParams: {
+            url: string;
+            /** @description Default: `0`. */
+            start?: number;
+            end?: number;
+            /** @description Default: `false`. */
+            fast?: boolean;
+            /**
+             * @description Default: `"high"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            /** @description Default: `false`. */
+            stripAudio?: boolean;
+        };
+        VideoConcatParams: {
+            url: string;
+            append: (string)[];
+            width?: number;
+            height?: number;
+            fps?: number;
+            /** @description Default: `0`. */
+            crossfade?: number;
+            /**
+             * @description Default: `"high"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
         };
         CreateUploadRequest: {
             /** @description The file's name, kept for your reference. */
@@ -2082,8 +2256,157 @@ export interface components {
                 prefix?: string;
             };
         };
+        /** @description The HTTP dialect's `options` of a video-clip job: its params other than `url`. */
+        VideoClipOptions: {
+            /** @description Default: `0`. */
+            start?: number;
+            end?: number;
+            /** @description Default: `false`. */
+            fast?: boolean;
+            /**
+             * @description Default: `"high"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            /** @description Default: `false`. */
+            stripAudio?: boolean;
+        };
+        /** @description Creates a video-clip job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoClipRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-clip" | "videoClip";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoClipOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
+        };
+        /** @description Creates a videoClip job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoClipSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-clip" | "videoClip";
+            params: components["schemas"]["VideoClipParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
+        };
+        /** @description The HTTP dialect's `options` of a video-concat job: its params other than `url`. */
+        VideoConcatOptions: {
+            append: (string)[];
+            width?: number;
+            height?: number;
+            fps?: number;
+            /** @description Default: `0`. */
+            crossfade?: number;
+            /**
+             * @description Default: `"high"`.
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+        };
+        /** @description Creates a video-concat job (HTTP dialect): the input URL in `input`, the other params in `options`. */
+        CreateVideoConcatRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-concat" | "videoConcat";
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            input: string;
+            options?: components["schemas"]["VideoConcatOptions"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
+        };
+        /** @description Creates a videoConcat job (client-library dialect): every param, `url` included, in `params`. */
+        CreateVideoConcatSdkRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-concat" | "videoConcat";
+            params: components["schemas"]["VideoConcatParams"];
+            /** @description 1–10, lower runs first within an organization. Default: `5`. */
+            priority?: number;
+            /**
+             * Format: uri
+             * @description Receives a signed POST with the job when it ends.
+             */
+            webhookUrl?: string;
+            /** @description Signs this job's webhooks instead of the organization's secret. */
+            webhookSecret?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description Copies each output to the organization's own bucket when the job completes. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                prefix?: string;
+            };
+        };
         /** @description Either dialect of a create, with either spelling of `type`. Unknown fields anywhere are refused. */
-        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateAudioWaveformRequest"] | components["schemas"]["CreateAudioWaveformSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"];
+        CreateJobRequest: components["schemas"]["CreateCompressVideoRequest"] | components["schemas"]["CreateCompressVideoSdkRequest"] | components["schemas"]["CreateCompressImageRequest"] | components["schemas"]["CreateCompressImageSdkRequest"] | components["schemas"]["CreateCompressPdfRequest"] | components["schemas"]["CreateCompressPdfSdkRequest"] | components["schemas"]["CreateVideoThumbnailRequest"] | components["schemas"]["CreateVideoThumbnailSdkRequest"] | components["schemas"]["CreateExtractAudioRequest"] | components["schemas"]["CreateExtractAudioSdkRequest"] | components["schemas"]["CreateAudioWaveformRequest"] | components["schemas"]["CreateAudioWaveformSdkRequest"] | components["schemas"]["CreateVideoExtractionRequest"] | components["schemas"]["CreateVideoExtractionSdkRequest"] | components["schemas"]["CreateVideoStoryboardRequest"] | components["schemas"]["CreateVideoStoryboardSdkRequest"] | components["schemas"]["CreateVideoPreviewRequest"] | components["schemas"]["CreateVideoPreviewSdkRequest"] | components["schemas"]["CreateVideoAdaptiveRequest"] | components["schemas"]["CreateVideoAdaptiveSdkRequest"] | components["schemas"]["CreateVideoClipRequest"] | components["schemas"]["CreateVideoClipSdkRequest"] | components["schemas"]["CreateVideoConcatRequest"] | components["schemas"]["CreateVideoConcatSdkRequest"];
         CompressVideoResult: {
             url: string;
             expiresAt: string;
@@ -2721,6 +3044,116 @@ export interface components {
             };
             store?: components["schemas"]["JobStore"];
         };
+        VideoClipResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            start: number;
+            end: number;
+            duration: number;
+            width: number;
+            height: number;
+            reencoded: boolean;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                duration: number;
+            };
+        };
+        VideoClipJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-clip";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoClipResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            store?: components["schemas"]["JobStore"];
+        };
+        VideoConcatResult: {
+            url: string;
+            expiresAt: string;
+            size: number;
+            duration: number;
+            width: number;
+            height: number;
+            fps: number;
+            inputs: {
+                duration: number;
+                width: number;
+                height: number;
+                audio: boolean;
+            }[];
+        };
+        VideoConcatJob: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video-concat";
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Completed jobs only. Every `url` is a signed link valid for one hour, with `expiresAt` beside it. */
+            result?: components["schemas"]["VideoConcatResult"];
+            error?: components["schemas"]["JobFailure"];
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            store?: components["schemas"]["JobStore"];
+        };
         CompressVideoCompletedSdkJob: {
             id: string;
             priority: number;
@@ -3318,6 +3751,108 @@ export interface components {
                 hasAudio: boolean;
             };
         };
+        VideoClipCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            store?: components["schemas"]["JobStore"];
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoClip";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            start: number;
+            end: number;
+            duration: number;
+            width: number;
+            height: number;
+            reencoded: boolean;
+            source: {
+                size: number;
+                width: number;
+                height: number;
+                duration: number;
+            };
+        };
+        VideoConcatCompletedSdkJob: {
+            id: string;
+            priority: number;
+            progress: number | null;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            timings: {
+                /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                queuedMs: number | null;
+                /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                retriesMs: number | null;
+                /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                startMs: number | null;
+                /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                fetchInputMs: number | null;
+                /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                processMs: number | null;
+                /** @description Outputs moved from the processor into storage. */
+                storeOutputMs: number | null;
+                /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                reportMs: number | null;
+            };
+            store?: components["schemas"]["JobStore"];
+            /** @description The failure's message when failed, otherwise null. */
+            error: string | null;
+            /** @description The failure's code when failed, otherwise null. */
+            errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
+            /** @constant */
+            type: "videoConcat";
+            /** @constant */
+            status: "completed";
+            url: string;
+            expiresAt: string;
+            size: number;
+            duration: number;
+            width: number;
+            height: number;
+            fps: number;
+            inputs: {
+                duration: number;
+                width: number;
+                height: number;
+                audio: boolean;
+            }[];
+        };
         UnfinishedSdkJob: {
             id: string;
             priority: number;
@@ -3351,14 +3886,14 @@ export interface components {
             /** @description The failure's code when failed, otherwise null. */
             errorCode: ("input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed") | null;
             /** @enum {string} */
-            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
+            type: "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive" | "videoClip" | "videoConcat";
             /** @enum {string} */
             status: "pending" | "processing" | "failed" | "cancelled";
         };
         /** @description A job in the client-library dialect (the webhook payload): camelCase `type`, `pending` for queued, result fields at the root on completed jobs, `error` as the failure's message with `errorCode` beside it. */
-        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["AudioWaveformCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
+        SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["AudioWaveformCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["VideoClipCompletedSdkJob"] | components["schemas"]["VideoConcatCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
         /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
-        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["AudioWaveformJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"];
+        Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["AudioWaveformJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"] | components["schemas"]["VideoClipJob"] | components["schemas"]["VideoConcatJob"];
         JobFailure: {
             /** @enum {string} */
             code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed";
@@ -3367,7 +3902,7 @@ export interface components {
         CreatedJob: {
             id: string;
             /** @enum {string} */
-            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive";
+            type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip" | "video-concat";
             priority: number;
             createdAt: string;
             /** @constant */
@@ -3512,6 +4047,8 @@ export interface components {
                     adaptiveRenditions: number;
                     /** @description videoAdaptive: the largest rendition's shorter side, in pixels. */
                     adaptiveMaxHeight: number;
+                    /** @description videoConcat: videos one join takes, `url` included. */
+                    concatInputs: number;
                 };
             };
             window: {
@@ -3542,7 +4079,7 @@ export interface components {
             id: string;
             jobId: string;
             /** @enum {string} */
-            trigger: "final" | "redeliver";
+            trigger: "final" | "redeliver" | "workflow";
             url: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -3700,6 +4237,16 @@ export interface components {
                 requestId?: string;
             };
         };
+        WorkflowNotEndedError: {
+            error: {
+                /** @constant */
+                code: "workflow_not_ended";
+                /** @description What went wrong, in words meant for the developer. */
+                message: string;
+                /** @description The request's x-request-id; quote it when asking for help. */
+                requestId?: string;
+            };
+        };
         UploadExpiredError: {
             error: {
                 /** @constant */
@@ -3793,8 +4340,8 @@ export interface components {
                 requestId?: string;
             };
         };
-        /** @description Every error body, by code: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 409 `upload_offset_mismatch`, 410 `upload_expired`, 412 `tus_version_unsupported`, 413 `payload_too_large`, 415 `unsupported_media_type`, 422 `idempotency_key_reused`, 423 `upload_locked`, 429 `rate_limit_exceeded`, 460 `checksum_mismatch`, 500 `internal_error`. */
-        Error: components["schemas"]["InvalidInputError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["IdempotencyKeyInUseError"] | components["schemas"]["UploadOffsetMismatchError"] | components["schemas"]["UploadExpiredError"] | components["schemas"]["TusVersionUnsupportedError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["UnsupportedMediaTypeError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["UploadLockedError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["ChecksumMismatchError"] | components["schemas"]["InternalError"];
+        /** @description Every error body, by code: 400 `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 409 `idempotency_key_in_use`, 409 `upload_offset_mismatch`, 409 `workflow_not_ended`, 410 `upload_expired`, 412 `tus_version_unsupported`, 413 `payload_too_large`, 415 `unsupported_media_type`, 422 `idempotency_key_reused`, 423 `upload_locked`, 429 `rate_limit_exceeded`, 460 `checksum_mismatch`, 500 `internal_error`. */
+        Error: components["schemas"]["InvalidInputError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["IdempotencyKeyInUseError"] | components["schemas"]["UploadOffsetMismatchError"] | components["schemas"]["WorkflowNotEndedError"] | components["schemas"]["UploadExpiredError"] | components["schemas"]["TusVersionUnsupportedError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["UnsupportedMediaTypeError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["UploadLockedError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["ChecksumMismatchError"] | components["schemas"]["InternalError"];
         Health: {
             ok: boolean;
             version: string;
@@ -3806,6 +4353,313 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        /** @description A step: a job type and its params other than `url` (`params`, or `options` in the HTTP dialect); `use` names the step whose output it reads (absent: the workflow's input), `output` which output of it (`main` unless the type has several). */
+        WorkflowStepRequest: {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-video" | "compressVideo";
+            params?: components["schemas"]["CompressVideoOptions"];
+            options?: components["schemas"]["CompressVideoOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-image" | "compressImage";
+            params?: components["schemas"]["CompressImageOptions"];
+            options?: components["schemas"]["CompressImageOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "compress-pdf" | "compressPdf";
+            params?: components["schemas"]["CompressPdfOptions"];
+            options?: components["schemas"]["CompressPdfOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-thumbnail" | "videoThumbnail";
+            params?: components["schemas"]["VideoThumbnailOptions"];
+            options?: components["schemas"]["VideoThumbnailOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "extract-audio" | "extractAudio";
+            params?: components["schemas"]["ExtractAudioOptions"];
+            options?: components["schemas"]["ExtractAudioOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "audio-waveform" | "audioWaveform";
+            params?: components["schemas"]["AudioWaveformOptions"];
+            options?: components["schemas"]["AudioWaveformOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-extraction" | "videoExtraction";
+            params?: components["schemas"]["VideoExtractionOptions"];
+            options?: components["schemas"]["VideoExtractionOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-storyboard" | "videoStoryboard";
+            params?: components["schemas"]["VideoStoryboardOptions"];
+            options?: components["schemas"]["VideoStoryboardOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-preview" | "videoPreview";
+            params?: components["schemas"]["VideoPreviewOptions"];
+            options?: components["schemas"]["VideoPreviewOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-adaptive" | "videoAdaptive";
+            params?: components["schemas"]["VideoAdaptiveOptions"];
+            options?: components["schemas"]["VideoAdaptiveOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-clip" | "videoClip";
+            params?: components["schemas"]["VideoClipOptions"];
+            options?: components["schemas"]["VideoClipOptions"];
+            use?: string;
+            output?: string;
+        } | {
+            /**
+             * @description Either spelling of the job type.
+             * @enum {string}
+             */
+            type: "video-concat" | "videoConcat";
+            params?: components["schemas"]["VideoConcatOptions"];
+            options?: components["schemas"]["VideoConcatOptions"];
+            use?: string;
+            output?: string;
+        };
+        /** @description Either `steps`, or `template` (a template id) with optional `overrides`. The input in `url` (client-library dialect) or `input` (HTTP dialect). */
+        CreateWorkflowRequest: {
+            /** @description The http(s) URL of the media to process, or `upload:upl_…` for one of your uploads. */
+            url?: string;
+            /** @description The HTTP dialect's name for `url`. */
+            input?: string;
+            /** @description Named steps (1–20; a name is 1–40 letters, digits, _ and -, starting with a letter). */
+            steps?: {
+                [key: string]: components["schemas"]["WorkflowStepRequest"];
+            };
+            /** @description A template's id (`tpl_…`), instead of `steps`. */
+            template?: string;
+            /** @description Step name → params merged over that template step's params. */
+            overrides?: {
+                [key: string]: Record<string, never>;
+            };
+            /** @description Receives one signed POST when the workflow ends (`workflow.completed`, `workflow.failed`, `workflow.cancelled`). */
+            webhookUrl?: string;
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        CreatedWorkflow: {
+            id: string;
+            /** @constant */
+            status: "queued";
+            createdAt: string;
+            steps: {
+                [key: string]: {
+                    jobId: string;
+                };
+            };
+        };
+        Workflow: {
+            id: string;
+            /**
+             * @description queued until a step starts; processing; completed when every step completed; failed when a step failed (the others are cancelled); cancelled.
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            progress: number;
+            /** @description The workflow's input as given: an http(s) URL or `upload:upl_…`. */
+            input: string;
+            template: string | null;
+            createdAt: string;
+            endedAt?: string;
+            error?: {
+                /** @description The step that failed the workflow. */
+                step: string;
+                /** @description The step's error code (`cancelled` when the step itself was cancelled). */
+                code: string;
+                message: string;
+            };
+            /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            steps: {
+                [key: string]: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip" | "video-concat";
+                    /** @enum {string} */
+                    status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                    priority: number;
+                    progress: number | null;
+                    createdAt: string;
+                    startedAt?: string;
+                    completedAt?: string;
+                    result?: {
+                        [key: string]: unknown;
+                    };
+                    error?: {
+                        /** @enum {string} */
+                        code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed";
+                        message: string;
+                    };
+                    /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
+                    metadata: {
+                        [key: string]: string;
+                    };
+                    timings: {
+                        /** @description Created until its first attempt started (waiting for a concurrency slot and a processor). */
+                        queuedMs: number | null;
+                        /** @description The first attempt's start until the last one's: earlier attempts that did not end the job, and their wait for a processor; 0 when the first attempt ended it. */
+                        retriesMs: number | null;
+                        /** @description The last attempt's start sent to the processor until the processor took it and began the work, a container's cold start included. */
+                        startMs: number | null;
+                        /** @description The processor's read of the input before its tool starts, in the last attempt: the whole download, or for a type that reads as it goes (video) only the first range. */
+                        fetchInputMs: number | null;
+                        /** @description The processing itself (probe, tools, outputs written), in the last attempt. */
+                        processMs: number | null;
+                        /** @description Outputs moved from the processor into storage. */
+                        storeOutputMs: number | null;
+                        /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
+                        reportMs: number | null;
+                    };
+                    /** @description Where the outputs are copied (docs/destinations.md). */
+                    store?: {
+                        destination: string;
+                        prefix: string;
+                        status: ("pending" | "stored" | "failed") | null;
+                        objects: {
+                            /** @description The output's name. */
+                            name: string;
+                            /** @description Its key in the destination bucket. */
+                            key: string;
+                            /** @enum {string} */
+                            status: "pending" | "stored" | "failed";
+                            size: number;
+                            etag: string | null;
+                            error: string | null;
+                        }[];
+                    };
+                    /** @description The step whose output this step reads; null: the workflow's input. */
+                    use: string | null;
+                    /** @description Which output of the used step; null: its main output. */
+                    output: string | null;
+                };
+            };
+        };
+        WorkflowList: {
+            data: components["schemas"]["Workflow"][];
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        WorkflowCancelResult: {
+            success: boolean;
+            workflowId: string;
+            /** @enum {string} */
+            status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
+        };
+        DeletedWorkflow: {
+            /** @description The workflow's id. */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        WorkflowWebhook: {
+            /** @enum {string} */
+            type: "workflow.completed" | "workflow.failed" | "workflow.cancelled";
+            data: components["schemas"]["Workflow"];
+        };
+        CreateTemplateRequest: {
+            name: string;
+            /** @description Named steps (1–20; a name is 1–40 letters, digits, _ and -, starting with a letter). */
+            steps: {
+                [key: string]: components["schemas"]["WorkflowStepRequest"];
+            };
+        };
+        UpdateTemplateRequest: {
+            name?: string;
+            /** @description Named steps (1–20; a name is 1–40 letters, digits, _ and -, starting with a letter). */
+            steps?: {
+                [key: string]: components["schemas"]["WorkflowStepRequest"];
+            };
+        };
+        Template: {
+            id: string;
+            name: string;
+            steps: {
+                [key: string]: {
+                    type: string;
+                    params: {
+                        [key: string]: unknown;
+                    };
+                    use?: string;
+                    output?: string;
+                };
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        TemplateList: {
+            data: components["schemas"]["Template"][];
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        DeletedTemplate: {
+            /** @description The template's id. */
+            id: string;
+            /** @constant */
+            deleted: true;
         };
     };
     responses: {
@@ -3872,7 +4726,7 @@ export interface components {
                 "application/json": components["schemas"]["ForbiddenError"];
             };
         };
-        /** @description `not_found`: no such job for this organization and mode, or no such route. */
+        /** @description `not_found`: no such job, workflow or template for this organization and mode, or no such route. */
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3928,6 +4782,25 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["UploadOffsetMismatchError"];
+            };
+        };
+        /** @description `workflow_not_ended`: a DELETE of a workflow with steps still queued or processing; cancel it first. */
+        WorkflowNotEnded: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "workflow_not_ended",
+                 *         "message": "…",
+                 *         "requestId": "4f7c2a1e-…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkflowNotEndedError"];
             };
         };
         /** @description `upload_expired`: a tus upload past its Upload-Expires (or terminated): its bytes are gone; create a new one. */
@@ -4141,7 +5014,7 @@ export interface operations {
                 /** @description Only jobs in this state; `pending` (the client library's word) means `queued`. */
                 status?: "queued" | "processing" | "completed" | "failed" | "cancelled" | "pending";
                 /** @description Only jobs of this type, in either spelling (`compress-image` or `compressImage`). */
-                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive";
+                type?: "compress-video" | "compress-image" | "compress-pdf" | "video-thumbnail" | "extract-audio" | "audio-waveform" | "video-extraction" | "video-storyboard" | "video-preview" | "video-adaptive" | "video-clip" | "video-concat" | "compressVideo" | "compressImage" | "compressPdf" | "videoThumbnail" | "extractAudio" | "audioWaveform" | "videoExtraction" | "videoStoryboard" | "videoPreview" | "videoAdaptive" | "videoClip" | "videoConcat";
                 /** @description Creation time bounds in Unix seconds, as `created[gte]=1767225600&created[lt]=1767312000`. */
                 created?: {
                     /** @description Created at or after this time, Unix seconds. */
@@ -5228,6 +6101,401 @@ export interface operations {
             };
         };
     };
+    listWorkflows: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of workflows. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowList"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWorkflow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 characters, as for a job: the same key and body within 24 h replays the first response; another body is 422, a request still running is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "upload:upl_0123456789abcdefghijklmn",
+                 *       "steps": {
+                 *         "hls": {
+                 *           "type": "video-adaptive",
+                 *           "options": {
+                 *             "mp4": true
+                 *           }
+                 *         },
+                 *         "poster": {
+                 *           "type": "video-thumbnail",
+                 *           "options": {
+                 *             "timestamp": "auto",
+                 *             "format": "jpg"
+                 *           }
+                 *         },
+                 *         "mp4": {
+                 *           "type": "compress-video",
+                 *           "options": {
+                 *             "quality": "medium"
+                 *           }
+                 *         }
+                 *       },
+                 *       "webhookUrl": "https://example.com/hooks/media"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWorkflowRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; the first steps are queued. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `/v1/workflows/{id}`. */
+                    Location?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the replay of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWorkflow"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWorkflow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait=N`: hold the request up to N seconds (capped at 60) for the workflow to end. */
+                Prefer?: string;
+            };
+            path: {
+                /** @description The workflow's id (`wfl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `wait=N` with the seconds applied. */
+                    "Preference-Applied"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id (`wfl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWorkflow"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["WorkflowNotEnded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamWorkflowEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id (`wfl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id (`wfl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled, or already ended. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowCancelResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of templates. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateList"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "web video",
+                 *       "steps": {
+                 *         "hls": {
+                 *           "type": "video-adaptive",
+                 *           "options": {
+                 *             "mp4": true
+                 *           }
+                 *         },
+                 *         "poster": {
+                 *           "type": "video-thumbnail",
+                 *           "options": {
+                 *             "timestamp": "auto",
+                 *             "format": "jpg"
+                 *           }
+                 *         },
+                 *         "mp4": {
+                 *           "type": "compress-video",
+                 *           "options": {
+                 *             "quality": "medium"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `/v1/templates/{id}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The template's id (`tpl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The template's id (`tpl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTemplate"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The template's id (`tpl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "web video v2"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The template as updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     jobFinishedWebhook: {
         parameters: {
             query?: never;
@@ -5264,6 +6532,61 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SdkJob"];
+            };
+        };
+        responses: {
+            /** @description Gone: stop this delivery without retrying. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received; the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    workflowEndedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description When this attempt was signed, Unix milliseconds.
+                 * @example 1767225600123
+                 */
+                "x-service-timestamp": string;
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256(secret, `<x-service-timestamp>.<raw body>`); two space-separated values during a secret rotation.
+                 * @example sha256=5d1c…
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Standard Webhooks: the delivery's id (`msg_…`), the same on every retry.
+                 * @example msg_Vq3kQ0aB7xYz9TuvW1rS2dEf
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the same instant, Unix seconds.
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`.
+                 * @example v1,K5oZ…
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowWebhook"];
             };
         };
         responses: {

@@ -23,7 +23,7 @@ export interface TransportConfig {
 }
 
 export interface RequestSpec {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;

@@ -6,6 +6,8 @@ export { MediaJobsClient, type EnqueueOptions } from "./client.ts";
 export { DEFAULT_BASE_URL } from "./config.ts";
 export { ApiError, ConnectionError, MediaJobsError, TimeoutError, WebhookVerificationError, type ApiErrorInit } from "./errors.ts";
 export { JobList } from "./list.ts";
+export { toSdkWorkflow } from "./workflows.ts";
+export type { CreatedWorkflow, CreateTemplateInput, CreateWorkflowInput, HttpWorkflow, Page, PageQuery, Template, UpdateTemplateInput, Workflow, WorkflowStep } from "./workflows.ts";
 export { TIMINGS } from "./timings.ts";
 export { RESUMABLE_UPLOADS } from "./uploads.ts";
 export type { CreatedUpload, CreateUploadInput, CreateUploadTokenInput, Upload, UploadFileOptions, UploadSource, UploadToken } from "./uploads.ts";

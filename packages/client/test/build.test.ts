@@ -88,8 +88,9 @@ describe("the packed @media-jobs/client", () => {
     expect(manifest).toMatchObject({ name: "@media-jobs/client", engines: { node: ">=18" } });
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.peerDependencies ?? {}).toEqual({});
-    // Tens of kilobytes, not the service's 50 MB.
-    expect(packed.size).toBeLessThan(100_000);
+    // Tens of kilobytes, not the service's 50 MB (about 104 kB since the workflow and template
+    // operations' generated types; most of it the two copies of contract.gen's declarations).
+    expect(packed.size).toBeLessThan(120_000);
   });
 
   it("installs no other package", () => {

@@ -37,11 +37,22 @@ const CLIENT_METHODS: Record<string, keyof MediaJobsClient> = {
   getDestination: "getDestination",
   deleteDestination: "deleteDestination",
   checkDestination: "checkDestination",
+  createWorkflow: "createWorkflow",
+  getWorkflow: "getWorkflow",
+  listWorkflows: "listWorkflows",
+  cancelWorkflow: "cancelWorkflow",
+  deleteWorkflow: "deleteWorkflow",
+  createTemplate: "createTemplate",
+  getTemplate: "getTemplate",
+  listTemplates: "listTemplates",
+  updateTemplate: "updateTemplate",
+  deleteTemplate: "deleteTemplate",
 };
 // putUploadContent is the target a created upload names; uploadFile PUTs to it. The tus
 // operations are the protocol uploadFile speaks for large files (and tus clients speak).
 // The downloads' CORS preflight is a browser's.
-const NOT_IN_THE_CLIENT = ["downloadFile", "downloadFilePreflight", "getHealth", "getOpenApiDocument", "putUploadContent", "tusOptions", "tusUploadOptions", "tusCreate", "tusHead", "tusPatch", "tusOverride", "tusTerminate"];
+// A workflow's event stream: waitForWorkflow and getWorkflow cover it for now.
+const NOT_IN_THE_CLIENT = ["streamWorkflowEvents", "downloadFile", "downloadFilePreflight", "getHealth", "getOpenApiDocument", "putUploadContent", "tusOptions", "tusUploadOptions", "tusCreate", "tusHead", "tusPatch", "tusOverride", "tusTerminate"];
 
 describe("the client and the contract", () => {
   it("packages/client/src/contract.gen.ts is what the contract generates now (else: npm run generate -w @media-jobs/client)", async () => {

@@ -111,6 +111,29 @@ export const RESULTS: { [T in JobType]: JobResult<T> } = {
     segmentDuration: 6,
     source: { size: 25_000_000, duration: 62.5, width: 1920, height: 1080, format: "mp4", hasAudio: true },
   },
+  videoClip: {
+    ...link("clip"),
+    size: 2_400_000,
+    start: 10,
+    end: 20,
+    duration: 10,
+    width: 1920,
+    height: 1080,
+    reencoded: true,
+    source: { size: 25_000_000, width: 1920, height: 1080, duration: 62.5 },
+  },
+  videoConcat: {
+    ...link("joined"),
+    size: 9_000_000,
+    duration: 29.5,
+    width: 1920,
+    height: 1080,
+    fps: 25,
+    inputs: [
+      { duration: 10, width: 1920, height: 1080, audio: true },
+      { duration: 20, width: 1280, height: 720, audio: false },
+    ],
+  },
 };
 
 export const HTTP_NAMES: Record<JobType, string> = JOB_TYPE_HTTP_NAMES;

@@ -194,6 +194,7 @@ export function errorCodes(error: ApiError): string {
     case "upload_expired":
     case "tus_version_unsupported":
     case "upload_locked":
+    case "workflow_not_ended":
     case "checksum_mismatch":
     case "internal_error":
     case "invalid_response":

@@ -35,6 +35,10 @@ import { limiterFor } from "../../limits/org-limiter.ts";
 import { PLAN_LIMITS } from "../../limits/plans.ts";
 import { uploadUse } from "../../limits/upload-quota.ts";
 import { finishJob } from "../../runner/finish.ts";
+import { cancelWorkflow } from "../../runner/workflow.ts";
+import { findWorkflowOfOrg, listWorkflows, stepJobs } from "../../db/workflows.ts";
+import { toHttpWorkflow } from "../../jobs/workflow-view.ts";
+import { WorkflowPage, WorkflowsPage } from "./workflows.tsx";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { AccountPage } from "./account.tsx";
@@ -191,6 +195,40 @@ dashboardRoutes.post("/jobs/:id/cancel", async (c) => {
   if (!row) throw new AppError("not_found", "There is no such job in this organization.");
   if (!(await finishJob(c.env, id, { status: "cancelled" }))) return c.redirect(`/dashboard/jobs/${id}?cancel-refused`, 303);
   return c.redirect(`/dashboard/jobs/${id}?cancelled`, 303);
+});
+
+// Workflows (workflows.tsx).
+dashboardRoutes.get("/workflows", async (c) => {
+  const query = jobsQuery.parse(c.req.query());
+  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+  if (query.cursor && !before) throw new AppError("invalid_input", "That page link is not valid. Start again from the newest workflows.");
+  const db = database(c.env.DB);
+  const rows = await listWorkflows(db, { orgId: c.get("org").id, mode: query.mode, limit: PAGE_SIZE, before });
+  const page = rows.slice(0, PAGE_SIZE);
+  const last = page.at(-1);
+  const options = viewOptions(c);
+  const views = await Promise.all(page.map(async (row) => ({ row, view: await toHttpWorkflow(row, await stepJobs(db, row.id), options) })));
+  return c.html(
+    <WorkflowsPage nonce={c.get("nonce")} viewer={viewer(c)} rows={views} mode={query.mode} nextCursor={rows.length > PAGE_SIZE && last ? encodeCursor(last) : null} isFirstPage={!before} />,
+  );
+});
+
+dashboardRoutes.get("/workflows/:id", async (c) => {
+  const db = database(c.env.DB);
+  const row = await findWorkflowOfOrg(db, c.get("org").id, c.req.param("id"));
+  if (!row) throw new AppError("not_found", "There is no such workflow in this organization.");
+  const view = await toHttpWorkflow(row, await stepJobs(db, row.id), viewOptions(c));
+  return c.html(
+    <WorkflowPage nonce={c.get("nonce")} viewer={viewer(c)} row={row} view={view} cancelled={c.req.query("cancelled") !== undefined} cancelRefused={c.req.query("cancel-refused") !== undefined} />,
+  );
+});
+
+dashboardRoutes.post("/workflows/:id/cancel", async (c) => {
+  const id = c.req.param("id");
+  const row = await findWorkflowOfOrg(database(c.env.DB), c.get("org").id, id);
+  if (!row) throw new AppError("not_found", "There is no such workflow in this organization.");
+  if (row.endedAt !== null || !(await cancelWorkflow(c.env, id))) return c.redirect(`/dashboard/workflows/${id}?cancel-refused`, 303);
+  return c.redirect(`/dashboard/workflows/${id}?cancelled`, 303);
 });
 
 // Account.

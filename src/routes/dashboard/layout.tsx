@@ -98,10 +98,11 @@ progress{width:12rem;max-width:100%}
 }
 `;
 
-export type NavItem = "jobs" | "usage" | "keys" | "webhooks" | "destinations" | "account";
+export type NavItem = "jobs" | "workflows" | "usage" | "keys" | "webhooks" | "destinations" | "account";
 
 const NAV: { id: NavItem; href: string; label: string }[] = [
   { id: "jobs", href: "/dashboard/jobs", label: "Jobs" },
+  { id: "workflows", href: "/dashboard/workflows", label: "Workflows" },
   { id: "usage", href: "/dashboard/usage", label: "Usage" },
   { id: "keys", href: "/dashboard/keys", label: "API keys" },
   { id: "webhooks", href: "/dashboard/webhooks", label: "Webhooks" },

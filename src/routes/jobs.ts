@@ -26,17 +26,21 @@ import { holdUntilFinal, keyWatch, preferredWaitS } from "./wait.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** A create's body: at most MAX_BODY_BYTES (413 past it), for jobs and workflows alike. */
+export const createBodyLimit = () =>
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError("payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
+    },
+  });
+
 type AppEnv = { Bindings: Env };
 
 export const jobsRoutes = new Hono<AppEnv>()
   .post(
     "/",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError("payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
-      },
-    }),
+    createBodyLimit(),
     // Validated before the idempotency check: an invalid request saves nothing.
     createJobValidation(),
     idempotency(),

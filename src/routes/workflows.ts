@@ -1,7 +1,6 @@
 // /v1/workflows: create (either dialect, or from a template), retrieve (Prefer: wait), list,
 // events, cancel, delete (docs/workflows.md). Each step is a job (routes/jobs.ts shows one).
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { FINAL_STATUSES } from "../contract/job.ts";
 import { PRIORITY_DEFAULT } from "../contract/job.ts";
@@ -22,7 +21,7 @@ import { deleteOutputs } from "../ops/retention.ts";
 import { cancelWorkflow, putStepInLine } from "../runner/workflow.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
-import { MAX_BODY_BYTES } from "./jobs.ts";
+import { createBodyLimit } from "./jobs.ts";
 import { zodValidator } from "./validation.ts";
 import { holdUntilFinal, keyWatch, preferredWaitS } from "./wait.ts";
 import { createWorkflowValidation } from "./workflow-validation.ts";
@@ -32,12 +31,7 @@ type AppEnv = { Bindings: Env };
 export const workflowsRoutes = new Hono<AppEnv>()
   .post(
     "/",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError("payload_too_large", `the request body is over ${MAX_BODY_BYTES / 1024} KiB`);
-      },
-    }),
+    createBodyLimit(),
     createWorkflowValidation(),
     idempotency(),
     async (c) => {

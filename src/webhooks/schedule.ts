@@ -33,22 +33,8 @@ export async function scheduleFinalDelivery(env: Env, jobOrId: string | JobRow, 
  */
 export async function scheduleWorkflowDelivery(env: Env, workflow: WorkflowRow, firstJobId: string, now = Date.now()): Promise<string | undefined> {
   if (!workflow.webhookUrl) return undefined;
-  const db = database(env.DB);
-  const row: Delivery = {
-    id: newId("msg"),
-    jobId: firstJobId,
-    workflowId: workflow.id,
-    orgId: workflow.orgId,
-    trigger: "workflow",
-    url: workflow.webhookUrl,
-    status: "pending",
-    attempts: 0,
-    createdAt: now,
-    lastAttemptAt: null,
-    nextAttemptAt: now,
-    completedAt: null,
-  };
-  return (await send(env, db, row)) ? row.id : undefined;
+  const row = pendingDelivery({ jobId: firstJobId, workflowId: workflow.id, orgId: workflow.orgId, trigger: "workflow", url: workflow.webhookUrl }, now);
+  return (await send(env, database(env.DB), row)) ? row.id : undefined;
 }
 
 /** A new `redeliver` delivery of a finished job to its webhookUrl. */
@@ -57,22 +43,13 @@ export async function scheduleRedelivery(env: Env, job: JobRow, now = Date.now()
 }
 
 async function schedule(env: Env, job: JobRow, trigger: Delivery["trigger"], now: number): Promise<Delivery | undefined> {
-  const db = database(env.DB);
-  const row: Delivery = {
-    id: newId("msg"),
-    jobId: job.id,
-    orgId: job.orgId,
-    trigger,
-    url: job.webhookUrl!,
-    status: "pending",
-    attempts: 0,
-    createdAt: now,
-    lastAttemptAt: null,
-    nextAttemptAt: now,
-    completedAt: null,
-    workflowId: null,
-  };
-  return (await send(env, db, row)) ? row : undefined;
+  const row = pendingDelivery({ jobId: job.id, workflowId: null, orgId: job.orgId, trigger, url: job.webhookUrl! }, now);
+  return (await send(env, database(env.DB), row)) ? row : undefined;
+}
+
+/** A delivery of `target` to be sent now, its first attempt not yet made. */
+function pendingDelivery(target: Pick<Delivery, "jobId" | "workflowId" | "orgId" | "trigger" | "url">, now: number): Delivery {
+  return { id: newId("msg"), ...target, status: "pending", attempts: 0, createdAt: now, lastAttemptAt: null, nextAttemptAt: now, completedAt: null };
 }
 
 /** Inserts the delivery (false when the unique index already has it) and sends its message. */

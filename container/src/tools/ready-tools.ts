@@ -282,6 +282,10 @@ class ReadyServer {
     if (route.answer) return route.answer(req, res, allowed);
     // Held until its job takes the process: refused at once if it is not the process's own.
     if (allowed && !(await allowed)) return void req.socket.destroy();
+    // Taken meanwhile (while its uid was read): answered now, as the held ones were. (Read
+    // afresh: the type check would keep it as undefined from the test above the wait.)
+    const taken = (route as Route).answer;
+    if (taken) return taken(req, res, allowed);
     route.held.push([req, res, allowed]);
   }
 }

@@ -120,6 +120,17 @@ describe("videoConcat", () => {
     expect(failed(notVideo.state).error).toMatchObject({ code: "unsupported_media", message: expect.stringMatching(/^append\[1\]: /) });
   });
 
+  it("an append that is a playlist naming another job's file on this machine is refused unread", async () => {
+    const config = await testConfig();
+    const secret = join(dir, "secret.mp4");
+    await writeFile(secret, await readFile(join(dir, "a.mp4")));
+    const playlist = `#EXTM3U\n#EXT-X-TARGETDURATION:3\n#EXTINF:3,\nfile://${secret}\n#EXT-X-ENDLIST\n`;
+    const job = await runJob("videoConcat", { url: urls[0]!, append: [media.serve("/playlist-as.mp4", Buffer.from(playlist), "video/mp4")] }, { config });
+    expect(failed(job.state).error).toMatchObject({ code: "unsupported_media", message: expect.stringMatching(/^append\[0\]: /) });
+    expect(await processesMentioning(config.workDir)).toEqual([]);
+    await rm(config.workDir, { recursive: true, force: true });
+  });
+
   it("names the append a fetch failed on, and leaves nothing running", async () => {
     const config = await testConfig();
     const job = await runJob("videoConcat", { url: urls[0]!, append: [urls[1]!, `${urls[2]!}.gone`] }, { config });

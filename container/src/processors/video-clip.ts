@@ -11,12 +11,11 @@ import { JobFailure, throwIfAborted } from "../errors.ts";
 import { describeDuration, ffmpegTimeoutMs, runFfmpeg, seconds } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
 import { endedEarly, runTool } from "../tools/spawn.ts";
-import { CRF, round3, scaledSize } from "./compress-video.ts";
+import { AUDIO_BITRATE, CRF, round3, scaledSize } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
 
 type Params = JobParams<"videoClip">;
 
-const AUDIO_BITRATE = { low: "96k", medium: "128k", high: "192k" } as const;
 /** What MP4 holds as it is: a fast clip of anything else is refused before it is cut. */
 const COPYABLE_VIDEO = new Set(["h264", "hevc", "av1", "vp9", "mpeg4"]);
 const COPYABLE_AUDIO = new Set(["aac", "mp3", "opus", "flac", "ac3", "eac3", "alac"]);
@@ -31,7 +30,7 @@ export function accurateArgs(params: Params, probe: MediaProbe, paths: { input: 
     "-map", `0:${video.index}`, ...(withAudio ? ["-map", `0:${probe.audio!.index}`] : []),
     "-vf", `scale=${size.width}:${size.height},setsar=1`, "-pix_fmt", "yuv420p",
     "-c:v", "libx264", "-preset", "medium", "-crf", String(CRF.h264[params.quality]),
-    ...(withAudio ? ["-c:a", "aac", "-b:a", AUDIO_BITRATE[params.quality], ...(probe.audio!.channels > 2 ? ["-ac", "2"] : [])] : ["-an"]),
+    ...(withAudio ? ["-c:a", "aac", "-b:a", AUDIO_BITRATE.mp4[params.quality], ...(probe.audio!.channels > 2 ? ["-ac", "2"] : [])] : ["-an"]),
     "-sn", "-dn", "-movflags", "+faststart", "-f", "mp4", paths.output,
   ];
 }

@@ -8,13 +8,12 @@ import type { JobParams } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { describeDuration, ffmpegTimeoutMs, runFfmpeg, seconds } from "../tools/ffmpeg.ts";
-import { checkMedia, inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
-import { CRF, round3 } from "./compress-video.ts";
+import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
+import { AUDIO_BITRATE, CRF, round3 } from "./compress-video.ts";
 import type { ProcessorContext, ProcessorInput } from "./types.ts";
 
 type Params = JobParams<"videoConcat">;
 
-const AUDIO_BITRATE = { low: "96k", medium: "128k", high: "192k" } as const;
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
 /** The join's picture: the size asked for (one side alone keeps the first video's aspect), else the first video's; sides even. */
@@ -71,7 +70,7 @@ export function buildArgs(params: Params, parts: Part[], size: { width: number; 
     "-filter_complex", chains.join(";"),
     "-map", "[v]", "-map", "[a]",
     "-c:v", "libx264", "-preset", "medium", "-crf", String(CRF.h264[params.quality]), "-pix_fmt", "yuv420p", "-r", String(fps),
-    "-c:a", "aac", "-b:a", AUDIO_BITRATE[params.quality], "-ac", "2",
+    "-c:a", "aac", "-b:a", AUDIO_BITRATE.mp4[params.quality], "-ac", "2",
     "-movflags", "+faststart", "-f", "mp4", output,
   ];
 }
@@ -87,9 +86,7 @@ export async function videoConcat(params: Params, ctx: ProcessorContext): Promis
     const part = await (async () => {
       const input: ProcessorInput = await ctx.openInput(url);
       input.fillAll();
-      const probe = await probeMedia(input.source, signal, (bytes) => input.head(bytes), input.answer);
-      checkMedia(probe, { video: true }, ctx.config);
-      return { source: input.source, probe };
+      return { source: input.source, probe: await probeInput({ input, signal, config: ctx.config }, { video: true }) };
     })().catch((error: unknown) => Promise.reject(named(error)));
     parts.push(part);
     ctx.setProgress(2 + Math.round((8 * (i + 1)) / params.append.length));

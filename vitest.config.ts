@@ -53,6 +53,8 @@ export default defineConfig({
                 // Room for the largest plan test (a pro org's 10 and a free org's 2 at once);
                 // test/worker/pool.test.ts narrows its own pool.
                 PROCESSOR_CONCURRENCY: "16",
+                // Chunked encoding (docs/fanout.md) of inputs from 6 s, in 1 s chunks: test/worker/fanout.test.ts.
+                TUNABLES_OVERRIDE: JSON.stringify({ fanout: { minSeconds: 6, chunkSeconds: 1 } }),
                 LOG_LEVEL: "error",
               },
             },

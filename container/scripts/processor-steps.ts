@@ -137,6 +137,10 @@ async function runProcessor(c: Case, params: unknown, workDir: string): Promise<
     setProgress: () => {},
     addOutput: (name) => join(workDir, "out", name),
     openInput: () => Promise.reject(new Error("the step measurement runs one-input types only")),
+    plan: () => {
+      throw new Error("the step measurement offers no fan-out");
+    },
+    openPart: () => Promise.reject(new Error("the step measurement runs no stitch")),
   };
   const steps = new StepLog();
   const started = performance.now();

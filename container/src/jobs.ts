@@ -13,6 +13,7 @@ import {
   type ProcessorOutput,
   type ProcessorTimings,
 } from "../../src/contract/processor-protocol.ts";
+import type { FanoutPlan } from "../../src/contract/fanout.ts";
 import type { JobError } from "../../src/contract/job.ts";
 import type { JobType } from "../../src/contract/registry.ts";
 import type { StoredResult } from "../../src/contract/stored-result.ts";
@@ -49,6 +50,8 @@ interface Entry {
   controller: AbortController;
   outputs: Map<string, Omit<OutputFile, "name">>;
   result?: StoredResult;
+  /** A fan-out the attempt planned instead of encoding (contract/fanout.ts): its completed state carries it. */
+  plan?: FanoutPlan;
   error?: JobError;
   finishedAt?: number;
   timings: ProcessorTimings;
@@ -247,8 +250,10 @@ export class JobTable {
       if (usesImages) imageProcess(lease?.identity);
       const toolUid = lease?.identity.uid;
       const fetchStart = Date.now();
-      input = request.callback?.input
-        ? await InputSource.open(request.callback.input, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback.token }, toolUid })
+      // A stitch's first input is its first chunk (`<input>/0`); it opens the others by number (`openPart`).
+      const fromRunner = request.callback?.input && (request.part?.role === "stitch" ? `${request.callback.input}/0` : request.callback.input);
+      input = fromRunner
+        ? await InputSource.open(fromRunner, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback!.token }, toolUid })
         : await InputSource.open(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal, toolUid });
       // A type not converted to reading its input as needed starts on the complete local file, as always.
       if (!READS_INPUT_AS_NEEDED.has(request.type)) await input.file();
@@ -277,6 +282,18 @@ export class JobTable {
         },
         openInput: async (url: string) => {
           const other = await InputSource.open(url, join(entry.dir, `input-${others.length + 1}`), { limits: this.#config, signal, toolUid });
+          others.push(other);
+          other.failed.signal.addEventListener("abort", () => othersFailed.abort(), { once: true });
+          return other;
+        },
+        ...(request.fanout ? { fanout: request.fanout } : {}),
+        ...(request.part ? { part: request.part } : {}),
+        plan: (plan: FanoutPlan) => {
+          entry.plan = plan;
+        },
+        openPart: async (n: number) => {
+          if (request.part?.role !== "stitch" || !request.callback?.input) throw new Error("only a stitch reads parts");
+          const other = await InputSource.open(`${request.callback.input}/${n}`, join(entry.dir, `part-${n}`), { limits: this.#config, signal, fromRunner: { token: request.callback.token }, toolUid });
           others.push(other);
           other.failed.signal.addEventListener("abort", () => othersFailed.abort(), { once: true });
           return other;
@@ -362,7 +379,7 @@ function view(entry: Entry): ProcessorJobState {
   switch (entry.state) {
     case "completed": {
       const outputs: ProcessorOutput[] = [...entry.outputs].map(([name, o]) => ({ name, contentType: o.contentType, size: o.size }));
-      return { id: entry.id, state: "completed", progress: 100, result: entry.result!, outputs, timings: entry.timings };
+      return { id: entry.id, state: "completed", progress: 100, result: entry.result!, outputs, timings: entry.timings, ...(entry.plan ? { plan: entry.plan } : {}) };
     }
     case "failed":
       return { id: entry.id, state: "failed", progress: entry.progress, error: entry.error!, timings: entry.timings };

@@ -1,5 +1,6 @@
 // The job as the HTTP API shows it (docs/api.md, "The job"), its states and its failure codes.
 import { z } from "zod";
+import { fanoutTimings } from "./fanout.ts";
 import { jobStoreView } from "./destinations.ts";
 import { jobMetadata } from "./metadata.ts";
 import { HTTP_JOB_TYPES } from "./names.ts";
@@ -58,6 +59,7 @@ export const jobTimings = z.object({
   processMs: phaseMs.describe("The processing itself (probe, tools, outputs written), in the last attempt."),
   storeOutputMs: phaseMs.describe("Outputs moved from the processor into storage."),
   reportMs: phaseMs.describe("The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service."),
+  fanout: fanoutTimings.optional().describe("Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's."),
 });
 export type JobTimings = z.infer<typeof jobTimings>;
 

@@ -35,10 +35,12 @@
 //
 //   GET    <callback.input>         with an `upload:` (or a workflow step's `output:`) input only: its bytes from R2,
 //     the same token; `Range: bytes=…` answered 206 with Content-Range (416 when unsatisfiable).
+//   GET    <callback.input>/<n>     a stitch only (contract/fanout.ts): its n-th part, chunks in order then the audio.
 //
 // The Worker checks the token against the attempt its runner holds (constant time) and, in
 // production, that the request comes from the container of the attempt's seat.
 import { z } from "zod";
+import { fanoutOffer, fanoutPlan, jobPart } from "./fanout.ts";
 import { jobError } from "./job.ts";
 import { JOB_TYPES, jobTypes, type JobParams } from "./registry.ts";
 import type { StoredResult } from "./stored-result.ts";
@@ -53,7 +55,7 @@ import { parseOutputRef } from "./workflow.ts";
  * TUNABLES.runner.refusedStartDeadlineMs (an old container during a rollout); any other
  * call answered in another version counts as a failed call (JobRunner #sendStart).
  */
-export const PROCESSOR_PROTOCOL_VERSION = 2;
+export const PROCESSOR_PROTOCOL_VERSION = 3;
 
 /** The header the runner names the attempt's own token in, on every /jobs/:id call and on a start. */
 export const ATTEMPT_TOKEN_HEADER = "media-jobs-attempt-token";
@@ -148,8 +150,16 @@ export const processorJobRequest = z
     type: z.enum(JOB_TYPES),
     params: z.unknown(),
     callback: processorCallback,
+    /** A compressVideo attempt that may split its encode across seats (contract/fanout.ts); absent: it encodes alone. */
+    fanout: fanoutOffer.optional(),
+    /** The part of a fanned-out job this attempt does; absent: the whole job. */
+    part: jobPart.optional(),
   })
   .transform((body, ctx) => {
+    if ((body.fanout || body.part) && body.type !== "compressVideo") {
+      ctx.addIssue({ code: "custom", path: [body.part ? "part" : "fanout"], message: "only compressVideo fans out" });
+      return z.NEVER;
+    }
     // A workflow step's input may be another job's output (`output:…`, workflow.ts): internal,
     // read through callback.input; the type's schema checks the rest with a stand-in url.
     const given = body.params as { url?: unknown } | undefined;
@@ -160,8 +170,10 @@ export const processorJobRequest = z
       return z.NEVER;
     }
     const url = internal ?? (params.data as { url?: unknown }).url;
-    if ((typeof url === "string" && readsThroughRunner(url)) !== (body.callback.input !== undefined)) {
-      ctx.addIssue({ code: "custom", path: ["callback", "input"], message: "callback.input is required with an upload: or output: input, and refused otherwise" });
+    // A stitch reads its chunks through the runner, whatever the job's input.
+    const throughRunner = body.part?.role === "stitch" || (typeof url === "string" && readsThroughRunner(url));
+    if (throughRunner !== (body.callback.input !== undefined)) {
+      ctx.addIssue({ code: "custom", path: ["callback", "input"], message: "callback.input is required with an upload: or output: input or a stitch, and refused otherwise" });
       return z.NEVER;
     }
     return { ...body, params: { ...(params.data as object), url } as JobParams };
@@ -254,7 +266,8 @@ export type PushPath = z.infer<typeof pushPath>;
  */
 export const processorJobState = z.discriminatedUnion("state", [
   z.object({ id: z.string().min(1), state: z.literal("running"), progress, pushPath: pushPath.optional() }),
-  z.object({ id: z.string().min(1), state: z.literal("completed"), progress: z.literal(100), result: storedResult, outputs: z.array(processorOutput), timings: processorTimings.optional() }),
+  /** `plan`: an attempt offered a fan-out split the job instead of encoding it (its result is `{}`, no outputs); the runner runs the parts. */
+  z.object({ id: z.string().min(1), state: z.literal("completed"), progress: z.literal(100), result: storedResult, outputs: z.array(processorOutput), timings: processorTimings.optional(), plan: fanoutPlan.optional() }),
   z.object({ id: z.string().min(1), state: z.literal("failed"), progress, error: jobError, timings: processorTimings.optional() }),
   /**
    * `handedBack`: the processor stopped the attempt unasked because it is shutting down (a

@@ -11,6 +11,9 @@ export const planLimits = z.object({
   maxUploadBytes: z.int().describe("The largest upload, direct or resumable; never above what the processor takes as an input (2 GiB)."),
   uploadsPerHour: z.int().describe("Uploads created per sliding hour, direct and resumable."),
   openUploads: z.int().describe("Resumable uploads unfinished at once; a finished, terminated or expired one frees its place."),
+  maxFanout: z
+    .int()
+    .describe("Seats one long compressVideo may use at once by chunked encoding (docs/fanout.md); 1: every job encodes on one seat. A fanned-out job still takes one concurrency slot and counts once per hour."),
 });
 export type PlanLimits = z.infer<typeof planLimits>;
 

@@ -1,6 +1,6 @@
 // Job rows and their state changes: each change is one guarded UPDATE that names the states
 // (and attempt) it may start from, and says whether it took effect.
-import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobErrorCode, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
 import { TUNABLES } from "../lib/tunables.ts";
@@ -25,8 +25,9 @@ export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
   return (await db.select().from(jobs).where(eq(jobs.id, id)))[0];
 }
 
+/** The organization's job `id`; never a part of a fanned-out job (docs/fanout.md), which no one but its runner sees. */
 export async function findOrgJob(db: Db, orgId: string, mode: Mode, id: string): Promise<JobRow | undefined> {
-  return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId), eq(jobs.mode, mode))))[0];
+  return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId), eq(jobs.mode, mode), isNull(jobs.parentJobId))))[0];
 }
 
 /** The API lists one mode; the dashboard may list both, and filter by type. */
@@ -47,7 +48,7 @@ export interface ListQuery {
 
 /** Newest first; asks for one extra row so the caller knows whether there is more. */
 export async function listJobs(db: Db, q: ListQuery): Promise<JobRow[]> {
-  const conditions: SQL[] = [eq(jobs.orgId, q.orgId)];
+  const conditions: SQL[] = [eq(jobs.orgId, q.orgId), isNull(jobs.parentJobId)];
   if (q.mode) conditions.push(eq(jobs.mode, q.mode));
   if (q.status) conditions.push(eq(jobs.status, q.status));
   if (q.type) conditions.push(eq(jobs.type, q.type));

@@ -1,5 +1,6 @@
 // D1 tables (drizzle-orm). Timestamps are integer milliseconds since the epoch (UTC);
 // the API renders them as ISO 8601.
+import type { FanoutTimings, JobPart } from "../contract/fanout.ts";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { MODES, PLANS, STORE_STATUSES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "../contract/enums.ts";
@@ -100,8 +101,18 @@ export const jobs = sqliteTable(
      * the step it uses completed for the others (a guarded update: one caller puts it in line).
      */
     releasedAt: integer("released_at"),
+    /**
+     * A part of a fanned-out job (docs/fanout.md): the job it is part of. Parts are never
+     * listed, counted or shown; they exist for their runners and are deleted with the job's end.
+     */
+    parentJobId: text("parent_job_id"),
+    /** What this row's next attempt does of a fanned-out job (contract/fanout.ts JobPart): a part's own, or the parent's stitch; null for a whole job. */
+    part: text("part", { mode: "json" }).$type<JobPart>(),
+    /** A fanned-out job's fan-out (contract/fanout.ts FanoutTimings): its `timings.fanout`. */
+    fanout: text("fanout", { mode: "json" }).$type<FanoutTimings>(),
   },
   (t) => [
+    index("jobs_parent").on(t.parentJobId).where(sql`"parent_job_id" IS NOT NULL`),
     index("jobs_workflow").on(t.workflowId).where(sql`"workflow_id" IS NOT NULL`),
     index("jobs_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
     index("jobs_org_status_created").on(t.orgId, t.mode, t.status, t.createdAt, t.id),

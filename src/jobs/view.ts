@@ -45,6 +45,7 @@ export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<Http
       processMs: row.processMs,
       storeOutputMs: row.storeOutputMs,
       reportMs: row.reportMs,
+      ...(row.fanout ? { fanout: row.fanout } : {}),
     },
     ...(row.storeDestinationId ? { store: await storeView(row, options.db) } : {}),
   };

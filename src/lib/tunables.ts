@@ -94,6 +94,12 @@ export const TUNABLES = {
      * other's encoding. Cloudflare's instance types: docs/capacity.md.
      */
     jobsPerInstanceByType: { lite: 1, basic: 1, "standard-1": 1, "standard-2": 2, "standard-3": 3, "standard-4": 4 },
+    /**
+     * Chunks of a fanned-out encode one instance runs at once, by instance type: one per whole
+     * vCPU, at least one (two CPU-bound chunks never share a vCPU; docs/fanout.md). Var
+     * PROCESSOR_VCPUS overrides; locally (one instance) it is unset, and the seats decide.
+     */
+    vcpusByType: { lite: 1, basic: 1, "standard-1": 1, "standard-2": 1, "standard-3": 2, "standard-4": 4 },
     /** A container with no running job stops this long after its last request. Var CONTAINER_SLEEP_AFTER ("90s", "5m", "1h"). */
     idleStop: "60s",
     /** Locally (PROCESSOR_URL set) the pool is one instance with this many seats. Var PROCESSOR_CONCURRENCY. */
@@ -111,6 +117,23 @@ export const TUNABLES = {
     drainingMarkMs: 16 * MINUTE_MS,
     /** An instance whose idle stop began (mayStop) gets no seat until its container reports its stop, or this long at most. */
     stoppingMarkMs: MINUTE_MS,
+  },
+
+  /** Chunked encoding of a long compressVideo across seats (docs/fanout.md); a plan's `maxFanout` caps its seats. */
+  fanout: {
+    /**
+     * Only an input at least this long is split: below it the parts' starts, the chunks'
+     * transfers through R2 and the stitch cost more than the seats save (docs/fanout.md).
+     */
+    minSeconds: 120,
+    /** About this much of the video per chunk; a job gets at least 3 chunks per seat it may use, so a slow chunk does not hold the others back. */
+    chunkSeconds: 20,
+    /** Chunks per seat at least, for the balance above. */
+    chunksPerSeat: 3,
+    /** Most chunks one job is cut into. */
+    maxChunks: 96,
+    /** A fanned-out job's runner looks at its parts this often when no part's end reached it. */
+    checkMs: 20_000,
   },
 
   /** What a deploy does to running jobs (docs/deploy.md). */

@@ -7,7 +7,7 @@ const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
 
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { concurrentJobs: 2, jobsPerHour: 100, maxUploadBytes: 256 * MIB, uploadsPerHour: 100, openUploads: 5 },
-  pro: { concurrentJobs: 10, jobsPerHour: 1_000, maxUploadBytes: 2 * GIB, uploadsPerHour: 1_000, openUploads: 50 },
-  enterprise: { concurrentJobs: 50, jobsPerHour: 10_000, maxUploadBytes: 2 * GIB, uploadsPerHour: 10_000, openUploads: 500 },
+  free: { concurrentJobs: 2, jobsPerHour: 100, maxUploadBytes: 256 * MIB, uploadsPerHour: 100, openUploads: 5, maxFanout: 1 },
+  pro: { concurrentJobs: 10, jobsPerHour: 1_000, maxUploadBytes: 2 * GIB, uploadsPerHour: 1_000, openUploads: 50, maxFanout: 4 },
+  enterprise: { concurrentJobs: 50, jobsPerHour: 10_000, maxUploadBytes: 2 * GIB, uploadsPerHour: 10_000, openUploads: 500, maxFanout: 8 },
 };

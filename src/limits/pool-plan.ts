@@ -14,9 +14,11 @@ export interface PoolConfig {
   instances: number;
   /** Jobs one instance runs at once. */
   seatsPerInstance: number;
+  /** Chunks of fanned-out encodes (CPU-bound seats) one instance runs at once: its vCPUs (docs/fanout.md). */
+  vcpusPerInstance: number;
 }
 
-type PoolVar = "PROCESSOR_INSTANCES" | "JOBS_PER_INSTANCE" | "PROCESSOR_CONCURRENCY";
+type PoolVar = "PROCESSOR_INSTANCES" | "JOBS_PER_INSTANCE" | "PROCESSOR_CONCURRENCY" | "PROCESSOR_VCPUS";
 /** The Worker's vars the pool reads (wrangler.toml [vars]); empty means the default. */
 export type PoolVars = Partial<Record<PoolVar | "PROCESSOR_URL" | "CONTAINER_SLEEP_AFTER", string>>;
 
@@ -31,10 +33,14 @@ function positiveVar(env: PoolVars, name: PoolVar, fallback: number): number {
 
 /** The pool's shape for this deployment: one local instance, or the containers budget. */
 export function poolConfig(env: PoolVars): PoolConfig {
-  if (env.PROCESSOR_URL) return { instances: 1, seatsPerInstance: positiveVar(env, "PROCESSOR_CONCURRENCY", POOL.localSeats) };
+  if (env.PROCESSOR_URL) {
+    const seats = positiveVar(env, "PROCESSOR_CONCURRENCY", POOL.localSeats);
+    return { instances: 1, seatsPerInstance: seats, vcpusPerInstance: positiveVar(env, "PROCESSOR_VCPUS", seats) };
+  }
   return {
     instances: positiveVar(env, "PROCESSOR_INSTANCES", POOL.instances),
     seatsPerInstance: positiveVar(env, "JOBS_PER_INSTANCE", POOL.jobsPerInstanceByType[POOL.instanceType]),
+    vcpusPerInstance: positiveVar(env, "PROCESSOR_VCPUS", POOL.vcpusByType[POOL.instanceType]),
   };
 }
 
@@ -87,12 +93,17 @@ export interface PoolWaiter {
   /** 1 (first) to 10. */
   priority: number;
   createdAt: number;
+  /** A fanned-out job's seat beyond its first (docs/fanout.md): ranks below every job's first seat. */
+  extra?: boolean;
+  /** A chunk of a fanned-out encode: it takes a vCPU of its own (PoolConfig.vcpusPerInstance). */
+  cpu?: boolean;
 }
 
 export interface HeldSeat {
   jobId: string;
   orgId: string;
   instance: number;
+  cpu?: boolean;
 }
 
 export interface SeatGrant {
@@ -108,10 +119,12 @@ export interface SeatGrant {
 export function planSeats(waiting: PoolWaiter[], held: HeldSeat[], config: PoolConfig, lastUsedAt: ReadonlyMap<number, number>, away: ReadonlySet<number> = new Set()): SeatGrant[] {
   const heldByOrg = new Map<string, number>();
   const used = new Array<number>(config.instances).fill(0);
+  const cpuUsed = new Array<number>(config.instances).fill(0);
   for (const seat of held) {
     heldByOrg.set(seat.orgId, (heldByOrg.get(seat.orgId) ?? 0) + 1);
     // A seat on an instance beyond the budget (the budget was lowered) still counts against it.
     if (seat.instance < config.instances) used[seat.instance]! += 1;
+    if (seat.cpu && seat.instance < config.instances) cpuUsed[seat.instance]! += 1;
   }
   let free = Math.max(0, config.instances * config.seatsPerInstance - held.length);
   const queue = [...waiting];
@@ -120,9 +133,15 @@ export function planSeats(waiting: PoolWaiter[], held: HeldSeat[], config: PoolC
     let best = 0;
     for (let i = 1; i < queue.length; i++) if (fairOrder(queue[i]!, queue[best]!, heldByOrg) < 0) best = i;
     const [job] = queue.splice(best, 1);
-    const instance = pickInstance(used, config.seatsPerInstance, lastUsedAt, away);
-    if (instance === undefined) break;
+    // A chunk goes only where a vCPU has no other chunk; with none, it waits and the next in line may go.
+    const full = job!.cpu ? new Set([...away, ...cpuUsed.flatMap((n, i) => (n >= config.vcpusPerInstance ? [i] : []))]) : away;
+    const instance = pickInstance(used, config.seatsPerInstance, lastUsedAt, full);
+    if (instance === undefined) {
+      if (job!.cpu) continue;
+      break;
+    }
     used[instance]! += 1;
+    if (job!.cpu) cpuUsed[instance]! += 1;
     heldByOrg.set(job!.orgId, (heldByOrg.get(job!.orgId) ?? 0) + 1);
     grants.push({ jobId: job!.jobId, instance });
     free -= 1;
@@ -130,9 +149,10 @@ export function planSeats(waiting: PoolWaiter[], held: HeldSeat[], config: PoolC
   return grants;
 }
 
-/** The organization holding fewest seats first, then priority 1 first, then oldest; the id makes the order total. */
+/** Every job's first seat before any extra seat of a fanned-out job; then the organization holding fewest seats, then priority 1 first, then oldest; the id makes the order total. */
 function fairOrder(a: PoolWaiter, b: PoolWaiter, heldByOrg: ReadonlyMap<string, number>): number {
   return (
+    Number(a.extra ?? false) - Number(b.extra ?? false) ||
     (heldByOrg.get(a.orgId) ?? 0) - (heldByOrg.get(b.orgId) ?? 0) ||
     a.priority - b.priority ||
     a.createdAt - b.createdAt ||

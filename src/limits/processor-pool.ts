@@ -35,6 +35,16 @@ export class ProcessorPool extends DurableObject<Env> {
       CREATE TABLE IF NOT EXISTS away (instance INTEGER PRIMARY KEY, reason TEXT NOT NULL, until INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS stops (instance INTEGER PRIMARY KEY, at INTEGER NOT NULL);
     `);
+    // Added with chunked encoding (docs/fanout.md): a fanned-out job's extra seats, and its chunks' vCPUs.
+    this.#addColumn("waiting", "extra", "INTEGER NOT NULL DEFAULT 0");
+    this.#addColumn("waiting", "cpu", "INTEGER NOT NULL DEFAULT 0");
+    this.#addColumn("seats", "cpu", "INTEGER NOT NULL DEFAULT 0");
+  }
+
+  /** Adds a column a table created by an older deploy lacks. */
+  #addColumn(table: string, column: string, declaration: string): void {
+    const columns = this.#sql.exec<{ name: string }>(`PRAGMA table_info(${table})`).toArray();
+    if (!columns.some((c) => c.name === column)) this.#sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
   }
 
   /**
@@ -46,11 +56,13 @@ export class ProcessorPool extends DurableObject<Env> {
     const held = this.#seatOf(job.jobId);
     if (held !== undefined) return instanceName(held);
     this.#sql.exec(
-      "INSERT OR IGNORE INTO waiting (job_id, org_id, priority, created_at) VALUES (?, ?, ?, ?)",
+      "INSERT OR IGNORE INTO waiting (job_id, org_id, priority, created_at, extra, cpu) VALUES (?, ?, ?, ?, ?, ?)",
       job.jobId,
       job.orgId,
       job.priority,
       job.createdAt,
+      job.extra ? 1 : 0,
+      job.cpu ? 1 : 0,
     );
     await this.dispatch(now, job.jobId);
     const granted = this.#seatOf(job.jobId);
@@ -137,27 +149,28 @@ export class ProcessorPool extends DurableObject<Env> {
   async dispatch(now = Date.now(), caller?: string): Promise<void> {
     for (;;) {
       const waiting = this.#sql
-        .exec<{ job_id: string; org_id: string; priority: number; created_at: number }>("SELECT * FROM waiting")
+        .exec<{ job_id: string; org_id: string; priority: number; created_at: number; extra: number; cpu: number }>("SELECT * FROM waiting")
         .toArray()
-        .map((r): PoolWaiter => ({ jobId: r.job_id, orgId: r.org_id, priority: r.priority, createdAt: r.created_at }));
+        .map((r): PoolWaiter => ({ jobId: r.job_id, orgId: r.org_id, priority: r.priority, createdAt: r.created_at, extra: r.extra === 1, cpu: r.cpu === 1 }));
       const held = this.#sql
-        .exec<{ job_id: string; org_id: string; instance: number }>("SELECT job_id, org_id, instance FROM seats")
+        .exec<{ job_id: string; org_id: string; instance: number; cpu: number }>("SELECT job_id, org_id, instance, cpu FROM seats")
         .toArray()
-        .map((r): HeldSeat => ({ jobId: r.job_id, orgId: r.org_id, instance: r.instance }));
+        .map((r): HeldSeat => ({ jobId: r.job_id, orgId: r.org_id, instance: r.instance, cpu: r.cpu === 1 }));
       const lastUsed = new Map(
         this.#sql.exec<{ instance: number; last_used_at: number }>("SELECT * FROM instances").toArray().map((r) => [r.instance, r.last_used_at]),
       );
       const grants = planSeats(waiting, held, poolConfig(this.env), lastUsed, new Set(this.#away(now).map((r) => r.instance)));
       if (grants.length === 0) break;
-      const orgOf = new Map(waiting.map((w) => [w.jobId, w.orgId]));
+      const waiterOf = new Map(waiting.map((w) => [w.jobId, w]));
       for (const grant of grants) {
         this.#sql.exec("DELETE FROM waiting WHERE job_id = ?", grant.jobId);
         this.#sql.exec(
-          "INSERT INTO seats (job_id, org_id, instance, checked_at) VALUES (?, ?, ?, ?)",
+          "INSERT INTO seats (job_id, org_id, instance, checked_at, cpu) VALUES (?, ?, ?, ?, ?)",
           grant.jobId,
-          orgOf.get(grant.jobId)!,
+          waiterOf.get(grant.jobId)!.orgId,
           grant.instance,
           now,
+          waiterOf.get(grant.jobId)!.cpu ? 1 : 0,
         );
       }
       const started = await Promise.all(grants.filter((g) => g.jobId !== caller).map((g) => this.#seat(g.jobId, g.instance, now)));

@@ -1,5 +1,6 @@
 // An attempt as the JobRunner keeps it (src/runner/state.ts), and the pure rules for it:
 // what a new attempt looks like, when its progress reaches D1, when failed calls lose it.
+import type { JobPart } from "../contract/fanout.ts";
 import type { JobTimings as Phases } from "../contract/job.ts";
 import type { ProcessorJobState } from "../contract/processor-protocol.ts";
 import type { JobType } from "../contract/registry.ts";
@@ -57,11 +58,13 @@ export interface Attempt {
   pushBroken?: boolean;
   /** How the runner heard of the attempt's end: pushed by the processor, or asked for after a silence or while polling. */
   endHeard?: "push" | "check";
+  /** The part of a fanned-out job it does (docs/fanout.md): a part's result is no job type's, and a stitch ends the fan-out. */
+  part?: JobPart["role"];
 }
 
 /** The attempt the row `job` (just moved to it by startAttempt at `now`) runs on `instance`, with its `token`, after `handBacks` hand-backs. */
 export function newAttempt(
-  job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | "attempt"> & Partial<Pick<JobRow, "startedAt">>,
+  job: Pick<JobRow, "id" | "orgId" | "mode" | "type" | "attempt"> & Partial<Pick<JobRow, "startedAt" | "part">>,
   instance: string,
   token: string,
   handBacks = 0,
@@ -74,6 +77,7 @@ export function newAttempt(
     type: job.type as JobType,
     attempt: job.attempt,
     pid: `${job.id}.${job.attempt}`,
+    ...(job.part ? { part: job.part.role } : {}),
     instance,
     token,
     handBacks,

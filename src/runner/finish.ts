@@ -8,6 +8,7 @@ import { log } from "../lib/log.ts";
 import { deleteOutputs } from "../ops/retention.ts";
 import { scheduleFinalDelivery } from "../webhooks/schedule.ts";
 import { startStore } from "../destinations/store.ts";
+import { dropParts } from "./fanout.ts";
 import { advanceWorkflow } from "./workflow.ts";
 
 export type Outcome =
@@ -68,6 +69,14 @@ export async function finishJob(env: Env, jobId: string, outcome: Outcome, optio
     totalMs: now - job.createdAt,
     ...options.details,
   });
+  // A part of a fanned-out job (docs/fanout.md): no slot, no webhook, no store of its own; its parent moves on.
+  if (job.parentJobId) {
+    if (job.status !== "completed" && job.attempt > 0) await deleteOutputs(env.OUTPUTS, jobId);
+    await env.JOB_RUNNER.getByName(job.parentJobId).partEnded(job.id);
+    return true;
+  }
+  // A job that fanned out: its parts' seats, outputs and rows go (the stitch has read them).
+  if (job.type === "compressVideo") await dropParts(env, jobId, (id) => finishJob(env, id, { status: "cancelled" }));
   await limiterFor(env, job.orgId, job.mode).release(jobId);
   // The one `final` delivery, when the job has a webhookUrl (unique per job, so a retry adds none).
   // A job completed with its store pending gets it when the store ends (src/destinations/store.ts),

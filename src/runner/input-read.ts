@@ -10,6 +10,7 @@ import { parseOutputRef } from "../contract/workflow.ts";
 import { outputKey, uploadKey } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
 import { requestedRange } from "../net/range-header.ts";
+import { stitchInputKey } from "./fanout-plan.ts";
 import { jobOfAttempt, presentedBy, refusal, refuseOtherProtocol, refuseUnknownCaller } from "./events.ts";
 
 const text = (status: number, message: string, headers: Record<string, string> = {}) =>
@@ -26,7 +27,9 @@ export async function readProcessorInput(env: Env, request: Request, sender?: st
   if (request.method !== "GET") return text(405, "inputs are read with GET");
   const path = new URL(request.url).pathname;
   const rest = path.startsWith(`${PROCESSOR_INPUTS_PATH}/`) ? path.slice(PROCESSOR_INPUTS_PATH.length + 1) : "";
-  const pid = rest && !rest.includes("/") ? decode(rest) : "";
+  // `<attempt id>`, or a stitch's `<attempt id>/<n>`: its n-th part (docs/fanout.md).
+  const [, pidPart, nth] = /^([^/]+)(?:\/(0|[1-9][0-9]{0,2}))?$/.exec(rest) ?? [];
+  const pid = pidPart ? decode(pidPart) : "";
   const jobId = pid ? jobOfAttempt(pid) : undefined;
   if (!pid || !jobId) return text(404, `inputs are read at GET ${PROCESSOR_INPUTS_PATH}/<attempt id>`);
   // Credentials first: no runner is asked, and nothing said of the attempt or the protocol, before they pass.
@@ -39,12 +42,13 @@ export async function readProcessorInput(env: Env, request: Request, sender?: st
   if (mismatch) return mismatch;
   const job = await findJob(database(env.DB), jobId);
   const url = (job?.params as { url?: string } | undefined)?.url ?? "";
-  // An upload, or a workflow step's input: the output of the step it uses (contract/workflow.ts).
-  const upload = uploadRefId(url);
-  const output = parseOutputRef(url);
-  const key = upload ? uploadKey(upload) : output ? outputKey(output.jobId, output.name) : undefined;
-  if (!key) return text(404, `job ${jobId} has no uploaded input`);
-  const what = upload ? `upload ${upload}` : `output ${output!.name} of ${output!.jobId}`;
+  // An upload, or a workflow step's input: the output of the step it uses (contract/workflow.ts); or a stitch's part.
+  const upload = nth === undefined ? uploadRefId(url) : undefined;
+  const output = nth === undefined ? parseOutputRef(url) : undefined;
+  const stitch = job?.part?.role === "stitch" ? job.part : undefined;
+  const key = upload ? uploadKey(upload) : output ? outputKey(output.jobId, output.name) : nth !== undefined && stitch ? stitchInputKey(jobId, stitch, Number(nth)) : undefined;
+  if (!key) return text(404, nth === undefined ? `job ${jobId} has no uploaded input` : `job ${jobId} has no part ${nth} to stitch`);
+  const what = upload ? `upload ${upload}` : output ? `output ${output.name} of ${output.jobId}` : `part ${nth} of ${jobId}`;
   const head = await env.OUTPUTS.head(key);
   if (!head) return text(404, `${what} is gone`);
   const range = requestedRange(request.headers.get("range"), head.size);
@@ -58,7 +62,7 @@ export async function readProcessorInput(env: Env, request: Request, sender?: st
     etag: head.httpEtag,
   });
   if (range) headers.set("content-range", `bytes ${range.start}-${range.end}/${head.size}`);
-  log("info", "processor input read", { attempt: pid, ...(upload ? { upload } : { output: `${output!.jobId}/${output!.name}` }), bytes: headers.get("content-length"), range: range ? `${range.start}-${range.end}` : "whole" });
+  log("info", "processor input read", { attempt: pid, ...(upload ? { upload } : output ? { output: `${output.jobId}/${output.name}` } : { part: Number(nth) }), bytes: headers.get("content-length"), range: range ? `${range.start}-${range.end}` : "whole" });
   return new Response(object.body, { status: range ? 206 : 200, headers });
 }
 

@@ -1,10 +1,12 @@
 // JobRunner: one Durable Object per job, holding its live lease while it waits for a seat,
 // starts an attempt on a processor and follows it to its end (docs/architecture.md: the runner).
 import { DurableObject } from "cloudflare:workers";
+import type { FanoutPlan } from "../contract/fanout.ts";
 import type { ProcessorJobState } from "../contract/processor-protocol.ts";
 import type { StoredResult } from "../contract/stored-result.ts";
 import { database, type Db } from "../db/client.ts";
 import { findJob, recordProgress, startAttempt, type JobTimings } from "../db/jobs.ts";
+import { beginStitch, insertParts, recordStitch } from "../db/parts.ts";
 import type { JobRow } from "../db/schema.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
@@ -17,6 +19,8 @@ import { finishJob, type Outcome } from "./finish.ts";
 import { checkResult, collectOutputs, discardOutputs } from "./outputs.ts";
 import { askProcessor, releaseOnProcessor, startOnProcessor, startRefusedBecause } from "./processor-calls.ts";
 import { seatRequest, stillWaiting, waitingAt, type SeatRequest } from "./seat.ts";
+import { fanoutOfferFor, partRows } from "./fanout.ts";
+import { decideParts, fanoutTimings, stitchPart } from "./fanout-plan.ts";
 import { ContainerUnavailable } from "./transport.ts";
 import { alarmAt, fromOldKeys, hasAttempt, heldAttempt, jobOf, runsUnended, STATE_KEY, stepOf, type InPhase, type RunnerState, type WithAttempt } from "./state.ts";
 
@@ -150,6 +154,13 @@ export class JobRunner extends DurableObject<Env> {
     if (state) await this.#letGo(state, "cancel");
   }
 
+  /** A part of this fanned-out job ended (finishJob, for the part): the next part starts, or the stitch, or the job fails. */
+  async partEnded(partId: string): Promise<void> {
+    const state = await this.#load();
+    if (state?.phase === "fanned") await this.#advanceParts(state);
+    else log("debug", "a part ended after its job moved on", { job: state ? jobOf(state) : undefined, part: partId });
+  }
+
   /** An event the processor pushed (src/runner/events.ts), taken only when "held"; an end is handled before the push is answered. */
   async event(pushed: ProcessorJobState, presented: Presented): Promise<AttemptCheck> {
     const check = await this.holdsAttempt(pushed.id, presented);
@@ -163,7 +174,7 @@ export class JobRunner extends DurableObject<Env> {
   /** The poke of the sweeper: true if this runner still has the job at `attempt`, and then it checks on it now. */
   async poke(attempt: number): Promise<boolean> {
     const state = await this.#load();
-    const at = state?.phase === "waiting" ? waitingAt(state.request) : state?.phase === "leaving" ? state.attempt?.attempt : state?.attempt.attempt;
+    const at = state?.phase === "waiting" ? waitingAt(state.request) : state?.phase === "leaving" ? state.attempt?.attempt : state?.phase === "fanned" ? state.planAttempt : state?.attempt.attempt;
     if (at !== attempt) return false;
     // Its alarm may have been lost: do what it would have done.
     await this.alarm();
@@ -176,6 +187,7 @@ export class JobRunner extends DurableObject<Env> {
     if (!state) return;
     if (state.phase === "waiting") return this.#askForSeatAgain(state.request);
     if (state.phase === "leaving") return this.#letGo(state, state.how);
+    if (state.phase === "fanned") return this.#advanceParts(state);
     const current = await this.#resume(state.attempt.pid);
     if (!hasAttempt(current)) return;
     try {
@@ -201,7 +213,7 @@ export class JobRunner extends DurableObject<Env> {
     // Saved before the call: the pool may call `seated` before `acquire` returns.
     const waiting: InPhase<"waiting"> = { phase: "waiting", request, since: Date.now() };
     await this.#save(waiting);
-    const instance = await processorPool(this.env).acquire({ jobId: request.jobId, orgId: request.orgId, priority: request.priority, createdAt: request.createdAt });
+    const instance = await processorPool(this.env).acquire({ jobId: request.jobId, orgId: request.orgId, priority: request.priority, createdAt: request.createdAt, extra: request.extra, cpu: request.cpu });
     // Seated meanwhile (the attempt began there), or cancelled: either way not ours to begin.
     const state = await this.#resume(stepOf(waiting));
     if (state?.phase !== "waiting") return this.holds(request.jobId);
@@ -234,11 +246,11 @@ export class JobRunner extends DurableObject<Env> {
   }
 
   /** Hands the attempt to the processor; idempotent on the attempt id, so a failed start is sent again by the next alarm (a failed call). */
-  async #sendStart(attempt: Attempt, job: Pick<JobRow, "type" | "params">): Promise<void> {
+  async #sendStart(attempt: Attempt, job: JobRow): Promise<void> {
     // The watchdog first (saving `starting` arms it): if this invocation dies, the start is sent again.
     await this.#save({ phase: "starting", attempt, since: Date.now() });
     try {
-      const answer = await startOnProcessor(this.env, attempt, job);
+      const answer = await startOnProcessor(this.env, attempt, job, await fanoutOfferFor(this.env, job, this.#tunables()));
       // An event may have moved the attempt on (or ended it) while the start was in flight.
       const state = await this.#resume(attempt.pid);
       if (state?.phase === "starting") await this.#heard(state, answer, "check");
@@ -328,7 +340,10 @@ export class JobRunner extends DurableObject<Env> {
       return this.#ended(state, final.handedBack ? { cause: "handed back" } : { cause: "lost", reason: "the processor stopped it unasked" }, undefined, true);
     }
     if (final.state !== "completed") return;
-    const checked = checkResult(state.attempt, final);
+    if (final.plan) return this.#closing(state, () => this.#fanOut(state, final.plan!));
+    // A part's result is its own, no job type's (docs/fanout.md); a stitch's time joins the fan-out's.
+    const checked = state.attempt.part === "video" || state.attempt.part === "audio" ? { result: final.result } : checkResult(state.attempt, final);
+    if (state.attempt.part === "stitch") await this.#stitched(state, final.timings?.processMs ?? null);
     if ("cause" in checked) return this.#ended(state, checked, final.timings);
     if ((await this.#closing(state, () => this.#collect(state, final, checked.result))) === "retry") await this.#failedCall(state);
   }
@@ -395,5 +410,64 @@ export class JobRunner extends DurableObject<Env> {
   async #release(attempt: Attempt, how: "cancel" | "delete", draining = false, heardAt?: number): Promise<void> {
     await releaseOnProcessor(this.env, attempt, how);
     await processorPool(this.env).release(attempt.jobId, { draining, heardAt });
+  }
+
+  /**
+   * The attempt planned a fan-out (docs/fanout.md): its parts' rows are made, its processor
+   * attempt and seat let go, and the parts begin; the job stays `processing` at this attempt.
+   */
+  async #fanOut(state: InPhase<"ending">, plan: FanoutPlan): Promise<void> {
+    const { attempt } = state;
+    const job = await findJob(this.#db(), attempt.jobId);
+    if (!job || job.status !== "processing" || job.attempt !== attempt.attempt) return this.#letGo(state, "delete");
+    // The seats its plan allows now (a plan changed since the offer counts from here).
+    const seats = (await fanoutOfferFor(this.env, job, this.#tunables()))?.seats ?? 1;
+    await insertParts(this.#db(), job, plan, 1, Date.now());
+    await this.#release(attempt, "delete");
+    const fanned: InPhase<"fanned"> = { phase: "fanned", jobId: job.id, planAttempt: attempt.attempt, handBacks: attempt.handBacks ?? 0, plan, seats, started: [], since: Date.now() };
+    log("info", "job fanned out", { job: job.id, attempt: attempt.attempt, chunks: plan.chunks.length, audio: plan.audio, frames: plan.frames });
+    await this.#save(fanned);
+    await this.#advanceParts(fanned);
+  }
+
+  /** One look at the parts at a time: two parts ending together must not both start the next. */
+  #looking: Promise<void> = Promise.resolve();
+
+  /** Looks at the parts' rows (decideParts): starts the next ones, fails the job with a part's error, or seats the stitch. */
+  #advanceParts(state: InPhase<"fanned">): Promise<void> {
+    const look = this.#looking.then(async () => {
+      const current = await this.#resume(stepOf(state));
+      if (current?.phase !== "fanned") return;
+      const rows = await partRows(this.env, current.jobId);
+      const decision = decideParts(rows, new Set(current.started), current.seats);
+      if (!(await this.#resume(stepOf(current)))) return;
+      if ("fail" in decision) {
+        const letGo = () => this.#letGo(current, "delete");
+        if (!(await finishJob(this.env, current.jobId, { status: "failed", attempt: current.planAttempt, error: decision.fail }, { stop: letGo }))) await letGo();
+        return;
+      }
+      if ("stitch" in decision) return this.#seatStitch(current, rows);
+      const next = { ...current, started: [...current.started, ...decision.start], since: Date.now() };
+      await this.#save(next);
+      await recordProgress(this.#db(), current.jobId, current.planAttempt, Math.round(10 + (80 * decision.done) / Math.max(1, rows.length)));
+      for (const id of decision.start) await this.env.JOB_RUNNER.getByName(id).start(id);
+    });
+    this.#looking = look.catch(() => undefined);
+    return look;
+  }
+
+  /** Every part completed: the job's row takes the stitch, and its next attempt (not charged: the planning attempt handed its work to the parts) waits for a seat. */
+  async #seatStitch(state: InPhase<"fanned">, rows: JobRow[]): Promise<void> {
+    if (!(await beginStitch(this.#db(), state.jobId, state.planAttempt, stitchPart(state.plan), fanoutTimings(rows)))) return this.#letGo(state, "delete");
+    const job = await findJob(this.#db(), state.jobId);
+    if (!job || !(await this.#resume(stepOf(state)))) return;
+    log("info", "parts done; stitching", { job: job.id, ...fanoutTimings(rows) });
+    await this.#seat(seatRequest(job, state.planAttempt, state.handBacks + 1));
+  }
+
+  /** The stitch ran: its time joins the job's fan-out. */
+  async #stitched(state: InPhase<"ending">, processMs: number | null): Promise<void> {
+    const job = await findJob(this.#db(), state.attempt.jobId);
+    if (job?.fanout) await recordStitch(this.#db(), job.id, state.attempt.attempt, { ...job.fanout, stitchMs: processMs === null ? null : Math.round(processMs) });
   }
 }

@@ -15,6 +15,7 @@ import {
   type ProcessorJobRequest,
   type ProcessorJobState,
 } from "../contract/processor-protocol.ts";
+import type { FanoutOffer } from "../contract/fanout.ts";
 import type { JobParams, JobType } from "../contract/registry.ts";
 import type { JobRow } from "../db/schema.ts";
 import { log } from "../lib/log.ts";
@@ -63,12 +64,16 @@ export function startRefusedBecause(error: unknown): "draining" | "another proto
  * attempt's token, and where an uploaded input is read); throws when it was not accepted
  * (ProcessorDrainingError when draining).
  */
-export async function startOnProcessor(env: Env, current: Attempt, job: Pick<JobRow, "type" | "params">): Promise<ProcessorJobState> {
+export async function startOnProcessor(env: Env, current: Attempt, job: Pick<JobRow, "type" | "params" | "part">, fanout?: FanoutOffer): Promise<ProcessorJobState> {
+  // A stitch reads its parts through the runner (docs/fanout.md), whatever the job's input.
+  const throughRunner = job.part?.role === "stitch" || readsThroughRunner((job.params as { url: string }).url);
   const request: ProcessorJobRequest = {
     id: current.pid,
     type: job.type as JobType,
     params: job.params as JobParams,
-    callback: callbackFor(env, current, readsThroughRunner((job.params as { url: string }).url)),
+    callback: callbackFor(env, current, throughRunner),
+    ...(fanout ? { fanout } : {}),
+    ...(job.part ? { part: job.part } : {}),
   };
   const response = await processorFetch(env, current.instance, current.token)("/jobs", {
     method: "POST",

@@ -20,10 +20,23 @@ export interface SeatRequest {
   refused?: true;
   /** ...until runner.refusedStartDeadlineMs after the first such refusal (`refusedSince`). */
   refusedSince?: number;
+  /** A part of a fanned-out job beyond its first chunk: ranks below every job's first seat (PoolWaiter.extra). */
+  extra?: true;
+  /** A chunk of a fanned-out encode: a vCPU of its own (PoolWaiter.cpu). */
+  cpu?: true;
 }
 
-export function seatRequest(job: Pick<JobRow, "id" | "orgId" | "priority" | "createdAt">, previousAttempt: number, handBacks = 0): SeatRequest {
-  return { jobId: job.id, orgId: job.orgId, priority: job.priority, createdAt: job.createdAt, previousAttempt, handBacks };
+export function seatRequest(job: Pick<JobRow, "id" | "orgId" | "priority" | "createdAt"> & Partial<Pick<JobRow, "part">>, previousAttempt: number, handBacks = 0): SeatRequest {
+  return { jobId: job.id, orgId: job.orgId, priority: job.priority, createdAt: job.createdAt, previousAttempt, handBacks, ...partRank(job.part) };
+}
+
+/**
+ * How a part of a fanned-out job waits for its seat (docs/fanout.md): its first chunk as the
+ * job's own seat, every other part below any job's first seat; a chunk on a vCPU of its own.
+ */
+function partRank(part: JobRow["part"] | undefined): Pick<SeatRequest, "extra" | "cpu"> {
+  if (part?.role === "video") return { ...(part.index > 0 ? { extra: true as const } : {}), cpu: true };
+  return part?.role === "audio" ? { extra: true } : {};
 }
 
 /** The attempt the job is at while it waits: previousAttempt, or the one after it whose start was refused. */

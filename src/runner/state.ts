@@ -1,5 +1,6 @@
 // The JobRunner's state: one value under one storage key, the phase of its job, and the
 // pure rules over it (when its alarm fires, what it holds, how an older deploy's keys read).
+import type { FanoutPlan } from "../contract/fanout.ts";
 import type { ProcessorJobState } from "../contract/processor-protocol.ts";
 import { TUNABLES, type Tunables } from "../lib/tunables.ts";
 import type { Attempt } from "./attempt.ts";
@@ -16,7 +17,13 @@ export type RunnerState =
   /** The processor reported its end (`final`); the runner records it, and again from the alarm should this invocation die. */
   | { phase: "ending"; attempt: Attempt; final: ProcessorJobState; since: number }
   /** Letting go of the processor's attempt (`how`) and the seat, then forgetting everything; the alarm finishes it should this invocation die. */
-  | { phase: "leaving"; jobId: string; attempt?: Attempt; how: "cancel" | "delete"; since: number };
+  | { phase: "leaving"; jobId: string; attempt?: Attempt; how: "cancel" | "delete"; since: number }
+  /**
+   * Fanned out (docs/fanout.md): attempt `planAttempt` planned `plan`, and the job's parts run on
+   * runners of their own, at most `seats` at once; no seat is held here. `started`: the parts whose runners were
+   * started. Looked at when a part ends (partEnded), and fanout.checkMs after `since`.
+   */
+  | { phase: "fanned"; jobId: string; planAttempt: number; handBacks: number; plan: FanoutPlan; seats: number; started: string[]; since: number };
 
 export type WithAttempt = Extract<RunnerState, { attempt: Attempt }>;
 export type InPhase<P extends RunnerState["phase"]> = Extract<RunnerState, { phase: P }>;
@@ -25,9 +32,11 @@ export type InPhase<P extends RunnerState["phase"]> = Extract<RunnerState, { pha
 export const STATE_KEY = "state";
 
 /** When the runner's alarm fires in `state`: its only timer. */
-export function alarmAt(state: RunnerState, t: Pick<Tunables, "runner" | "pool"> = TUNABLES): number {
+export function alarmAt(state: RunnerState, t: Pick<Tunables, "runner" | "pool" | "fanout"> = TUNABLES): number {
   const { heartbeatMs, silentHeartbeats, failedCallDelayMs, brokenPushPollMs } = t.runner;
   switch (state.phase) {
+    case "fanned":
+      return state.since + t.fanout.checkMs;
     case "waiting":
       return state.since + t.pool.waitCheckMs;
     case "starting":
@@ -46,7 +55,7 @@ export function alarmAt(state: RunnerState, t: Pick<Tunables, "runner" | "pool">
 
 /** The job the runner has in `state`. */
 export function jobOf(state: RunnerState): string {
-  return state.phase === "waiting" ? state.request.jobId : state.phase === "leaving" ? state.jobId : state.attempt.jobId;
+  return state.phase === "waiting" ? state.request.jobId : state.phase === "leaving" || state.phase === "fanned" ? state.jobId : state.attempt.jobId;
 }
 
 /** The attempt the runner holds on a processor in `state`: not while it waits, nor once it lets go. */
@@ -70,6 +79,7 @@ export function runsUnended(state: RunnerState | undefined): boolean {
  */
 export function stepOf(state: RunnerState | undefined): string | undefined {
   if (hasAttempt(state)) return state.attempt.pid;
+  if (state?.phase === "fanned") return `${state.jobId} fanned out after ${state.planAttempt}`;
   return state?.phase === "waiting" ? `${state.request.jobId} waiting after ${state.request.previousAttempt}` : undefined;
 }
 

@@ -15,7 +15,7 @@ describe("planSeats", () => {
       { jobId: "b1", orgId: "b", instance: 1 },
     ];
     const waiting = [waiter("a3", "a", 1, 1), waiter("b2", "b", 9, 2), waiter("c1", "c", 9, 9), waiter("c2", "c", 9, 3), waiter("b3", "b", 2, 5)];
-    const grants = planSeats(waiting, held, { instances: 3, seatsPerInstance: 2 }, new Map());
+    const grants = planSeats(waiting, held, { instances: 3, seatsPerInstance: 2, vcpusPerInstance: 2 }, new Map());
     // c holds none: its oldest first; then b and c hold one each: b's priority 2 beats c's 9.
     expect(grants.map((g) => g.jobId)).toEqual(["c2", "b3", "c1"]);
   });
@@ -23,7 +23,7 @@ describe("planSeats", () => {
   it("never grants beyond instances × seats, and puts no instance over its seats", () => {
     const waiting = Array.from({ length: 30 }, (_, i) => waiter(`j${i}`, `o${i % 4}`, (i % 10) + 1, i));
     for (const held of [[], [{ jobId: "x", orgId: "o9", instance: 2 }]]) {
-      const grants = planSeats(waiting, held, { instances: 3, seatsPerInstance: 2 }, new Map());
+      const grants = planSeats(waiting, held, { instances: 3, seatsPerInstance: 2, vcpusPerInstance: 2 }, new Map());
       expect(grants).toHaveLength(6 - held.length);
       const perInstance = new Map<number, number>();
       for (const s of [...held, ...grants]) perInstance.set(s.instance, (perInstance.get(s.instance) ?? 0) + 1);
@@ -31,10 +31,26 @@ describe("planSeats", () => {
     }
   });
 
+  it("seats every job's first seat before a fanned-out job's extra parts, whatever their age or priority", () => {
+    const waiting = [{ ...waiter("chunk", "a", 1, 0), extra: true }, waiter("late", "b", 9, 50), { ...waiter("chunk2", "a", 1, 1), extra: true }];
+    expect(planSeats(waiting, [], { instances: 1, seatsPerInstance: 2, vcpusPerInstance: 2 }, new Map()).map((g) => g.jobId)).toEqual(["late", "chunk"]);
+  });
+
+  it("puts no two chunks on one vCPU: a chunk goes to another instance, or waits while others take the seats", () => {
+    const chunk = (id: string, createdAt: number): PoolWaiter => ({ ...waiter(id, "a", 5, createdAt), cpu: true });
+    const held: HeldSeat[] = [{ jobId: "c0", orgId: "a", instance: 0, cpu: true }];
+    // Instance 0 has a free seat but its one vCPU holds a chunk: the next chunk lands on 1.
+    const spread = planSeats([chunk("c1", 1)], held, { instances: 2, seatsPerInstance: 2, vcpusPerInstance: 1 }, new Map([[0, 5]]));
+    expect(spread).toEqual([{ jobId: "c1", instance: 1 }]);
+    // One instance: the chunk waits, and a job that is no chunk takes the seat.
+    const one = planSeats([chunk("c1", 1), waiter("plain", "b", 5, 9)], held, { instances: 1, seatsPerInstance: 2, vcpusPerInstance: 1 }, new Map());
+    expect(one).toEqual([{ jobId: "plain", instance: 0 }]);
+  });
+
   it("keeps seats free for no one when nothing waits, and grants nothing when full", () => {
-    expect(planSeats([], [], { instances: 2, seatsPerInstance: 2 }, new Map())).toEqual([]);
+    expect(planSeats([], [], { instances: 2, seatsPerInstance: 2, vcpusPerInstance: 2 }, new Map())).toEqual([]);
     const full: HeldSeat[] = [0, 1].map((i) => ({ jobId: `h${i}`, orgId: "a", instance: i }));
-    expect(planSeats([waiter("w", "b")], full, { instances: 2, seatsPerInstance: 1 }, new Map())).toEqual([]);
+    expect(planSeats([waiter("w", "b")], full, { instances: 2, seatsPerInstance: 1, vcpusPerInstance: 1 }, new Map())).toEqual([]);
   });
 });
 
@@ -64,7 +80,7 @@ describe("pickInstance", () => {
 describe("planSeats with instances away", () => {
   it("seats nothing on an instance away, and waits rather than overfill the others", () => {
     const waiting = [waiter("w1", "a", 5, 1), waiter("w2", "a", 5, 2), waiter("w3", "a", 5, 3)];
-    const grants = planSeats(waiting, [], { instances: 2, seatsPerInstance: 2 }, new Map([[0, 9]]), new Set([0]));
+    const grants = planSeats(waiting, [], { instances: 2, seatsPerInstance: 2, vcpusPerInstance: 2 }, new Map([[0, 9]]), new Set([0]));
     expect(grants).toEqual([
       { jobId: "w1", instance: 1 },
       { jobId: "w2", instance: 1 },
@@ -87,13 +103,15 @@ describe("poolConfig", () => {
   const env = (vars: PoolVars) => vars;
 
   it("is one local instance of PROCESSOR_CONCURRENCY seats when PROCESSOR_URL is set", () => {
-    expect(poolConfig(env({ PROCESSOR_URL: "http://127.0.0.1:8081", PROCESSOR_CONCURRENCY: "3", PROCESSOR_INSTANCES: "7" }))).toEqual({ instances: 1, seatsPerInstance: 3 });
-    expect(poolConfig(env({ PROCESSOR_URL: "http://127.0.0.1:8081", PROCESSOR_CONCURRENCY: "" }))).toEqual({ instances: 1, seatsPerInstance: POOL.localSeats });
+    expect(poolConfig(env({ PROCESSOR_URL: "http://127.0.0.1:8081", PROCESSOR_CONCURRENCY: "3", PROCESSOR_INSTANCES: "7" }))).toEqual({ instances: 1, seatsPerInstance: 3, vcpusPerInstance: 3 });
+    expect(poolConfig(env({ PROCESSOR_URL: "http://127.0.0.1:8081", PROCESSOR_CONCURRENCY: "" }))).toEqual({ instances: 1, seatsPerInstance: POOL.localSeats, vcpusPerInstance: POOL.localSeats });
+    expect(poolConfig(env({ PROCESSOR_URL: "http://127.0.0.1:8081", PROCESSOR_CONCURRENCY: "4", PROCESSOR_VCPUS: "2" }))).toEqual({ instances: 1, seatsPerInstance: 4, vcpusPerInstance: 2 });
   });
 
   it("is the containers budget in production, the vars overriding the defaults", () => {
-    expect(poolConfig(env({ PROCESSOR_URL: "" }))).toEqual({ instances: POOL.instances, seatsPerInstance: POOL.jobsPerInstanceByType[POOL.instanceType] });
-    expect(poolConfig(env({ PROCESSOR_URL: "", PROCESSOR_INSTANCES: "2", JOBS_PER_INSTANCE: "1" }))).toEqual({ instances: 2, seatsPerInstance: 1 });
+    expect(poolConfig(env({ PROCESSOR_URL: "" }))).toEqual({ instances: POOL.instances, seatsPerInstance: POOL.jobsPerInstanceByType[POOL.instanceType], vcpusPerInstance: POOL.vcpusByType[POOL.instanceType] });
+    expect(poolConfig(env({ PROCESSOR_URL: "", PROCESSOR_INSTANCES: "2", JOBS_PER_INSTANCE: "1" }))).toEqual({ instances: 2, seatsPerInstance: 1, vcpusPerInstance: 1 });
+    expect(poolConfig(env({ PROCESSOR_URL: "", PROCESSOR_VCPUS: "3" })).vcpusPerInstance).toBe(3);
   });
 
   it("refuses a value that is not a positive integer, naming the var", () => {

@@ -266,7 +266,9 @@ export default async function setup(project: TestProject) {
         return;
       }
       case "/video": {
-        const body = await makeVideo(url.searchParams);
+        // ?cut=<fraction>: only that much of the file, its index whole (a cut-off upload).
+        const whole = await makeVideo(url.searchParams);
+        const body = url.searchParams.has("cut") ? whole.subarray(0, Math.round(whole.length * Number(url.searchParams.get("cut")))) : whole;
         res.writeHead(200, { "content-type": "video/mp4", "content-length": body.length }).end(body);
         return;
       }
@@ -284,11 +286,13 @@ export default async function setup(project: TestProject) {
         return;
       }
       case "/probe": {
-        // ffprobe's streams of an uploaded file (an init segment and a fragment, say), for tests running inside workerd.
+        // ffprobe's streams of an uploaded file (an init segment and a fragment, say), for tests running inside workerd;
+        // with ?packets, the first video stream's packets too (their timestamps and keyframe flags).
         const chunks: Buffer[] = [];
         for await (const chunk of req) chunks.push(chunk as Buffer);
+        const packets = url.searchParams.has("packets") ? ["-show_entries", "packet=stream_index,pts,dts,duration,flags:stream"] : [];
         const probe = await new Promise<string>((resolve) => {
-          const child = execFile("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "pipe:0"], (_, stdout) => resolve(stdout || "{}"));
+          const child = execFile("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", ...packets, "pipe:0"], { maxBuffer: 64 * 1024 * 1024 }, (_, stdout) => resolve(stdout || "{}"));
           child.stdin!.on("error", () => undefined);
           child.stdin!.end(Buffer.concat(chunks));
         });

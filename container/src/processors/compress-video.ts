@@ -10,6 +10,7 @@ import { describeDuration, ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts
 import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
 import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { ratio } from "./compress-image.ts";
+import { encodeAudio, encodeChunk, planFanout, stitch } from "./compress-video-parts.ts";
 import type { ProcessorContext } from "./types.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
@@ -133,14 +134,28 @@ export interface Paths {
   output: string;
 }
 
-export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, watermark?: PreparedWatermark): string[] {
+/**
+ * One chunk of a fanned-out encode (docs/fanout.md): `frames` frames from the one at `seekS`
+ * seconds (absent: the first), the picture only, in `threads` threads, its track's time scale
+ * the rate's numerator so that every frame lasts exactly one tick count.
+ */
+export interface ChunkArgs {
+  seekS?: number;
+  frames: number;
+  threads: number;
+  timescale: number;
+}
+
+export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, watermark?: PreparedWatermark, chunk?: ChunkArgs): string[] {
   const video = probe.video!;
   const format = outputFormat(params);
   const size = scaledSize(video.width, video.height, params.maxWidth, params.maxHeight);
   // Always scale to the computed size: a pass-through when it is the input's own, and odd
   // sides, non-square pixels and rotated phone video all come out square-pixelled and even.
   const scale = `scale=${size.width}:${size.height},setsar=1`;
-  const args = [...inputOptions(paths.input), "-i", paths.input];
+  // A chunk's seek is accurate (ffmpeg decodes from the keyframe before and drops what precedes it).
+  const seek = chunk?.seekS !== undefined ? ["-ss", chunk.seekS.toFixed(6)] : [];
+  const args = [...inputOptions(paths.input), ...seek, "-i", paths.input];
   if (watermark) {
     // The watermark goes on the scaled picture, laid out for its size (tools/watermark.ts).
     const overlay = ffmpegOverlay(watermark, size);
@@ -148,10 +163,12 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, water
   } else {
     args.push("-map", `0:${video.index}`, "-vf", scale);
   }
-  const withAudio = probe.audio !== null && !params.stripAudio;
+  const withAudio = probe.audio !== null && !params.stripAudio && !chunk;
   if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
+  if (chunk) args.push("-frames:v", String(chunk.frames));
   args.push("-pix_fmt", "yuv420p");
-  args.push(...videoCodecArgs(params));
+  args.push(...videoCodecArgs(params, chunk?.threads));
+  if (chunk) args.push("-video_track_timescale", String(chunk.timescale));
   if (withAudio) {
     const channels = probe.audio!.channels > 2 ? ["-ac", "2"] : [];
     args.push("-c:a", format === "webm" ? "libopus" : "aac", "-b:a", AUDIO_BITRATE[format][params.quality], ...channels);
@@ -164,17 +181,19 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, water
   return args;
 }
 
-function videoCodecArgs(params: Params): string[] {
+/** The encoder's arguments; with `threads` (a chunk, on its seat's vCPU), that many threads and, for x264, joinable output. */
+function videoCodecArgs(params: Params, threads?: number): string[] {
   const crf = String(CRF[params.codec][params.quality]);
   const target = params.targetBitrate ? parseBitrate(params.targetBitrate) : undefined;
   // Bitrate mode: average at the target, peaks capped at 1.5× over a 2-second buffer.
   const rate = target ? ["-b:v", String(target), "-maxrate", String(Math.round(target * 1.5)), "-bufsize", String(target * 2)] : [];
   switch (params.codec) {
     case "h264":
-      return ["-c:v", "libx264", "-preset", "medium", ...(target ? rate : ["-crf", crf])];
+      // stitchable=1: every chunk's stream headers come out alike, so the chunks join by copy.
+      return ["-c:v", "libx264", "-preset", "medium", ...(target ? rate : ["-crf", crf]), ...(threads ? ["-threads", String(threads), "-x264-params", "stitchable=1"] : [])];
     case "h265":
       // hvc1 (not hev1) is the tag Apple's players require to open HEVC in MP4.
-      return ["-c:v", "libx265", "-preset", "medium", ...(target ? rate : ["-crf", crf]), "-tag:v", "hvc1", "-x265-params", "log-level=error"];
+      return ["-c:v", "libx265", "-preset", "medium", ...(target ? rate : ["-crf", crf]), "-tag:v", "hvc1", "-x265-params", threads ? `log-level=error:pools=${threads}` : "log-level=error"];
     case "vp9":
       // -b:v 0 with -crf is libvpx's constant-quality mode; row-mt uses every core.
       return ["-c:v", "libvpx-vp9", ...(target ? rate : ["-b:v", "0", "-crf", crf]), "-deadline", "good", "-cpu-used", "4", "-row-mt", "1"];
@@ -186,9 +205,18 @@ function videoCodecArgs(params: Params): string[] {
 
 export async function compressVideo(params: Params, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const { signal } = ctx;
+  // A part of a fanned-out job (docs/fanout.md). A part's result is its own: the runner takes it unchecked.
+  if (ctx.part?.role === "stitch") return stitch(params, ctx.part, ctx);
+  if (ctx.part) return (await (ctx.part.role === "video" ? encodeChunk(params, ctx.part, ctx) : encodeAudio(params, ctx))) as unknown as StoredResult<"compressVideo">;
+  const probe = await probeInput(ctx, { video: true });
+  // Offered a fan-out, a long enough input is planned (from its index alone) instead of encoded.
+  const plan = ctx.fanout && planFanout(ctx.fanout, probe, params, ctx.input.size);
+  if (plan) {
+    ctx.plan(plan);
+    return {} as StoredResult<"compressVideo">;
+  }
   // The encode reads all of the input: the rest downloads at the network's pace while it runs.
   ctx.input.fillAll();
-  const probe = await probeInput(ctx, { video: true });
   const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(8);
 

@@ -3,6 +3,7 @@
 // registers; a processor's result holds output names where the API will put signed URLs.
 // Its steps are timed without its help: every tool run (tools/spawn.ts) and sharp step is
 // recorded in the StepLog the processor runs in (steps.ts).
+import type { FanoutOffer, FanoutPlan, JobPart } from "../../../src/contract/fanout.ts";
 import type { JobParams, JobType } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import type { Config } from "../config.ts";
@@ -47,6 +48,14 @@ export interface ProcessorContext {
    * address rules, limits and uid as `input`, read as its tools need it; closed with the job.
    */
   openInput(url: string): Promise<ProcessorInput>;
+  /** A compressVideo attempt that may split its encode across seats (docs/fanout.md); absent: it encodes alone. */
+  fanout?: FanoutOffer;
+  /** The part of a fanned-out job this attempt does; absent: the whole job. */
+  part?: JobPart;
+  /** Answers with a fan-out plan instead of a result: the runner runs the parts (the processor then returns `{}` and no output). */
+  plan(plan: FanoutPlan): void;
+  /** A stitch's n-th part (chunks in order, then the audio), read through the runner; part 0 is `input`. */
+  openPart(n: number): Promise<ProcessorInput>;
 }
 
 /** Resolves to the type's result with output names as its `url`s; the runner checks it against the schema. */

@@ -48,6 +48,10 @@ export interface VideoStream {
   height: number;
   /** Frames per second, or null when the container does not say. */
   frameRate: number | null;
+  /** Frames the container states it holds (MP4's sample count), when it does. */
+  frames?: number;
+  /** The exact rate of a constant-rate stream (the container's base rate equals its average), when it is one: chunks are cut on it (docs/fanout.md). */
+  constantRate?: { num: number; den: number };
   /**
    * The display matrix turns or mirrors the picture: ffmpeg's command line undoes it when it
    * decodes (width and height above are already the turned picture's). Absent when not.
@@ -170,7 +174,19 @@ function parseVideo(s: Record<string, any>): VideoStream {
   const turned = Number(matrix?.rotation ?? s.tags?.rotate ?? 0) || 0;
   if (Math.abs(turned) % 180 === 90) [width, height] = [height, width];
   const transformed = turned % 360 !== 0 || (matrix !== undefined && !isIdentity(matrix.displaymatrix));
-  return { index: s.index, codec: s.codec_name ?? "unknown", width, height, frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate), ...(transformed ? { transformed: true as const } : {}) };
+  const frames = Number(s.nb_frames);
+  const exact = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(String(s.r_frame_rate ?? ""));
+  const constant = exact && s.avg_frame_rate === s.r_frame_rate && rate(s.r_frame_rate) !== null ? { num: Number(exact[1]), den: Number(exact[2]) } : undefined;
+  return {
+    index: s.index,
+    codec: s.codec_name ?? "unknown",
+    width,
+    height,
+    frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate),
+    ...(Number.isInteger(frames) && frames > 0 ? { frames } : {}),
+    ...(constant ? { constantRate: constant } : {}),
+    ...(transformed ? { transformed: true as const } : {}),
+  };
 }
 
 /** The identity display matrix, as ffprobe prints one: 16.16 fixed point, the last column 2.30. */

@@ -2463,6 +2463,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -2519,6 +2532,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -2572,6 +2598,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -2627,6 +2666,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -2695,6 +2747,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -2760,6 +2825,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -2828,6 +2906,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -2898,6 +2989,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -2962,6 +3066,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -3041,6 +3158,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -3097,6 +3227,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -3151,6 +3294,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
         };
@@ -3180,6 +3336,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3235,6 +3404,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3287,6 +3469,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3336,6 +3531,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3387,6 +3595,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3451,6 +3672,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3512,6 +3746,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3576,6 +3823,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3642,6 +3902,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3702,6 +3975,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3777,6 +4063,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3829,6 +4128,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -3879,6 +4191,19 @@ export interface components {
                 storeOutputMs: number | null;
                 /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                 reportMs: number | null;
+                /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                fanout?: {
+                    /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                    chunks: number;
+                    /** @description The most parts (chunks and the audio) that ran at once. */
+                    seats: number;
+                    /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                    longestChunkMs: number;
+                    /** @description The first part's start until the last part's end. */
+                    partsMs: number;
+                    /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                    stitchMs: number | null;
+                };
             };
             store?: components["schemas"]["JobStore"];
             /** @description The failure's message when failed, otherwise null. */
@@ -4027,6 +4352,8 @@ export interface components {
                 uploadsPerHour: number;
                 /** @description Resumable uploads unfinished at once; a finished, terminated or expired one frees its place. */
                 openUploads: number;
+                /** @description Seats one long compressVideo may use at once by chunked encoding (docs/fanout.md); 1: every job encodes on one seat. A fanned-out job still takes one concurrency slot and counts once per hour. */
+                maxFanout: number;
                 /** @description Reads (GET) per minute, per key. */
                 readsPerMinute: number;
                 /** @description What one job may ask for on this plan; a job over one is refused with 400 `invalid_input` at the field. */
@@ -4573,6 +4900,19 @@ export interface components {
                         storeOutputMs: number | null;
                         /** @description The processor's end (tools done, outputs stored) until the job's end was recorded: the news of the end reaching the service. */
                         reportMs: number | null;
+                        /** @description Present when the encode ran in chunks on several seats (docs/fanout.md): processMs is then the stitch's. */
+                        fanout?: {
+                            /** @description Chunks the video was cut into, each encoded on a seat of its own. */
+                            chunks: number;
+                            /** @description The most parts (chunks and the audio) that ran at once. */
+                            seats: number;
+                            /** @description The longest chunk's attempt, its start sent until its end recorded. */
+                            longestChunkMs: number;
+                            /** @description The first part's start until the last part's end. */
+                            partsMs: number;
+                            /** @description The stitch (joining and checking the chunks) on its processor; null until it ran. */
+                            stitchMs: number | null;
+                        };
                     };
                     /** @description Where the outputs are copied (docs/destinations.md). */
                     store?: {

@@ -222,6 +222,7 @@ describe("usage and webhook deliveries", () => {
         maxUploadBytes: 2 * 1024 ** 3,
         uploadsPerHour: 1000,
         openUploads: 50,
+        maxFanout: 4,
         media: { storyboardTiles: 400, storyboardTileWidth: 640, av1MaxSide: 1920, previewDurationS: 20, previewWidth: 960, previewFps: 24, adaptiveRenditions: 5, adaptiveMaxHeight: 1440, concatInputs: 10 },
       },
       window: { seconds: 3600, jobs: 3, remaining: 997, oldestLeavesInS: 3400 },

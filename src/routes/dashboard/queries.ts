@@ -7,7 +7,7 @@ import { listApiKeys } from "../../db/orgs.ts";
 import { apiKeys, jobs, type JobRow, type Mode } from "../../db/schema.ts";
 
 export async function findJobOfOrg(db: Db, orgId: string, id: string): Promise<JobRow | undefined> {
-  return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId))))[0];
+  return (await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.orgId, orgId), isNull(jobs.parentJobId))))[0];
 }
 
 /** The state of some of the org's jobs, for live refresh; ids of other orgs are left out. */
@@ -49,7 +49,7 @@ export async function jobsPerHour(db: Db, orgId: string, mode: Mode, now: number
   const perHour = await db
     .select({ hour: hourOf, jobs: count() })
     .from(jobs)
-    .where(and(eq(jobs.orgId, orgId), eq(jobs.mode, mode), gte(jobs.createdAt, since)))
+    .where(and(eq(jobs.orgId, orgId), eq(jobs.mode, mode), gte(jobs.createdAt, since), isNull(jobs.parentJobId)))
     .groupBy(hourOf);
   const counts = new Map(perHour.map((r) => [Number(r.hour), r.jobs]));
   return Array.from({ length: 24 }, (_, i) => {

@@ -1,0 +1,162 @@
+// compressVideo across seats (docs/fanout.md): the plan an attempt offered a fan-out answers
+// with, one chunk's encode, the audio's, and the stitch that joins them and checks the join
+// before it completes the job as a single-seat encode would.
+import { stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { PART_OUTPUTS, type FanoutOffer, type FanoutPlan, type JobPart } from "../../../src/contract/fanout.ts";
+import type { JobParams } from "../../../src/contract/registry.ts";
+import type { StoredResult } from "../../../src/contract/stored-result.ts";
+import { claimFile } from "../attempt-files.ts";
+import { JobFailure, throwIfAborted } from "../errors.ts";
+import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
+import { inputOptions, probeInput, probeMedia, type MediaProbe } from "../tools/ffprobe.ts";
+import { runTool } from "../tools/spawn.ts";
+import { prepareWatermark } from "../tools/watermark.ts";
+import { ratio } from "./compress-image.ts";
+import { AUDIO_BITRATE, buildArgs, formatBitrate, round3, scaledSize } from "./compress-video.ts";
+import type { ProcessorContext } from "./types.ts";
+
+type Params = JobParams<"compressVideo">;
+type Part<R extends JobPart["role"]> = Extract<JobPart, { role: R }>;
+
+/**
+ * The fan-out of this input, or undefined when it encodes alone: a constant-rate video whose
+ * container states its frames (so chunks can be cut on frame numbers), at least
+ * `offer.minSeconds` long. Chunks of about `chunkSeconds`, at least `chunksPerSeat` per seat
+ * (a slow chunk then holds no seat back long), none under a second.
+ */
+export function planFanout(offer: FanoutOffer, probe: MediaProbe, params: Params, inputSize: number): FanoutPlan | undefined {
+  const video = probe.video;
+  const rate = video?.constantRate;
+  if (!video || !rate || !video.frames || probe.duration < offer.minSeconds) return undefined;
+  // A container whose frame count and length disagree is not taken as constant-rate.
+  const expected = (probe.duration * rate.num) / rate.den;
+  if (Math.abs(video.frames - expected) > Math.max(2, expected * 0.001)) return undefined;
+  const frames = video.frames;
+  const perSecond = Math.max(1, Math.floor(rate.num / rate.den));
+  const wanted = Math.max(offer.seats * offer.chunksPerSeat, Math.ceil(probe.duration / offer.chunkSeconds));
+  const count = Math.max(2, Math.min(offer.maxChunks, wanted, Math.floor(frames / perSecond)));
+  if (frames < 2 * perSecond) return undefined;
+  const starts = Array.from({ length: count }, (_, i) => Math.round((i * frames) / count));
+  return {
+    frames,
+    fps: rate,
+    chunks: starts.map((first, i) => ({ first, frames: (starts[i + 1] ?? frames) - first })),
+    audio: probe.audio !== null && !params.stripAudio,
+    source: { size: inputSize, width: video.width, height: video.height, duration: round3(probe.duration) },
+  };
+}
+
+/** What a part's attempt reports: a chunk's frames as its output holds them. */
+export interface PartResult {
+  frames?: number;
+}
+
+/**
+ * One chunk: its frames, and no others, from an accurate seek half a frame before its first
+ * (so rounding never takes the frame before), encoded alone; its first frame is a keyframe.
+ */
+export async function encodeChunk(params: Params, part: Part<"video">, ctx: ProcessorContext): Promise<PartResult> {
+  const probe = await probeInput(ctx, { video: true });
+  const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
+  const { num, den } = part.fps;
+  const output = ctx.addOutput(PART_OUTPUTS.video, "video/mp4");
+  const seekS = part.chunk.first === 0 ? undefined : ((part.chunk.first - 0.5) * den) / num;
+  const durationS = (part.chunk.frames * den) / num;
+  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark, { seekS, frames: part.chunk.frames, threads: part.threads, timescale: num }), {
+    signal: ctx.signal,
+    timeoutMs: ffmpegTimeoutMs(durationS, ctx.config),
+    durationS,
+    onProgress: (f) => ctx.setProgress(5 + f * 90),
+    task: `encoding chunk ${part.index + 1}`,
+  });
+  throwIfAborted(ctx.signal);
+  const made = (await probeMedia(output, ctx.signal)).video?.frames;
+  if (made !== part.chunk.frames) {
+    throw new JobFailure("processing_failed", `chunk ${part.index + 1} came out with ${made ?? "no"} frames instead of ${part.chunk.frames}: the video's frame count is not what its container states`);
+  }
+  return { frames: made };
+}
+
+/** The audio, once, as the single-seat encode would (AAC at the preset's bitrate, at most stereo). */
+export async function encodeAudio(params: Params, ctx: ProcessorContext): Promise<PartResult> {
+  ctx.input.fillAll();
+  const probe = await probeInput(ctx, { video: true });
+  if (!probe.audio) throw new JobFailure("processing_failed", "the input has no audio track to encode, though its plan found one");
+  const output = ctx.addOutput(PART_OUTPUTS.audio, "audio/mp4");
+  const channels = probe.audio.channels > 2 ? ["-ac", "2"] : [];
+  const args = [...inputOptions(ctx.input.source), "-i", ctx.input.source, "-map", `0:${probe.audio.index}`, "-vn", "-sn", "-dn", "-c:a", "aac", "-b:a", AUDIO_BITRATE.mp4[params.quality], ...channels, "-f", "mp4", output];
+  await runFfmpeg(args, { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), durationS: probe.duration, onProgress: (f) => ctx.setProgress(5 + f * 90), task: "encoding the audio" });
+  throwIfAborted(ctx.signal);
+  return {};
+}
+
+/**
+ * Joins the chunks (and the audio) by copy, checks the join (checkJoin), and answers as the
+ * single-seat encode does. Every part is read through the runner into the attempt's directory.
+ */
+export async function stitch(params: Params, part: Part<"stitch">, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
+  const inputs = [ctx.input, ...(await Promise.all(Array.from({ length: part.videoParts - 1 + (part.audio ? 1 : 0) }, (_, i) => ctx.openPart(i + 1))))];
+  const files = await Promise.all(inputs.map((input) => input.file()));
+  ctx.setProgress(40);
+  const chunks = files.slice(0, part.videoParts);
+  const list = join(ctx.workDir, "chunks.ffconcat");
+  // Our own file names, one per line: nothing of the user's is in the list (a name claimed first, attempt-files.ts).
+  await claimFile(list);
+  await writeFile(list, `ffconcat version 1.0\n${chunks.map((file) => `file '${file}'`).join("\n")}\n`);
+  const output = ctx.addOutput("video.mp4", "video/mp4");
+  const audio = part.audio ? ["-i", files[part.videoParts]!, "-map", "1:a"] : [];
+  const durationS = (part.frames * part.fps.den) / part.fps.num;
+  await runFfmpeg(
+    ["-protocol_whitelist", "file", "-f", "concat", "-safe", "0", "-i", list, ...audio, "-map", "0:v", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output],
+    { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(durationS, ctx.config), durationS, onProgress: (f) => ctx.setProgress(40 + f * 40), task: "joining the chunks" },
+  );
+  throwIfAborted(ctx.signal);
+  await checkJoin(output, part, ctx.signal);
+  ctx.setProgress(95);
+  const result = await probeMedia(output, ctx.signal);
+  const size = (await stat(output)).size;
+  const picture = scaledSize(part.source.width, part.source.height, params.maxWidth, params.maxHeight);
+  return {
+    url: "video.mp4",
+    size,
+    width: result.video?.width ?? picture.width,
+    height: result.video?.height ?? picture.height,
+    duration: round3(result.duration),
+    format: "mp4",
+    codec: params.codec,
+    bitrate: formatBitrate(result.bitRate ?? (result.duration > 0 ? (size * 8) / result.duration : 0)),
+    compressionRatio: ratio(size, part.source.size),
+    source: part.source,
+  };
+}
+
+/**
+ * The join is what one encode would have made: the source's frame count, decode timestamps
+ * rising and presentation timestamps all distinct, the video's length within one frame of
+ * frames ÷ rate, and a keyframe where each chunk begins. Else the job fails; nothing is
+ * published that is not.
+ */
+export async function checkJoin(output: string, part: Part<"stitch">, signal: AbortSignal): Promise<void> {
+  const run = await runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,dts,duration,flags", "-of", "csv=p=0", output], { signal, timeoutMs: 120_000 });
+  const packets = run.stdout
+    .toString()
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [pts, dts, duration, flags] = line.split(",");
+      return { pts: Number(pts), dts: Number(dts), duration: Number(duration), key: (flags ?? "").includes("K") };
+    });
+  const problems: string[] = [];
+  if (packets.length !== part.frames) problems.push(`${packets.length} frames instead of the source's ${part.frames}`);
+  if (packets.some((p, i) => i > 0 && !(p.dts > packets[i - 1]!.dts))) problems.push("decode timestamps that do not rise");
+  if (new Set(packets.map((p) => p.pts)).size !== packets.length) problems.push("two frames at one time");
+  const missing = part.seams.filter((frame) => !packets[frame]?.key);
+  if (missing.length) problems.push(`no keyframe at frame ${missing.join(", ")}`);
+  const pts = packets.map((p) => p.pts);
+  const tick = packets[0]?.duration || 1;
+  const lengthFrames = pts.length ? (Math.max(...pts) - Math.min(...pts)) / tick + 1 : 0;
+  if (Math.abs(lengthFrames - part.frames) > 1) problems.push(`a length of ${lengthFrames.toFixed(1)} frames instead of ${part.frames}`);
+  if (problems.length) throw new JobFailure("processing_failed", `the encoded chunks did not join into one video (${problems.join("; ")}); this is a fault on our side, it has been logged`);
+}

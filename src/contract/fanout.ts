@@ -1,0 +1,87 @@
+// Chunked encoding (docs/fanout.md): a long compressVideo runs on several seats of the pool.
+// Its first attempt probes the input and answers with a plan instead of encoding; the
+// runner then runs each chunk as a part of the job (a hidden job of its own, with its own
+// attempts and credentials), the audio as one more, and last a stitch attempt of the job
+// itself that joins them and checks the join. These are the shapes the runner and the
+// processor exchange for it (src/contract/processor-protocol.ts carries them).
+import { z } from "zod";
+
+/** The compressVideo modes whose encodes are split: x264 and x265 at a constant quality, into MP4 (docs/fanout.md says why the others are not). */
+export function mayFanOut(params: { codec: string; targetBitrate?: string; format?: string }): boolean {
+  return (params.codec === "h264" || params.codec === "h265") && params.targetBitrate === undefined && (params.format ?? "mp4") === "mp4";
+}
+
+/** A frame rate as the container states it (`30000/1001`): chunks are cut on frame numbers, so it is kept exact. */
+export const frameRate = z.object({ num: z.int().min(1), den: z.int().min(1) });
+export type FrameRate = z.infer<typeof frameRate>;
+
+/**
+ * What the runner offers a compressVideo attempt that may fan out (src/runner/fanout.ts
+ * `fanoutOfferFor`): at most `seats` parts at once; only an input of `minSeconds` or more is
+ * split, in chunks of about `chunkSeconds`, at least `chunksPerSeat` per seat and at most
+ * `maxChunks`. Absent: the attempt encodes alone.
+ */
+export const fanoutOffer = z.object({
+  seats: z.int().min(2).max(64),
+  minSeconds: z.number().positive(),
+  chunkSeconds: z.number().positive(),
+  chunksPerSeat: z.int().min(1).max(16),
+  maxChunks: z.int().min(2).max(256),
+});
+export type FanoutOffer = z.infer<typeof fanoutOffer>;
+
+/** One chunk of the picture: `frames` frames from frame number `first` (0 is the input's first frame). */
+export const chunk = z.object({ first: z.int().min(0), frames: z.int().min(1) });
+export type Chunk = z.infer<typeof chunk>;
+
+/** What the stitch states about the input, as a single-seat encode would from its own probe. */
+export const fanoutSource = z.object({ size: z.int().min(0), width: z.int().min(0), height: z.int().min(0), duration: z.number().min(0) });
+
+/** The planning attempt's answer: the input's frames, its exact rate, the chunks in order, and whether there is audio to encode. */
+export const fanoutPlan = z.object({
+  frames: z.int().min(2),
+  fps: frameRate,
+  chunks: z.array(chunk).min(2).max(256),
+  audio: z.boolean(),
+  source: fanoutSource,
+});
+export type FanoutPlan = z.infer<typeof fanoutPlan>;
+
+/**
+ * The part of a fanned-out job an attempt does (stored with its row, sent with its start):
+ * one chunk of video, the audio, or the stitch of `videoParts` chunks (and the audio) read
+ * back through the runner's input route, in order.
+ */
+export const jobPart = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("video"), index: z.int().min(0), chunk, fps: frameRate, threads: z.int().min(1).max(64) }),
+  z.object({ role: z.literal("audio") }),
+  z.object({
+    role: z.literal("stitch"),
+    videoParts: z.int().min(2).max(256),
+    audio: z.boolean(),
+    frames: z.int().min(2),
+    fps: frameRate,
+    /** The frame number each chunk after the first begins at: a keyframe must be there. */
+    seams: z.array(z.int().min(1)),
+    source: fanoutSource,
+  }),
+]);
+export type JobPart = z.infer<typeof jobPart>;
+
+/** The output each part writes: a chunk's video alone, or the audio alone. */
+export const PART_OUTPUTS = { video: "part.mp4", audio: "audio.m4a" } as const;
+
+/** A part's job id: its parent's, then its role and number (`job_…-v03`, `job_…-a`); never a public job's (newId has no `-`). */
+export function partJobId(parentId: string, part: { role: "video"; index: number } | { role: "audio" }): string {
+  return part.role === "video" ? `${parentId}-v${String(part.index).padStart(2, "0")}` : `${parentId}-a`;
+}
+
+/** A fanned-out job's fan-out, for its `timings.fanout` (docs/api.md). */
+export const fanoutTimings = z.object({
+  chunks: z.int().min(0).describe("Chunks the video was cut into, each encoded on a seat of its own."),
+  seats: z.int().min(0).describe("The most parts (chunks and the audio) that ran at once."),
+  longestChunkMs: z.int().min(0).describe("The longest chunk's attempt, its start sent until its end recorded."),
+  partsMs: z.int().min(0).describe("The first part's start until the last part's end."),
+  stitchMs: z.int().min(0).nullable().describe("The stitch (joining and checking the chunks) on its processor; null until it ran."),
+});
+export type FanoutTimings = z.infer<typeof fanoutTimings>;

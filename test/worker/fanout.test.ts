@@ -1,0 +1,106 @@
+// Chunked encoding across seats (docs/fanout.md), end to end with the local processor: a pro
+// organization's compressVideo of a long enough input is planned, encoded in chunks by parts
+// with runners and attempts of their own, stitched and checked; the result is one video with
+// the source's frames, a keyframe at every seam, the audio once, and nothing of the parts
+// left in D1 or R2. The worker project's TUNABLES_OVERRIDE (vitest.config.ts) splits inputs
+// from 6 s in 1 s chunks.
+import { describe, expect, it } from "vitest";
+import { call, media, newKey, runnerState, testEnv, waitFor, waitForJob, workerFetch } from "./helpers.ts";
+
+interface Probe {
+  streams: { codec_type: string; codec_name: string; nb_frames?: string; duration?: string; width?: number }[];
+  packets?: { stream_index: number; pts: number; dts: number; flags: string }[];
+}
+
+/** ffprobe's streams and the video's packets of a job's output, fetched through its signed link. */
+async function probeOutput(link: string): Promise<Probe> {
+  const bytes = await (await workerFetch(link)).arrayBuffer();
+  return (await (await fetch(media("/probe?packets"), { method: "POST", body: bytes })).json()) as Probe;
+}
+
+/** Every row and R2 object of the job's parts (ids `<job>-v..`, `<job>-a`). */
+async function partsLeft(jobId: string): Promise<{ rows: number; objects: string[] }> {
+  const rows = await testEnv.DB.prepare("SELECT count(*) AS n FROM jobs WHERE parent_job_id = ? OR id LIKE ?").bind(jobId, `${jobId}-%`).first<{ n: number }>();
+  const listed = await testEnv.OUTPUTS.list({ prefix: `outputs/${jobId}-` });
+  return { rows: rows!.n, objects: listed.objects.map((o) => o.key) };
+}
+
+/** The parts are removed just after the job's end is recorded (finishJob): polled, with a deadline. */
+async function noPartsLeft(jobId: string): Promise<{ rows: number; objects: string[] }> {
+  await waitFor(async () => {
+    const left = await partsLeft(jobId);
+    return left.rows === 0 && left.objects.length === 0 ? true : undefined;
+  }, `the parts of ${jobId} to be removed`, 30_000).catch(() => undefined);
+  return partsLeft(jobId);
+}
+
+const video = (seconds: number, extra = "") => media(`/video?w=320&h=180&d=${seconds}${extra}`);
+
+describe("chunked encoding of compressVideo", () => {
+  it("encodes a pro organization's 6 s video in chunks on several seats, joins them with the source's frames and a keyframe at each seam, and leaves no part behind", async () => {
+    const { key } = await newKey({ plan: "pro" });
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compressVideo", params: { url: video(6), quality: "low" } } });
+    expect(created.status).toBe(201);
+    const { job } = await waitForJob(key, created.json.id, undefined, 120_000);
+    expect(job.status, JSON.stringify(job.error)).toBe("completed");
+
+    // 6 s at 25 fps: 150 frames, cut into 6 chunks of 25 on the pro plan's 4 seats.
+    const fanout = job.timings.fanout;
+    expect(fanout).toMatchObject({ chunks: 6, stitchMs: expect.any(Number) });
+    expect(fanout.seats).toBeGreaterThanOrEqual(2);
+    expect(fanout.seats).toBeLessThanOrEqual(4);
+    expect(fanout.longestChunkMs).toBeGreaterThan(0);
+    expect(fanout.partsMs).toBeGreaterThanOrEqual(fanout.longestChunkMs);
+
+    const probe = await probeOutput(job.result.url);
+    const videoStream = probe.streams.find((s) => s.codec_type === "video")!;
+    const audioStream = probe.streams.find((s) => s.codec_type === "audio")!;
+    expect(videoStream).toMatchObject({ codec_name: "h264", width: 320, nb_frames: "150" });
+    expect(audioStream.codec_name).toBe("aac");
+    expect(Number(audioStream.duration)).toBeCloseTo(6, 0);
+    const packets = probe.packets!.filter((p) => p.stream_index === Number((videoStream as { index?: number }).index ?? 0));
+    expect(packets).toHaveLength(150);
+    for (const seam of [25, 50, 75, 100, 125]) expect(packets[seam]!.flags, `frame ${seam}`).toContain("K");
+    for (let i = 1; i < packets.length; i++) expect(packets[i]!.dts).toBeGreaterThan(packets[i - 1]!.dts);
+    expect(job.result).toMatchObject({ width: 320, height: 180, format: "mp4", codec: "h264", source: { width: 320, height: 180, duration: 6 } });
+
+    // The parts are gone, and were never the organization's to see.
+    expect(await noPartsLeft(job.id)).toEqual({ rows: 0, objects: [] });
+    const listed = await call("GET", "/v1/jobs?limit=100", { key });
+    expect(listed.json.data.map((j: { id: string }) => j.id)).toEqual([job.id]);
+    expect((await call("GET", `/v1/jobs/${job.id}-v00`, { key })).status).toBe(404);
+  });
+
+  it("encodes on one seat on the free plan (maxFanout 1), and under the plan's length", async () => {
+    const free = await newKey({ plan: "free" });
+    const pro = await newKey({ plan: "pro" });
+    const long = await call("POST", "/v1/jobs", { key: free.key, body: { type: "compressVideo", params: { url: video(6), quality: "low" } } });
+    const short = await call("POST", "/v1/jobs", { key: pro.key, body: { type: "compressVideo", params: { url: video(4), quality: "low" } } });
+    for (const [key, created] of [[free.key, long], [pro.key, short]] as const) {
+      const { job } = await waitForJob(key, created.json.id, undefined, 120_000);
+      expect(job.status).toBe("completed");
+      expect(job.timings.fanout).toBeUndefined();
+      expect(await noPartsLeft(job.id)).toEqual({ rows: 0, objects: [] });
+    }
+  });
+
+  it("fails the job with the failing chunk's error when the input is cut off after its index, and removes every part", async () => {
+    const { key } = await newKey({ plan: "pro" });
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compressVideo", params: { url: video(7, "&cut=0.5"), quality: "low" } } });
+    const { job } = await waitForJob(key, created.json.id, undefined, 120_000);
+    expect(job.status).toBe("failed");
+    expect(job.error.message).toMatch(/^encoding chunk \d+ of \d+: /);
+    expect(await noPartsLeft(job.id)).toEqual({ rows: 0, objects: [] });
+  });
+
+  it("a cancel while the parts run stops them and removes them", async () => {
+    const { key } = await newKey({ plan: "pro" });
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compressVideo", params: { url: video(8), quality: "high" } } });
+    const id = created.json.id as string;
+    await waitFor(async () => ((await runnerState(id))?.phase === "fanned" ? true : undefined), "the job to fan out", 60_000);
+    expect((await call("POST", `/v1/jobs/${id}/cancel`, { key })).status).toBe(200);
+    expect(await noPartsLeft(id)).toEqual({ rows: 0, objects: [] });
+    expect(await runnerState(`${id}-v00`)).toBeUndefined();
+    expect(await runnerState(id)).toBeUndefined();
+  });
+});

@@ -1,6 +1,7 @@
 // Writes docs/benchmarks.md (tables) and docs/benchmarks.png (chart.ts's SVG, rendered by
 // sharp) from one run's measurements. Nothing here judges a timing: the
 // numbers are reported as measured, with the machine and its load beside them.
+import { fanoutSection, type FanoutResult } from "./fanout.ts";
 import { largeInputsSection, type LargeInputsResult } from "./large-inputs.ts";
 import { readFile, writeFile } from "node:fs/promises";
 import sharp from "sharp";
@@ -42,6 +43,7 @@ export interface Results {
   statements?: StatementsResult;
   cost?: CostResult;
   largeInputs?: LargeInputsResult;
+  fanout?: FanoutResult;
   /** When each section was measured, if not in this run's first line. */
   measuredAt?: Record<string, string>;
   /** Hand-written analysis, appended as is. */
@@ -66,6 +68,7 @@ export const SECTION_NAMES = {
   statements: "6. D1 statements and Durable Object requests per job",
   cost: "6b. A long job's Durable Object requests, and a 1080p encode's CPU time",
   largeInputs: "8. Large inputs: read as the job needs them",
+  fanout: "9. A long encode across seats: chunks, audio and stitch against one seat",
 } as const;
 
 export function markdown(r: Results): string {
@@ -117,6 +120,8 @@ ${section(r, "statements", () => statementsSection(r.statements!))}
 ${section(r, "cost", () => costSection(r.cost!))}
 
 ${section(r, "largeInputs", () => largeInputsSection(r.largeInputs!, SECTION_NAMES.largeInputs))}
+
+${section(r, "fanout", () => fanoutSection(r.fanout!, SECTION_NAMES.fanout))}
 
 ${r.analysis}
 `);

@@ -1,10 +1,20 @@
 // The plan a compressVideo attempt offered a fan-out answers with (docs/fanout.md): only a
 // constant-rate video whose container states its frames, long enough, cut on frame numbers
-// into enough chunks for the seats and none under a second.
+// into enough chunks for the seats and none under a second; and chunks encoded with the
+// processor's arguments join into the single encode's pictures, frame for frame.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { FanoutOffer } from "../../src/contract/fanout.ts";
-import { planFanout } from "../src/processors/compress-video-parts.ts";
-import type { MediaProbe } from "../src/tools/ffprobe.ts";
+import { stitchPart } from "../../src/runner/fanout-plan.ts";
+import { checkJoin, planFanout } from "../src/processors/compress-video-parts.ts";
+import { buildArgs } from "../src/processors/compress-video.ts";
+import { probeMedia, type MediaProbe } from "../src/tools/ffprobe.ts";
+
+const run = promisify(execFile);
 
 const offer: FanoutOffer = { seats: 4, minSeconds: 120, chunkSeconds: 20, chunksPerSeat: 3, maxChunks: 96 };
 const params = { url: "https://example.com/a.mp4", quality: "medium", codec: "h264", stripAudio: false } as const;
@@ -50,3 +60,40 @@ describe("planFanout", () => {
     expect(planFanout(offer, probe(600), { ...params, stripAudio: true }, 1)!.audio).toBe(false);
   });
 });
+
+describe("chunks joined", () => {
+  it("are frame for frame the single encode's pictures: no frame repeated or dropped at a seam, the join's checks pass", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fanout-"));
+    try {
+      const source = join(dir, "source.mp4");
+      // 30 fps, B-frames, a keyframe every 35 frames (not on the chunks' seams), a moving pattern whose every frame differs.
+      await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=4", "-c:v", "libx264", "-preset", "veryfast", "-g", "35", "-bf", "2", "-pix_fmt", "yuv420p", source]);
+      const probe = await probeMedia(source, AbortSignal.timeout(30_000));
+      const plan = planFanout({ ...offer, minSeconds: 1, seats: 2 }, probe, params, 1)!;
+      expect(plan.chunks).toHaveLength(4);
+      const { num, den } = plan.fps;
+      for (const [index, chunk] of plan.chunks.entries()) {
+        const seekS = chunk.first === 0 ? undefined : ((chunk.first - 0.5) * den) / num;
+        await run("ffmpeg", ["-v", "error", ...buildArgs(params, probe, { input: source, output: join(dir, `part-${index}.mp4`) }, undefined, { seekS, frames: chunk.frames, threads: 1, timescale: num, timescaleDen: den })]);
+      }
+      await writeFile(join(dir, "list.ffconcat"), `ffconcat version 1.0\n${plan.chunks.map((_, i) => `file 'part-${i}.mp4'`).join("\n")}\n`);
+      const joined = join(dir, "joined.mp4");
+      await run("ffmpeg", ["-v", "error", "-f", "concat", "-safe", "0", "-i", join(dir, "list.ffconcat"), "-c", "copy", joined]);
+      await checkJoin(joined, stitchPart(plan), AbortSignal.timeout(30_000));
+      const single = join(dir, "single.mp4");
+      await run("ffmpeg", ["-v", "error", ...buildArgs({ ...params, stripAudio: true }, probe, { input: source, output: single })]);
+      const [joinedPsnr, singlePsnr] = [await psnrPerFrame(joined, source, dir), await psnrPerFrame(single, source, dir)];
+      expect(joinedPsnr).toHaveLength(120);
+      // A repeated frame shifts every later one: its PSNR falls by 15 dB or more. Encoded apart, a frame may differ a little.
+      for (const [i, db] of joinedPsnr.entries()) expect(db, `frame ${i}`).toBeGreaterThan(singlePsnr[i]! - 4);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+async function psnrPerFrame(output: string, source: string, dir: string): Promise<number[]> {
+  const stats = join(dir, `psnr-${Math.random().toString(36).slice(2)}.log`);
+  await run("ffmpeg", ["-v", "error", "-i", output, "-i", source, "-lavfi", `[0:v][1:v]psnr=shortest=1:stats_file=${stats}`, "-f", "null", "-"]);
+  return (await readFile(stats, "utf8")).trim().split("\n").map((line) => Number(/psnr_avg:([0-9.]+)/.exec(line)?.[1] ?? 99));
+}

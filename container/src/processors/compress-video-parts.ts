@@ -63,7 +63,7 @@ export async function encodeChunk(params: Params, part: Part<"video">, ctx: Proc
   const output = ctx.addOutput(PART_OUTPUTS.video, "video/mp4");
   const seekS = part.chunk.first === 0 ? undefined : ((part.chunk.first - 0.5) * den) / num;
   const durationS = (part.chunk.frames * den) / num;
-  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark, { seekS, frames: part.chunk.frames, threads: part.threads, timescale: num }), {
+  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark, { seekS, frames: part.chunk.frames, threads: part.threads, timescale: num, timescaleDen: den }), {
     signal: ctx.signal,
     timeoutMs: ffmpegTimeoutMs(durationS, ctx.config),
     durationS,

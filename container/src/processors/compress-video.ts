@@ -137,13 +137,15 @@ export interface Paths {
 /**
  * One chunk of a fanned-out encode (docs/fanout.md): `frames` frames from the one at `seekS`
  * seconds (absent: the first), the picture only, in `threads` threads, its track's time scale
- * the rate's numerator so that every frame lasts exactly one tick count.
+ * the rate's numerator so that every frame lasts exactly `timescaleDen` ticks.
  */
 export interface ChunkArgs {
   seekS?: number;
   frames: number;
   threads: number;
+  /** The rate as num/den: the track's time scale, and each frame's ticks. */
   timescale: number;
+  timescaleDen: number;
 }
 
 export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, watermark?: PreparedWatermark, chunk?: ChunkArgs): string[] {
@@ -152,7 +154,11 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, water
   const size = scaledSize(video.width, video.height, params.maxWidth, params.maxHeight);
   // Always scale to the computed size: a pass-through when it is the input's own, and odd
   // sides, non-square pixels and rotated phone video all come out square-pixelled and even.
-  const scale = `scale=${size.width}:${size.height},setsar=1`;
+  // A chunk's frames are numbered from 0 on the rate's grid, and passed through as they are:
+  // the accurate seek leaves its first frame half a frame in, where the encoder's constant-rate
+  // timing would repeat it and drop the chunk's last (docs/fanout.md).
+  const renumber = chunk ? `,setpts=N*${chunk.timescaleDen}/${chunk.timescale}/TB` : "";
+  const scale = `scale=${size.width}:${size.height},setsar=1${renumber}`;
   // A chunk's seek is accurate (ffmpeg decodes from the keyframe before and drops what precedes it).
   const seek = chunk?.seekS !== undefined ? ["-ss", chunk.seekS.toFixed(6)] : [];
   const args = [...inputOptions(paths.input), ...seek, "-i", paths.input];
@@ -165,7 +171,7 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, water
   }
   const withAudio = probe.audio !== null && !params.stripAudio && !chunk;
   if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
-  if (chunk) args.push("-frames:v", String(chunk.frames));
+  if (chunk) args.push("-frames:v", String(chunk.frames), "-fps_mode", "passthrough");
   args.push("-pix_fmt", "yuv420p");
   args.push(...videoCodecArgs(params, chunk?.threads));
   if (chunk) args.push("-video_track_timescale", String(chunk.timescale));

@@ -6,8 +6,10 @@
 // production (docs/deploy.md: the containers tier).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { POOL } from "../src/limits/pool-plan.ts";
 import { ensureDevVars } from "./dev-vars.ts";
 import { dockerBridgeGateway, ensureDocker, ensureTools } from "./tools.ts";
 
@@ -70,6 +72,8 @@ if (containers) {
     PORT: processorUrl.port || "8081",
     PROCESSOR_TOKEN: vars.PROCESSOR_TOKEN,
     ALLOW_PRIVATE_NETWORK_INPUTS: vars.ALLOW_PRIVATE_NETWORK_INPUTS ?? "true",
+    // Each encode's threads: a seat's share of this machine's cores (container/src/config.ts ENCODER_THREADS).
+    ENCODER_THREADS: String(Math.max(1, Math.floor(availableParallelism() / (Number(vars.PROCESSOR_CONCURRENCY) || POOL.localSeats)))),
   });
   // A `dev:containers` run leaves its containers' Durable Objects in the local state, with
   // their alarms; without containers those objects cannot be built, and each alarm fails

@@ -95,6 +95,13 @@ const schema = z.object({
   TOOL_MAX_FILE_BYTES: int(6 * 1024 ** 3),
   /** Processes and threads of one attempt's uid (RLIMIT_NPROC: SVT-AV1 starts dozens of threads). */
   TOOL_MAX_PROCESSES: int(512),
+  /**
+   * Threads an x264 or x265 encode uses: its seat's share of the vCPUs, so that the jobs of one
+   * instance do not all reckon with every core (the Worker sets it for a container,
+   * src/runner/container.ts processorEnv; `npm run dev` for the local processor). 0: the
+   * encoder's own count. A chunk of a fanned-out encode uses one (docs/fanout.md).
+   */
+  ENCODER_THREADS: z.coerce.number().int().min(0).max(64).default(0),
   /** Allows inputs on loopback and private networks: local development and tests only. */
   ALLOW_PRIVATE_NETWORK_INPUTS: bool.default(false),
   /** Ports an input URL may use; any port when private inputs are allowed. */

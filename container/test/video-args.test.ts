@@ -88,6 +88,19 @@ describe("compressVideo arguments", () => {
     });
   }
 
+  it("gives x264 and x265 their seat's threads (x265 its pool), and leaves VP9 and SVT-AV1 to their own; a chunk: one thread, joinable, its frames renumbered and passed through", () => {
+    expect(after(compressArgs(compressVideoParams.parse({ url }), probe(), paths, undefined, undefined, 2), "-threads")).toBe("2");
+    // x265 sizes its own thread pool.
+    expect(after(compressArgs(compressVideoParams.parse({ url, codec: "h265" }), probe(), paths, undefined, undefined, 2), "-x265-params")).toBe("log-level=error:pools=2");
+    for (const codec of ["vp9", "av1"]) expect(compressArgs(compressVideoParams.parse({ url, codec }), probe(), paths, undefined, undefined, 2), codec).not.toContain("-threads");
+    expect(compressArgs(compressVideoParams.parse({ url }), probe(), paths)).not.toContain("-threads");
+    const chunk = compressArgs(compressVideoParams.parse({ url }), probe(), paths, undefined, { seekS: 9.983333, frames: 300, threads: 1, timescale: 30, timescaleDen: 1 }, 4);
+    expect([after(chunk, "-ss"), after(chunk, "-threads"), after(chunk, "-x264-params"), after(chunk, "-frames:v"), after(chunk, "-fps_mode"), after(chunk, "-video_track_timescale")]).toEqual(["9.983333", "1", "stitchable=1", "300", "passthrough", "30"]);
+    expect(after(chunk, "-vf")).toBe("scale=1920:1080,setsar=1,setpts=N*1/30/TB");
+    expect(chunk.indexOf("-ss")).toBeLessThan(chunk.indexOf("-i"));
+    expect(chunk).toContain("-an");
+  });
+
   it("opens the input as a local file of a known container only, and maps the probed streams", () => {
     const args = compressArgs(compressVideoParams.parse({ url }), probe({ video: { index: 2, codec: "h264", width: 640, height: 360, frameRate: 25 } }), paths);
     expect(args.slice(0, 6)).toEqual(["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS, "-i", "/w/input"]);

@@ -3,7 +3,7 @@
 // stopped once idle (docs/capacity.md: the processor pool). Constructed only when
 // PROCESSOR_URL is empty, so `wrangler dev --enable-containers=false` never touches it.
 import { Container } from "@cloudflare/containers";
-import { idleStop } from "../limits/pool-plan.ts";
+import { idleStop, poolConfig } from "../limits/pool-plan.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { log } from "../lib/log.ts";
 import { PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
@@ -102,6 +102,9 @@ export function processorEnv(env: Env): Record<string, string> {
   };
   // The processor's drain deadline (container/src/config.ts DRAIN_TIMEOUT_MS): shortened only
   // by the containers tier (test/containers/drain.test.ts); not in wrangler.toml.
+  // Each encode's threads: its seat's share of the instance's vCPUs (at least one).
+  const pool = poolConfig(env);
+  vars.ENCODER_THREADS = String(Math.max(1, Math.floor(pool.vcpusPerInstance / pool.seatsPerInstance)));
   const drainMs = (env as { PROCESSOR_DRAIN_TIMEOUT_MS?: unknown }).PROCESSOR_DRAIN_TIMEOUT_MS;
   if (typeof drainMs === "string" && /^[1-9][0-9]{0,8}$/.test(drainMs)) vars.DRAIN_TIMEOUT_MS = drainMs;
   return vars;

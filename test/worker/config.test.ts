@@ -81,11 +81,14 @@ describe("configuration", () => {
     expect(body.checks.config.problems.map((p) => p.name).sort()).toEqual(["ADMIN_TOKEN", "PROCESSOR_TOKEN"]);
   });
 
-  it("starts the container with no secret, and with the Worker's private-input setting", () => {
+  it("starts the container with no secret, with the Worker's private-input setting and a seat's share of its vCPUs per encode", () => {
     expect(processorEnv({ ...containerMode, PROCESSOR_TOKEN: undefined, ALLOW_PRIVATE_NETWORK_INPUTS: "false" } as unknown as Env)).toEqual({
       ALLOW_PRIVATE_NETWORK_INPUTS: "false",
+      ENCODER_THREADS: "1",
     });
-    expect(processorEnv({ ...containerMode, ALLOW_PRIVATE_NETWORK_INPUTS: "true" })).toEqual({ ALLOW_PRIVATE_NETWORK_INPUTS: "true" });
+    expect(processorEnv({ ...containerMode, ALLOW_PRIVATE_NETWORK_INPUTS: "true" })).toEqual({ ALLOW_PRIVATE_NETWORK_INPUTS: "true", ENCODER_THREADS: "1" });
+    // standard-4's 4 vCPUs shared by 2 seats: two threads each.
+    expect(processorEnv({ ...containerMode, JOBS_PER_INSTANCE: "2", PROCESSOR_VCPUS: "4" }).ENCODER_THREADS).toBe("2");
   });
 
   it("uses CONTAINER_SLEEP_AFTER when it is a duration, else the default", () => {

@@ -148,7 +148,8 @@ export interface ChunkArgs {
   timescaleDen: number;
 }
 
-export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, watermark?: PreparedWatermark, chunk?: ChunkArgs): string[] {
+/** `threads`: the encoder's threads for the whole video (its seat's share, Config.ENCODER_THREADS); a chunk gives its own. */
+export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, watermark?: PreparedWatermark, chunk?: ChunkArgs, threads?: number): string[] {
   const video = probe.video!;
   const format = outputFormat(params);
   const size = scaledSize(video.width, video.height, params.maxWidth, params.maxHeight);
@@ -173,7 +174,7 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, water
   if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
   if (chunk) args.push("-frames:v", String(chunk.frames), "-fps_mode", "passthrough");
   args.push("-pix_fmt", "yuv420p");
-  args.push(...videoCodecArgs(params, chunk?.threads));
+  args.push(...videoCodecArgs(params, chunk?.threads, threads));
   if (chunk) args.push("-video_track_timescale", String(chunk.timescale));
   if (withAudio) {
     const channels = probe.audio!.channels > 2 ? ["-ac", "2"] : [];
@@ -187,8 +188,10 @@ export function buildArgs(params: Params, probe: MediaProbe, paths: Paths, water
   return args;
 }
 
-/** The encoder's arguments; with `threads` (a chunk, on its seat's vCPU), that many threads and, for x264, joinable output. */
-function videoCodecArgs(params: Params, threads?: number): string[] {
+/** The encoder's arguments; with `chunkThreads` (a chunk, on its seat's vCPU), that many threads and, for x264, joinable output; else `threads` when given. */
+function videoCodecArgs(params: Params, chunkThreads?: number, seatThreads?: number): string[] {
+  const threads = chunkThreads ?? (params.codec === "h264" || params.codec === "h265" ? seatThreads : undefined);
+  const chunk = chunkThreads !== undefined;
   const crf = String(CRF[params.codec][params.quality]);
   const target = params.targetBitrate ? parseBitrate(params.targetBitrate) : undefined;
   // Bitrate mode: average at the target, peaks capped at 1.5× over a 2-second buffer.
@@ -196,7 +199,7 @@ function videoCodecArgs(params: Params, threads?: number): string[] {
   switch (params.codec) {
     case "h264":
       // stitchable=1: every chunk's stream headers come out alike, so the chunks join by copy.
-      return ["-c:v", "libx264", "-preset", "medium", ...(target ? rate : ["-crf", crf]), ...(threads ? ["-threads", String(threads), "-x264-params", "stitchable=1"] : [])];
+      return ["-c:v", "libx264", "-preset", "medium", ...(target ? rate : ["-crf", crf]), ...(threads ? ["-threads", String(threads)] : []), ...(chunk ? ["-x264-params", "stitchable=1"] : [])];
     case "h265":
       // hvc1 (not hev1) is the tag Apple's players require to open HEVC in MP4.
       return ["-c:v", "libx265", "-preset", "medium", ...(target ? rate : ["-crf", crf]), "-tag:v", "hvc1", "-x265-params", threads ? `log-level=error:pools=${threads}` : "log-level=error"];
@@ -233,7 +236,7 @@ export async function compressVideo(params: Params, ctx: ProcessorContext): Prom
   const format = outputFormat(params);
   const name = `video.${format}`;
   const output = ctx.addOutput(name, CONTENT_TYPES[format]);
-  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark), {
+  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark, undefined, ctx.config.ENCODER_THREADS || undefined), {
     signal,
     timeoutMs: encodeTimeoutMs(params, picture, probe, ctx.config),
     durationS: probe.duration,

@@ -1,12 +1,10 @@
 // JobRunner: one Durable Object per job, holding its live lease while it waits for a seat,
 // starts an attempt on a processor and follows it to its end (docs/architecture.md: the runner).
 import { DurableObject } from "cloudflare:workers";
-import type { FanoutPlan } from "../contract/fanout.ts";
 import type { ProcessorJobState } from "../contract/processor-protocol.ts";
 import type { StoredResult } from "../contract/stored-result.ts";
 import { database, type Db } from "../db/client.ts";
 import { findJob, recordProgress, startAttempt, type JobTimings } from "../db/jobs.ts";
-import { beginStitch, insertParts, recordStitch } from "../db/parts.ts";
 import type { JobRow } from "../db/schema.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { configureLogging, log } from "../lib/log.ts";
@@ -19,8 +17,8 @@ import { finishJob, type Outcome } from "./finish.ts";
 import { checkResult, collectOutputs, discardOutputs } from "./outputs.ts";
 import { askProcessor, releaseOnProcessor, startOnProcessor, startRefusedBecause } from "./processor-calls.ts";
 import { seatRequest, stillWaiting, waitingAt, type SeatRequest } from "./seat.ts";
-import { fanoutOfferFor, partRows } from "./fanout.ts";
-import { decideParts, fanoutTimings, stitchPart } from "./fanout-plan.ts";
+import { fanoutOfferFor } from "./fanout.ts";
+import { FannedJob } from "./fanned.ts";
 import { ContainerUnavailable } from "./transport.ts";
 import { alarmAt, fromOldKeys, hasAttempt, heldAttempt, jobOf, runsUnended, STATE_KEY, stepOf, type InPhase, type RunnerState, type WithAttempt } from "./state.ts";
 
@@ -157,7 +155,7 @@ export class JobRunner extends DurableObject<Env> {
   /** A part of this fanned-out job ended (finishJob, for the part): the next part starts, or the stitch, or the job fails. */
   async partEnded(partId: string): Promise<void> {
     const state = await this.#load();
-    if (state?.phase === "fanned") await this.#advanceParts(state);
+    if (state?.phase === "fanned") await this.#fanned.advance(state);
     else log("debug", "a part ended after its job moved on", { job: state ? jobOf(state) : undefined, part: partId });
   }
 
@@ -187,7 +185,7 @@ export class JobRunner extends DurableObject<Env> {
     if (!state) return;
     if (state.phase === "waiting") return this.#askForSeatAgain(state.request);
     if (state.phase === "leaving") return this.#letGo(state, state.how);
-    if (state.phase === "fanned") return this.#advanceParts(state);
+    if (state.phase === "fanned") return this.#fanned.advance(state);
     const current = await this.#resume(state.attempt.pid);
     if (!hasAttempt(current)) return;
     try {
@@ -340,10 +338,10 @@ export class JobRunner extends DurableObject<Env> {
       return this.#ended(state, final.handedBack ? { cause: "handed back" } : { cause: "lost", reason: "the processor stopped it unasked" }, undefined, true);
     }
     if (final.state !== "completed") return;
-    if (final.plan) return this.#closing(state, () => this.#fanOut(state, final.plan!));
+    if (final.plan) return this.#closing(state, () => this.#fanned.fanOut(state, final.plan!));
     // A part's result is its own, no job type's (docs/fanout.md); a stitch's time joins the fan-out's.
     const checked = state.attempt.part === "video" || state.attempt.part === "audio" ? { result: final.result } : checkResult(state.attempt, final);
-    if (state.attempt.part === "stitch") await this.#stitched(state, final.timings?.processMs ?? null);
+    if (state.attempt.part === "stitch") await this.#fanned.stitched(state, final.timings?.processMs ?? null);
     if ("cause" in checked) return this.#ended(state, checked, final.timings);
     if ((await this.#closing(state, () => this.#collect(state, final, checked.result))) === "retry") await this.#failedCall(state);
   }
@@ -412,62 +410,14 @@ export class JobRunner extends DurableObject<Env> {
     await processorPool(this.env).release(attempt.jobId, { draining, heardAt });
   }
 
-  /**
-   * The attempt planned a fan-out (docs/fanout.md): its parts' rows are made, its processor
-   * attempt and seat let go, and the parts begin; the job stays `processing` at this attempt.
-   */
-  async #fanOut(state: InPhase<"ending">, plan: FanoutPlan): Promise<void> {
-    const { attempt } = state;
-    const job = await findJob(this.#db(), attempt.jobId);
-    if (!job || job.status !== "processing" || job.attempt !== attempt.attempt) return this.#letGo(state, "delete");
-    // The seats its plan allows now (a plan changed since the offer counts from here).
-    const seats = (await fanoutOfferFor(this.env, job, this.#tunables()))?.seats ?? 1;
-    await insertParts(this.#db(), job, plan, 1, Date.now());
-    await this.#release(attempt, "delete");
-    const fanned: InPhase<"fanned"> = { phase: "fanned", jobId: job.id, planAttempt: attempt.attempt, handBacks: attempt.handBacks ?? 0, plan, seats, started: [], since: Date.now() };
-    log("info", "job fanned out", { job: job.id, attempt: attempt.attempt, chunks: plan.chunks.length, audio: plan.audio, frames: plan.frames });
-    await this.#save(fanned);
-    await this.#advanceParts(fanned);
-  }
-
-  /** One look at the parts at a time: two parts ending together must not both start the next. */
-  #looking: Promise<void> = Promise.resolve();
-
-  /** Looks at the parts' rows (decideParts): starts the next ones, fails the job with a part's error, or seats the stitch. */
-  #advanceParts(state: InPhase<"fanned">): Promise<void> {
-    const look = this.#looking.then(async () => {
-      const current = await this.#resume(stepOf(state));
-      if (current?.phase !== "fanned") return;
-      const rows = await partRows(this.env, current.jobId);
-      const decision = decideParts(rows, new Set(current.started), current.seats);
-      if (!(await this.#resume(stepOf(current)))) return;
-      if ("fail" in decision) {
-        const letGo = () => this.#letGo(current, "delete");
-        if (!(await finishJob(this.env, current.jobId, { status: "failed", attempt: current.planAttempt, error: decision.fail }, { stop: letGo }))) await letGo();
-        return;
-      }
-      if ("stitch" in decision) return this.#seatStitch(current, rows);
-      const next = { ...current, started: [...current.started, ...decision.start], since: Date.now() };
-      await this.#save(next);
-      await recordProgress(this.#db(), current.jobId, current.planAttempt, Math.round(10 + (80 * decision.done) / Math.max(1, rows.length)));
-      for (const id of decision.start) await this.env.JOB_RUNNER.getByName(id).start(id);
-    });
-    this.#looking = look.catch(() => undefined);
-    return look;
-  }
-
-  /** Every part completed: the job's row takes the stitch, and its next attempt (not charged: the planning attempt handed its work to the parts) waits for a seat. */
-  async #seatStitch(state: InPhase<"fanned">, rows: JobRow[]): Promise<void> {
-    if (!(await beginStitch(this.#db(), state.jobId, state.planAttempt, stitchPart(state.plan), fanoutTimings(rows)))) return this.#letGo(state, "delete");
-    const job = await findJob(this.#db(), state.jobId);
-    if (!job || !(await this.#resume(stepOf(state)))) return;
-    log("info", "parts done; stitching", { job: job.id, ...fanoutTimings(rows) });
-    await this.#seat(seatRequest(job, state.planAttempt, state.handBacks + 1));
-  }
-
-  /** The stitch ran: its time joins the job's fan-out. */
-  async #stitched(state: InPhase<"ending">, processMs: number | null): Promise<void> {
-    const job = await findJob(this.#db(), state.attempt.jobId);
-    if (job?.fanout) await recordStitch(this.#db(), job.id, state.attempt.attempt, { ...job.fanout, stitchMs: processMs === null ? null : Math.round(processMs) });
-  }
+  /** What the fanned-out job's part of the runner may do (src/runner/fanned.ts). */
+  #fanned = new FannedJob({
+    env: () => this.env,
+    tunables: () => this.#tunables(),
+    save: (state) => this.#save(state),
+    resume: (step) => this.#resume(step),
+    seat: (request) => this.#seat(request),
+    letGo: (state, how) => this.#letGo(state, how),
+    release: (attempt, how) => this.#release(attempt, how),
+  });
 }

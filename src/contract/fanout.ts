@@ -37,10 +37,14 @@ export type Chunk = z.infer<typeof chunk>;
 /** What the stitch states about the input, as a single-seat encode would from its own probe. */
 export const fanoutSource = z.object({ size: z.int().min(0), width: z.int().min(0), height: z.int().min(0), duration: z.number().min(0) });
 
-/** The planning attempt's answer: the input's frames, its exact rate, the chunks in order, and whether there is audio to encode. */
+/** The input's video stream as the plan probed it: a chunk needs no probe of its own (ffprobe reads megabytes to find it). */
+export const planVideo = z.object({ index: z.int().min(0), width: z.int().min(1), height: z.int().min(1) });
+
+/** The planning attempt's answer: the input's frames, its exact rate, its video stream, the chunks in order, and whether there is audio to encode. */
 export const fanoutPlan = z.object({
   frames: z.int().min(2),
   fps: frameRate,
+  video: planVideo,
   chunks: z.array(chunk).min(2).max(256),
   audio: z.boolean(),
   source: fanoutSource,
@@ -53,7 +57,7 @@ export type FanoutPlan = z.infer<typeof fanoutPlan>;
  * back through the runner's input route, in order.
  */
 export const jobPart = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("video"), index: z.int().min(0), chunk, fps: frameRate, threads: z.int().min(1).max(64) }),
+  z.object({ role: z.literal("video"), index: z.int().min(0), chunk, fps: frameRate, video: planVideo, threads: z.int().min(1).max(64) }),
   z.object({ role: z.literal("audio") }),
   z.object({
     role: z.literal("stitch"),

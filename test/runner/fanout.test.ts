@@ -7,7 +7,7 @@ import { decideParts, fanoutTimings, stitchPart } from "../../src/runner/fanout-
 
 const row = (id: string, status: JobRow["status"], part: JobRow["part"], times: { startedAt?: number; completedAt?: number } = {}, error?: { code: string; message: string }) =>
   ({ id, status, part, startedAt: times.startedAt ?? null, completedAt: times.completedAt ?? null, errorCode: error?.code ?? null, errorMessage: error?.message ?? null }) as JobRow;
-const chunk = (index: number) => ({ role: "video" as const, index, chunk: { first: index * 25, frames: 25 }, fps: { num: 25, den: 1 }, threads: 1 });
+const chunk = (index: number) => ({ role: "video" as const, index, chunk: { first: index * 25, frames: 25 }, fps: { num: 25, den: 1 }, video: { index: 0, width: 320, height: 180 }, threads: 1 });
 
 describe("decideParts", () => {
   it("starts parts up to the seats, counting those started or processing, chunks first", () => {
@@ -32,7 +32,7 @@ describe("decideParts", () => {
 });
 
 describe("the stitch and the fan-out's timings", () => {
-  const plan: FanoutPlan = { frames: 100, fps: { num: 25, den: 1 }, chunks: [0, 30, 60].map((first, i, all) => ({ first, frames: (all[i + 1] ?? 100) - first })), audio: true, source: { size: 1000, width: 320, height: 180, duration: 4 } };
+  const plan: FanoutPlan = { frames: 100, fps: { num: 25, den: 1 }, video: { index: 0, width: 320, height: 180 }, chunks: [0, 30, 60].map((first, i, all) => ({ first, frames: (all[i + 1] ?? 100) - first })), audio: true, source: { size: 1000, width: 320, height: 180, duration: 4 } };
 
   it("asks the stitch for every chunk, the audio, and a keyframe where each chunk after the first begins", () => {
     expect(stitchPart(plan)).toEqual({ role: "stitch", videoParts: 3, audio: true, frames: 100, fps: { num: 25, den: 1 }, seams: [30, 60], source: plan.source });

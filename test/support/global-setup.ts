@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import sharp from "sharp";
 import type { TestProject } from "vitest/node";
 import { startProcessor } from "../../container/src/server.ts";
+import { parseRange } from "./range-server.ts";
 
 export const PROCESSOR_TOKEN = "test-processor-token-0123456789";
 
@@ -187,16 +188,19 @@ async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type:
 
 const exec = promisify(execFile);
 
-/** An H.264 + AAC MP4 of ffmpeg's test pattern and a tone, `w`×`h` (640×360), `d` seconds (4), made once per size. */
+/** An H.264 + AAC MP4 of ffmpeg's test pattern (under grain of strength `n`) and a tone, `w`×`h` (640×360), `d` seconds (4), a keyframe every `g` frames (x264's default), made once per shape. */
 const videos = new Map<string, Promise<Buffer>>();
 function makeVideo(params: URLSearchParams): Promise<Buffer> {
   const [w, h, d] = [Number(params.get("w") ?? 640), Number(params.get("h") ?? 360), Number(params.get("d") ?? 4)];
-  const key = `${w}x${h}x${d}`;
+  const gop = params.has("g") ? ["-g", String(Number(params.get("g")))] : [];
+  // ?n=<strength>: temporal grain, for a file as large per second as a camera's.
+  const grain = params.has("n") ? `,noise=alls=${Number(params.get("n"))}:allf=t` : "";
+  const key = `${w}x${h}x${d}${gop.join("")}${grain}`;
   let made = videos.get(key);
   if (!made) {
     const args = [
-      "-nostdin", "-v", "error", "-f", "lavfi", "-i", `testsrc2=s=${w}x${h}:r=25:d=${d}`, "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:d=${d}`,
-      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-y",
+      "-nostdin", "-v", "error", "-f", "lavfi", "-i", `testsrc2=s=${w}x${h}:r=25:d=${d}${grain}`, "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:d=${d}`,
+      "-c:v", "libx264", "-preset", "ultrafast", ...gop, "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-y",
     ];
     const file = join(tmpdir(), `media-jobs-video-${process.pid}-${key}.mp4`);
     videos.set(key, (made = exec("ffmpeg", [...args, file]).then(() => readFile(file))));
@@ -243,6 +247,8 @@ export default async function setup(project: TestProject) {
   const stalled = new Set<import("node:http").ServerResponse>();
   const records = new Map<string, ReturnType<typeof downloadRecord>>();
   const recordOf = (tag: string) => records.get(tag) ?? (records.set(tag, downloadRecord()), records.get(tag)!);
+  /** Bytes of /video?ranges=<tag> served so far, by tag. */
+  const served = new Map<string, number>();
   const media = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://media");
     switch (url.pathname) {
@@ -269,7 +275,22 @@ export default async function setup(project: TestProject) {
         // ?cut=<fraction>: only that much of the file, its index whole (a cut-off upload).
         const whole = await makeVideo(url.searchParams);
         const body = url.searchParams.has("cut") ? whole.subarray(0, Math.round(whole.length * Number(url.searchParams.get("cut")))) : whole;
-        res.writeHead(200, { "content-type": "video/mp4", "content-length": body.length }).end(body);
+        // ?ranges=<tag>: Range requests answered 206, every byte served counted under the tag (GET /served).
+        const tag = url.searchParams.get("ranges");
+        const range = tag !== null ? parseRange(req.headers.range, body.length) : undefined;
+        if (tag !== null) served.set(tag, served.get(tag) ?? 0);
+        if (range === "unsatisfiable") {
+          res.writeHead(416, { "content-range": `bytes */${body.length}` }).end();
+          return;
+        }
+        if (range) {
+          const [start, end] = range;
+          served.set(tag!, served.get(tag!)! + end - start);
+          res.writeHead(206, { "content-type": "video/mp4", "accept-ranges": "bytes", "content-range": `bytes ${start}-${end - 1}/${body.length}`, "content-length": end - start }).end(body.subarray(start, end));
+          return;
+        }
+        if (tag !== null) served.set(tag, served.get(tag)! + body.length);
+        res.writeHead(200, { "content-type": "video/mp4", "content-length": body.length, ...(tag !== null ? { "accept-ranges": "bytes" } : {}) }).end(body);
         return;
       }
       case "/play": {
@@ -329,6 +350,10 @@ export default async function setup(project: TestProject) {
         // Answers the held requests of `tag` named by `label` (every one held, without it).
         const released = recordOf(url.searchParams.get("tag") ?? "").release(url.searchParams.get("label") ?? undefined);
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ released }));
+        return;
+      }
+      case "/served": {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ bytes: served.get(url.searchParams.get("tag") ?? "") ?? 0 }));
         return;
       }
       case "/timings": {

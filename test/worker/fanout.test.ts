@@ -71,6 +71,25 @@ describe("chunked encoding of compressVideo", () => {
     expect((await call("GET", `/v1/jobs/${job.id}-v00`, { key })).status).toBe(404);
   });
 
+  it("has each chunk read only its part of an input served by range, not the whole file", async () => {
+    const { key } = await newKey({ plan: "pro" });
+    const tag = `fanout-ranges-${Date.now()}`;
+    // 16 s of 640×360 under grain: about 55 MB, cut into 16 chunks; no audio, whose one part reads it all.
+    const shape = "w=640&h=360&d=16&g=25&n=60";
+    const size = (await (await fetch(media(`/video?${shape}`))).arrayBuffer()).byteLength;
+    const created = await call("POST", "/v1/jobs", { key, body: { type: "compressVideo", params: { url: media(`/video?${shape}&ranges=${tag}`), quality: "low", stripAudio: true } } });
+    const { job } = await waitForJob(key, created.json.id, undefined, 120_000);
+    expect(job.status, JSON.stringify(job.error)).toBe("completed");
+    expect(job.timings.fanout.chunks).toBe(16);
+    // Whole reads would serve 17 files' worth (the plan's probe and each chunk). Each part
+    // reads the processor's first 2 MiB (with the index), then its chunk's GOPs, each read
+    // rounded up by the processor's windows (container/src/config.ts INPUT_*): about a
+    // quarter of a file each here, a small share of a real one.
+    const { bytes } = (await (await fetch(media(`/served?tag=${tag}`))).json()) as { bytes: number };
+    expect(bytes).toBeGreaterThan(size * 0.9);
+    expect(bytes).toBeLessThan(size * 17 * 0.35);
+  });
+
   it("encodes on one seat on the free plan (maxFanout 1), and under the plan's length", async () => {
     const free = await newKey({ plan: "free" });
     const pro = await newKey({ plan: "pro" });

@@ -41,6 +41,7 @@ export function planFanout(offer: FanoutOffer, probe: MediaProbe, params: Params
   return {
     frames,
     fps: rate,
+    video: { index: video.index, width: video.width, height: video.height },
     chunks: starts.map((first, i) => ({ first, frames: (starts[i + 1] ?? frames) - first })),
     audio: probe.audio !== null && !params.stripAudio,
     source: { size: inputSize, width: video.width, height: video.height, duration: round3(probe.duration) },
@@ -55,9 +56,11 @@ export interface PartResult {
 /**
  * One chunk: its frames, and no others, from an accurate seek half a frame before its first
  * (so rounding never takes the frame before), encoded alone; its first frame is a keyframe.
+ * Its output is counted, and a chunk with other than its frames fails.
  */
 export async function encodeChunk(params: Params, part: Part<"video">, ctx: ProcessorContext): Promise<PartResult> {
-  const probe = await probeInput(ctx, { video: true });
+  // What the plan probed: the chunk reads only its own bytes (and the index ffmpeg opens with).
+  const probe: MediaProbe = { format: "mp4", duration: 0, size: ctx.input.size, bitRate: null, video: { ...part.video, codec: "", frameRate: part.fps.num / part.fps.den }, audio: null };
   const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   const { num, den } = part.fps;
   const output = ctx.addOutput(PART_OUTPUTS.video, "video/mp4");

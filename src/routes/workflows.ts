@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { FINAL_STATUSES } from "../contract/job.ts";
 import { PRIORITY_DEFAULT } from "../contract/job.ts";
-import { listPageQuery, type HttpWorkflow } from "../contract/workflow.ts";
+import { listPageQuery, stepStorePrefix, type HttpWorkflow } from "../contract/workflow.ts";
 import { database } from "../db/client.ts";
 import { isKeyActive } from "../db/orgs.ts";
 import type { jobs } from "../db/schema.ts";
@@ -49,8 +49,9 @@ export const workflowsRoutes = new Hono<AppEnv>()
       if (!verdict.ok) throw quotaExceeded(verdict, org.plan);
       // Steps reading the workflow's input are released (put in line) now; the others when
       // the step they use completes (runner/workflow.ts). Their params get the url then.
-      // A seam for later: a workflow-level `store` destination would be kept on the workflow
-      // row and copied onto each step job here, as jobs will carry it.
+      // A step whose outputs the workflow's `store` copies carries that store as a job does,
+      // under its own prefix; its copy starts only once the whole workflow completed.
+      const stored = new Set(request.store?.steps);
       const rows: (typeof jobs.$inferInsert)[] = names.map((name) => {
         const step = request.steps[name]!;
         const root = step.use === undefined;
@@ -69,6 +70,8 @@ export const workflowsRoutes = new Hono<AppEnv>()
           workflowId: id,
           workflowStep: name,
           releasedAt: root ? now : null,
+          storeDestinationId: request.store && stored.has(name) ? request.store.destination : null,
+          storePrefix: request.store && stored.has(name) ? stepStorePrefix(request.store, name) : null,
         };
       });
       try {
@@ -83,6 +86,7 @@ export const workflowsRoutes = new Hono<AppEnv>()
             templateId: request.template ?? null,
             webhookUrl: request.webhookUrl ?? null,
             metadata: request.metadata ?? null,
+            store: request.store ?? null,
             createdAt: now,
           },
           rows,

@@ -4502,7 +4502,7 @@ export interface components {
             store?: {
                 /** @description A destination's id (`dst_…`) of the job's organization. */
                 destination: string;
-                /** @description Prepended to each output's name in the bucket, such as `videos/2026/`. */
+                /** @description Prepended to each stored step's outputs, which go under `<prefix><step>/`, such as `orders/42/`. */
                 prefix?: string;
                 /** @description The steps whose outputs are copied; every step when absent (such as only the final renditions, not an intermediate clip). */
                 steps?: string[];

@@ -46,7 +46,7 @@ import { formText, viewer, type DashboardEnv } from "./context.ts";
 import { errorPage } from "./error.tsx";
 import { JobPage } from "./job.tsx";
 import { JobsPage } from "./jobs.tsx";
-import { liveJob, LIVE_PATH, MAX_LIVE_IDS } from "./live.ts";
+import { liveJob, liveWorkflow, LIVE_PATH, MAX_LIVE_IDS } from "./live.ts";
 import { findJobOfOrg, jobsPerHour, jobStates } from "./queries.ts";
 import { lockedMessage, SignInPage, WRONG_CREDENTIALS } from "./sign-in.tsx";
 import { UsagePage } from "./usage.tsx";
@@ -162,11 +162,18 @@ dashboardRoutes.get("/jobs", async (c) => {
   );
 });
 
-// Live refresh (live.ts): the state of the listed jobs of this org, as JSON.
+// Live refresh (live.ts): the state of the listed jobs and workflows of this org, as JSON.
 dashboardRoutes.get(LIVE_PATH.slice("/dashboard".length), async (c) => {
-  const ids = [...new Set((c.req.query("ids") ?? "").split(",").filter((id) => /^job_[A-Za-z0-9]{1,64}$/.test(id)))].slice(0, MAX_LIVE_IDS);
-  const rows = await jobStates(database(c.env.DB), c.get("org").id, ids);
-  return c.json({ jobs: rows.map(liveJob) });
+  const ids = [...new Set((c.req.query("ids") ?? "").split(",").filter((id) => /^(job|wfl)_[A-Za-z0-9]{1,64}$/.test(id)))].slice(0, MAX_LIVE_IDS);
+  const db = database(c.env.DB);
+  const orgId = c.get("org").id;
+  const rows = await jobStates(db, orgId, ids.filter((id) => id.startsWith("job_")));
+  const workflows = [];
+  for (const id of ids.filter((id) => id.startsWith("wfl_"))) {
+    const row = await findWorkflowOfOrg(db, orgId, id);
+    if (row) workflows.push(liveWorkflow(await toHttpWorkflow(row, await stepJobs(db, row.id), { ...viewOptions(c), db: undefined })));
+  }
+  return c.json({ jobs: rows.map(liveJob), workflows });
 });
 
 dashboardRoutes.get("/jobs/:id", async (c) => {

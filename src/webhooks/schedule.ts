@@ -68,6 +68,12 @@ async function send(env: Env, db: Db, row: Delivery): Promise<boolean> {
 
 const { stalledAfterMs, missingLookbackMs, sweepBatchSize } = TUNABLES.webhooks;
 
+/** Workflows ended between ?1 and ?2 with a webhookUrl, no delivery and no step still copying; at most ?3 (workflows_webhook_ended). */
+export const MISSING_WORKFLOW_DELIVERIES = `SELECT w.id FROM workflows w INDEXED BY workflows_webhook_ended
+  LEFT JOIN webhook_deliveries d ON d.workflow_id = w.id AND d."trigger" = 'workflow'
+  WHERE w.webhook_url IS NOT NULL AND w.ended_at IS NOT NULL AND w.ended_at BETWEEN ? AND ? AND d.id IS NULL
+    AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.workflow_id = w.id AND j.store_status = 'pending') LIMIT ?`;
+
 /**
  * The cron's safety net for a Worker that stopped half-way: a finished job (or an ended
  * workflow) with a webhookUrl but no final delivery gets one, and a delivery whose message never arrived
@@ -89,11 +95,7 @@ export async function sweepDeliveries(env: Env, now: number): Promise<void> {
 
   // The same for a workflow: ended with a webhookUrl but no delivery (its end's scheduling, or
   // its last store's, crashed), once no step's copy is still running.
-  const missingWorkflows = await env.DB.prepare(
-    `SELECT w.id FROM workflows w INDEXED BY workflows_webhook_ended LEFT JOIN webhook_deliveries d ON d.workflow_id = w.id AND d."trigger" = 'workflow'
-     WHERE w.webhook_url IS NOT NULL AND w.ended_at IS NOT NULL AND w.ended_at BETWEEN ? AND ? AND d.id IS NULL
-       AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.workflow_id = w.id AND j.store_status = 'pending') LIMIT ?`,
-  )
+  const missingWorkflows = await env.DB.prepare(MISSING_WORKFLOW_DELIVERIES)
     .bind(now - missingLookbackMs, now - stalledAfterMs, sweepBatchSize)
     .all<{ id: string }>();
   const db = database(env.DB);

@@ -40,7 +40,7 @@ import { findWorkflowOfOrg, listWorkflows, stepJobs } from "../../db/workflows.t
 import { toHttpWorkflow } from "../../jobs/workflow-view.ts";
 import { WorkflowPage, WorkflowsPage } from "./workflows.tsx";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { decodeCursor, pageOf } from "../cursor.ts";
 import { AccountPage } from "./account.tsx";
 import { formText, viewer, type DashboardEnv } from "./context.ts";
 import { errorPage } from "./error.tsx";
@@ -53,6 +53,14 @@ import { UsagePage } from "./usage.tsx";
 import { settingsRoutes } from "./settings-routes.tsx";
 
 const PAGE_SIZE = 25;
+
+/** A list page's position from its `cursor` link; a link not made here is an error page that says where to start again. */
+function listPosition(cursor: string | undefined, what: string) {
+  const before = cursor ? decodeCursor(cursor) : undefined;
+  if (cursor && !before) throw new AppError("invalid_input", `That page link is not valid. Start again from the newest ${what}.`);
+  return before;
+}
+
 const MAX_FORM_BYTES = 16 * 1024;
 
 // The jobs page's filters, read leniently (a bad filter is dropped and the page still
@@ -138,8 +146,7 @@ dashboardRoutes.route("/", settingsRoutes);
 dashboardRoutes.get("/jobs", async (c) => {
   const query = jobsQuery.parse(c.req.query());
   const type = query.type ? canonicalJobType(query.type) : undefined;
-  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-  if (query.cursor && !before) throw new AppError("invalid_input", "That page link is not valid. Start again from the newest jobs.");
+  const before = listPosition(query.cursor, "jobs");
   const rows = await listJobs(database(c.env.DB), {
     orgId: c.get("org").id,
     mode: query.mode,
@@ -148,15 +155,14 @@ dashboardRoutes.get("/jobs", async (c) => {
     limit: PAGE_SIZE,
     before,
   });
-  const page = rows.slice(0, PAGE_SIZE);
-  const last = page.at(-1);
+  const page = await pageOf(rows, PAGE_SIZE, (row) => row);
   return c.html(
     <JobsPage
       nonce={c.get("nonce")}
       viewer={viewer(c)}
-      rows={page}
+      rows={page.data}
       filters={{ status: query.status, type: type && query.type, mode: query.mode }}
-      nextCursor={rows.length > PAGE_SIZE && last ? encodeCursor(last) : null}
+      nextCursor={page.nextCursor}
       isFirstPage={!before}
     />,
   );
@@ -207,17 +213,12 @@ dashboardRoutes.post("/jobs/:id/cancel", async (c) => {
 // Workflows (workflows.tsx).
 dashboardRoutes.get("/workflows", async (c) => {
   const query = jobsQuery.parse(c.req.query());
-  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-  if (query.cursor && !before) throw new AppError("invalid_input", "That page link is not valid. Start again from the newest workflows.");
+  const before = listPosition(query.cursor, "workflows");
   const db = database(c.env.DB);
   const rows = await listWorkflows(db, { orgId: c.get("org").id, mode: query.mode, limit: PAGE_SIZE, before });
-  const page = rows.slice(0, PAGE_SIZE);
-  const last = page.at(-1);
   const options = viewOptions(c);
-  const views = await Promise.all(page.map(async (row) => ({ row, view: await toHttpWorkflow(row, await stepJobs(db, row.id), options) })));
-  return c.html(
-    <WorkflowsPage nonce={c.get("nonce")} viewer={viewer(c)} rows={views} mode={query.mode} nextCursor={rows.length > PAGE_SIZE && last ? encodeCursor(last) : null} isFirstPage={!before} />,
-  );
+  const page = await pageOf(rows, PAGE_SIZE, async (row) => ({ row, view: await toHttpWorkflow(row, await stepJobs(db, row.id), options) }));
+  return c.html(<WorkflowsPage nonce={c.get("nonce")} viewer={viewer(c)} rows={page.data} mode={query.mode} nextCursor={page.nextCursor} isFirstPage={!before} />);
 });
 
 dashboardRoutes.get("/workflows/:id", async (c) => {

@@ -213,6 +213,20 @@ export function Time(props: { ms: number | null | undefined; empty?: string }) {
   return <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time>;
 }
 
+/** A list's links to its first page (unless on it) and the next older one (when there is one); `what` is the list's noun, such as "jobs". */
+export function Pager(props: { what: string; first?: string; next?: string }) {
+  return (
+    <nav class="pager" aria-label="Pages">
+      {props.first && <a href={props.first}>Newest {props.what}</a>}
+      {props.next && (
+        <a href={props.next} rel="next">
+          Older {props.what} →
+        </a>
+      )}
+    </nav>
+  );
+}
+
 export function StatusBadge(props: { status: string }) {
   return <span class={`badge s-${props.status}`}>{props.status}</span>;
 }

@@ -5,7 +5,7 @@
 import type { HttpWorkflow } from "../../contract/workflow.ts";
 import type { WorkflowRow } from "../../db/schema.ts";
 import { outputsOf } from "./job.tsx";
-import { CsrfField, EmptyRow, Id, Layout, Notice, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
+import { CsrfField, EmptyRow, Id, Layout, Notice, Pager, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
 
 export function WorkflowsPage(props: { nonce: string; viewer: Viewer; rows: { row: WorkflowRow; view: HttpWorkflow }[]; mode?: string; nextCursor: string | null; isFirstPage: boolean }) {
   const query = (cursor?: string) => {
@@ -44,14 +44,7 @@ export function WorkflowsPage(props: { nonce: string; viewer: Viewer; rows: { ro
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages">
-        {!props.isFirstPage && <a href={query()}>Newest workflows</a>}
-        {props.nextCursor && (
-          <a href={query(props.nextCursor)} rel="next">
-            Older workflows →
-          </a>
-        )}
-      </nav>
+      <Pager what="workflows" first={props.isFirstPage ? undefined : query()} next={props.nextCursor ? query(props.nextCursor) : undefined} />
     </Layout>
   );
 }

@@ -147,8 +147,8 @@ export async function consumeDeadStore(batch: MessageBatch<StoreMessage>, env: E
 
 /**
  * The cron's safety net for a store message lost (a send that failed after the job
- * completed, a crash): a pending store with no attempt recorded for longer than the longest
- * retry delay gets a new message. A message only late makes two attempts at once at worst;
+ * completed, or after a workflow's end, a crash): a pending store with no attempt recorded
+ * for longer than the longest retry delay, since it began, gets a new message. A message only late makes two attempts at once at worst;
  * both copy the same bytes to the same keys and the row updates are guarded.
  */
 export async function sweepStores(env: Env, now: number, tunables: Tunables = tunablesFor(env)): Promise<number> {
@@ -157,9 +157,11 @@ export async function sweepStores(env: Env, now: number, tunables: Tunables = tu
     `SELECT j.id FROM jobs j INDEXED BY jobs_store_pending
      WHERE j.store_status = 'pending' AND j.completed_at < ?
        AND NOT EXISTS (SELECT 1 FROM store_objects s WHERE s.job_id = j.id AND s.updated_at >= ?)
+       -- a workflow's step began its store when the workflow ended, not when the step completed
+       AND (j.workflow_id IS NULL OR EXISTS (SELECT 1 FROM workflows w WHERE w.id = j.workflow_id AND w.ended_at < ?))
      LIMIT ?`,
   )
-    .bind(now - stalledAfterMs, now - stalledAfterMs, sweepBatchSize)
+    .bind(now - stalledAfterMs, now - stalledAfterMs, now - stalledAfterMs, sweepBatchSize)
     .all<{ id: string }>();
   for (const { id } of stalled.results) {
     log("warn", "store had no attempt for a while; sending it again", { job: id });

@@ -6,7 +6,7 @@ import { jobMetadata } from "./metadata.ts";
 import { JOB_TYPE_HTTP_NAMES, JOB_TYPES } from "./names.ts";
 import { errors, headerRef, json, ok } from "./openapi-paths.ts";
 import { componentPrefix, schemaRef, type JsonSchema } from "./openapi-schemas.ts";
-import { createdWorkflow, httpTemplate, httpWorkflow, listPageQuery, WORKFLOW_LIMITS } from "./workflow.ts";
+import { createdWorkflow, httpTemplate, httpWorkflow, listPageQuery, WORKFLOW_LIMITS, workflowStoreBody } from "./workflow.ts";
 
 const out = (schema: z.ZodType): JsonSchema => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" }) as JsonSchema;
@@ -44,7 +44,7 @@ export function workflowPaths(): Record<string, Record<string, JsonSchema>> {
         operationId: "createWorkflow",
         tags: ["workflows"],
         summary: "Create a workflow: one input, named steps, each a job",
-        description: `\`url\` (or \`input\`) and \`steps\`, or \`template\` with \`overrides\`. A step reads the workflow's input, or with \`use\` the output of another step, and starts when that step completes. At most ${WORKFLOW_LIMITS.maxSteps} steps, each counted against the plan's hourly quota as a job: all are admitted or none (429). A failed or cancelled step fails the workflow and cancels every step not ended. At most 64 KiB.`,
+        description: `\`url\` (or \`input\`) and \`steps\`, or \`template\` with \`overrides\`. A step reads the workflow's input, or with \`use\` the output of another step, and starts when that step completes. At most ${WORKFLOW_LIMITS.maxSteps} steps, each counted against the plan's hourly quota as a job: all are admitted or none (429). A failed or cancelled step fails the workflow and cancels every step not ended. With \`store\`, once the workflow completed the steps' outputs are copied to one of your destinations, and the webhook waits for the copies. At most 64 KiB.`,
         parameters: [idempotencyKey],
         requestBody: { required: true, content: json(schemaRef("CreateWorkflowRequest"), example) },
         responses: {
@@ -193,6 +193,7 @@ export function workflowSchemas(): Record<string, JsonSchema> {
         overrides: { type: "object", description: "Step name → params merged over that template step's params.", additionalProperties: { type: "object" } },
         webhookUrl: { type: "string", description: "Receives one signed POST when the workflow ends (`workflow.completed`, `workflow.failed`, `workflow.cancelled`)." },
         metadata: out(jobMetadata),
+        store: out(workflowStoreBody),
       },
       additionalProperties: false,
     },
@@ -233,7 +234,8 @@ export function workflowSchemas(): Record<string, JsonSchema> {
 export const workflowWebhook = {
   operationId: "workflowEndedWebhook",
   summary: "A workflow ended (every step ended)",
-  description: "POSTed once to the workflow's `webhookUrl`, signed and retried as a job's (the same headers). Its steps send no webhook of their own.",
+  description:
+    "POSTed once to the workflow's `webhookUrl`, signed and retried as a job's (the same headers). Its steps send no webhook of their own. A workflow completed with `store` is reported once every step's copy ended: `store.status` and each step's `store.objects` say where each output is.",
   requestBody: { required: true, content: json(schemaRef("WorkflowWebhook")) },
   responses: { "2XX": { description: "Received; the delivery succeeded." }, "410": { description: "Gone: stop this delivery without retrying." } },
 };

@@ -4,7 +4,8 @@
 // and the workflow as the API shows it.
 import { z } from "zod";
 import { httpUrl, mediaUrl } from "./common.ts";
-import { toIssues, type FieldIssue, type ParseResult } from "./create-job.ts";
+import { jobStore, toIssues, type FieldIssue, type ParseResult } from "./create-job.ts";
+import { STORE_STATUSES } from "./enums.ts";
 import { httpJob, JOB_STATUSES, type HttpJob, type JobStatus } from "./job.ts";
 import { jobMetadata, type JobMetadata } from "./metadata.ts";
 import { canonicalJobType, HTTP_JOB_TYPES, JOB_TYPES, jobTypes, type JobParams, type JobType } from "./registry.ts";
@@ -227,6 +228,47 @@ export function stepJobParams(step: WorkflowStep, url: string): JobParams {
   return { ...(checked as object), url } as JobParams;
 }
 
+/**
+ * A workflow's `store`: a job's (destination, prefix) and the steps whose outputs are copied,
+ * every step when absent. The copy starts once the workflow completed; each step's outputs
+ * go under `<prefix><step>/` (docs/workflows.md: store).
+ */
+export const workflowStoreBody = jobStore
+  .extend({
+    prefix: jobStore.shape.prefix.describe("Prepended to each stored step's outputs, which go under `<prefix><step>/`, such as `orders/42/`."),
+    steps: z
+      .array(z.string())
+      .min(1)
+      .max(WORKFLOW_LIMITS.maxSteps)
+      .optional()
+      .describe("The steps whose outputs are copied; every step when absent (such as only the final renditions, not an intermediate clip)."),
+  })
+  .describe("Copies the steps' outputs to the organization's own bucket once the workflow completed: each under `<prefix><step>/<output name>`.");
+
+/** A workflow's store as kept on its row: the steps resolved (every step when none were named). */
+export interface WorkflowStore {
+  destination: string;
+  prefix: string;
+  steps: string[];
+}
+
+/** The store's steps named in `store.steps` that are not steps of the workflow, as issues. */
+export function storeStepIssues(store: { steps?: string[] } | undefined, steps: WorkflowSteps): FieldIssue[] {
+  return (store?.steps ?? []).flatMap((name, i) =>
+    Object.hasOwn(steps, name) ? [] : [{ path: `store.steps[${i}]`, message: `no step named ${JSON.stringify(name)}; expected one of ${Object.keys(steps).join(", ")}` }],
+  );
+}
+
+/** The store kept on the workflow's row: every step when the request named none, each named once. */
+export function resolveStore(store: z.infer<typeof workflowStoreBody>, steps: WorkflowSteps): WorkflowStore {
+  return { destination: store.destination, prefix: store.prefix ?? "", steps: store.steps ? [...new Set(store.steps)] : Object.keys(steps) };
+}
+
+/** The prefix of one step's outputs in the destination: the workflow's prefix, then the step's name. */
+export function stepStorePrefix(store: Pick<WorkflowStore, "prefix">, step: string): string {
+  return `${store.prefix}${step}/`;
+}
+
 const overridesBody = z.record(z.string(), z.record(z.string(), z.unknown()));
 
 const envelope = z.strictObject({
@@ -237,6 +279,7 @@ const envelope = z.strictObject({
   overrides: overridesBody.optional(),
   webhookUrl: httpUrl.optional(),
   metadata: jobMetadata.optional(),
+  store: workflowStoreBody.optional(),
 });
 
 export interface CreateWorkflowRequest {
@@ -250,6 +293,8 @@ export interface CreateWorkflowRequest {
   overrides?: Record<string, Record<string, unknown>>;
   webhookUrl?: string;
   metadata?: JobMetadata;
+  /** As given; its steps are checked against the steps once known (`storeStepIssues`). */
+  store?: z.infer<typeof workflowStoreBody>;
 }
 
 /**
@@ -261,7 +306,8 @@ export function parseCreateWorkflow(body: unknown): ParseResult<CreateWorkflowRe
   if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, issues: [{ path: "(body)", message: "must be a JSON object" }] };
   const head = envelope.safeParse(body);
   if (!head.success) return { ok: false, issues: toIssues(head.error, (p) => p) };
-  const { url, input, steps, template, overrides, webhookUrl, metadata } = head.data;
+  const { url, input, steps, template, overrides, webhookUrl, metadata, store } = head.data;
+  const extras = { ...(webhookUrl ? { webhookUrl } : {}), ...(metadata ? { metadata } : {}), ...(store ? { store } : {}) };
   if (url !== undefined && input !== undefined) return { ok: false, issues: [{ path: "input", message: "send either url or input, not both" }] };
   const inputField = input !== undefined ? "input" : "url";
   const media = mediaUrl.safeParse(input ?? url);
@@ -270,13 +316,15 @@ export function parseCreateWorkflow(body: unknown): ParseResult<CreateWorkflowRe
   }
   if (template !== undefined) {
     if (steps !== undefined) return { ok: false, issues: [{ path: "steps", message: "send either steps or a template, not both" }] };
-    return { ok: true, value: { url: media.data, inputField, template, ...(overrides ? { overrides } : {}), ...(webhookUrl ? { webhookUrl } : {}), ...(metadata ? { metadata } : {}) } };
+    return { ok: true, value: { url: media.data, inputField, template, ...(overrides ? { overrides } : {}), ...extras } };
   }
   if (overrides !== undefined) return { ok: false, issues: [{ path: "overrides", message: "overrides apply to a template's steps; send template too" }] };
   if (steps === undefined) return { ok: false, issues: [{ path: "steps", message: "required: the named steps, or a template" }] };
   const parsed = parseSteps(steps, "steps", media.data);
   if (!parsed.ok) return parsed;
-  return { ok: true, value: { url: media.data, inputField, steps: parsed.value, ...(webhookUrl ? { webhookUrl } : {}), ...(metadata ? { metadata } : {}) } };
+  const storeIssues = storeStepIssues(store, parsed.value);
+  if (storeIssues.length) return { ok: false, issues: storeIssues };
+  return { ok: true, value: { url: media.data, inputField, steps: parsed.value, ...extras } };
 }
 
 /** A template's steps with `overrides` merged over their params, checked again (paths under `overrides` for an unknown step, `steps` otherwise). */
@@ -324,6 +372,26 @@ export const workflowError = z.object({
   message: z.string(),
 });
 
+export const workflowStoreView = z
+  .object({
+    destination: z.string(),
+    prefix: z.string(),
+    steps: z.array(z.string()).describe("The steps whose outputs are copied; each step's own `store` lists its outputs' keys and statuses."),
+    status: z
+      .enum(STORE_STATUSES)
+      .nullable()
+      .describe("null until the workflow completed (and for good when it failed or was cancelled: nothing is copied then); pending while a step's copy runs; stored once every output is; failed when a step's copy finally failed."),
+  })
+  .describe("Where the steps' outputs are copied (docs/workflows.md: store).");
+export type WorkflowStoreView = z.infer<typeof workflowStoreView>;
+
+/** The workflow's store status from its stored steps' (each a job's store_status). */
+export function workflowStoreStatus(steps: { storeStatus: (typeof STORE_STATUSES)[number] | null }[]): WorkflowStoreView["status"] {
+  if (steps.some((s) => s.storeStatus === "pending")) return "pending";
+  if (steps.some((s) => s.storeStatus === "failed")) return "failed";
+  return steps.length > 0 && steps.every((s) => s.storeStatus === "stored") ? "stored" : null;
+}
+
 export const httpWorkflow = z.object({
   id: z.string(),
   status: z.enum(WORKFLOW_STATUSES).describe("queued until a step starts; processing; completed when every step completed; failed when a step failed (the others are cancelled); cancelled."),
@@ -335,6 +403,8 @@ export const httpWorkflow = z.object({
   endedAt: z.string().optional(),
   error: workflowError.optional(),
   metadata: jobMetadata,
+  /** Present when the workflow was created with `store`. */
+  store: workflowStoreView.optional(),
   steps: z.record(z.string(), httpWorkflowStep),
 });
 export type HttpWorkflow = z.infer<typeof httpWorkflow>;

@@ -152,7 +152,8 @@ export async function completeJob(db: Db, id: string, attempt: number, result: u
       leaseExpiresAt: null,
       // A job with a destination completes with its store pending, in the same update, so
       // retention and the webhook sweep never see it completed without it (docs/destinations.md).
-      storeStatus: sql`CASE WHEN ${jobs.storeDestinationId} IS NOT NULL THEN 'pending' END`,
+      // A workflow's step waits for the workflow to complete (endWorkflow in db/workflows.ts).
+      storeStatus: sql`CASE WHEN ${jobs.storeDestinationId} IS NOT NULL AND ${jobs.workflowId} IS NULL THEN 'pending' END`,
       ...timingColumns(timings),
     })
     .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { MODES, PLANS, STORE_STATUSES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TRIGGERS } from "../contract/enums.ts";
 import { JOB_STATUSES } from "../contract/job.ts";
+import type { WorkflowStore } from "../contract/workflow.ts";
 
 export type { Mode, Plan } from "../contract/enums.ts";
 
@@ -305,11 +306,21 @@ export const workflows = sqliteTable(
     createdAt: integer("created_at").notNull(),
     /** Set once every step has ended: the workflow's end (its webhook is scheduled by whoever set it). */
     endedAt: integer("ended_at"),
+    /**
+     * Where the steps' outputs are copied once the workflow completed (docs/workflows.md: store):
+     * the destination, the prefix and the steps whose outputs go; null without one. Each of
+     * those steps' jobs carries its own store (jobs.store_*, prefix `<prefix><step>/`).
+     */
+    store: text("store", { mode: "json" }).$type<WorkflowStore>(),
   },
   (t) => [
     index("workflows_org_created").on(t.orgId, t.mode, t.createdAt, t.id),
     // The sweep's repair walks the workflows not ended, by age (runner/workflow.ts).
     index("workflows_open").on(t.createdAt, t.id).where(sql`"ended_at" IS NULL`),
+    // The cron's walks (docs/operations.md): rows by age for retention; ended workflows with a
+    // webhook, by end, for the webhook sweep's repair.
+    index("workflows_created").on(t.createdAt),
+    index("workflows_webhook_ended").on(t.endedAt).where(sql`"webhook_url" IS NOT NULL AND "ended_at" IS NOT NULL`),
   ],
 );
 

@@ -1,6 +1,6 @@
 // Workflow and template rows, and a workflow's state changes: each a guarded update that says
 // whether it took effect (docs/workflows.md). A workflow's steps are job rows (jobs.workflow_id).
-import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { jobMetadata, jobs, templates, workflows, type JobRow, type Mode, type TemplateRow, type WorkflowRow } from "./schema.ts";
 
@@ -71,20 +71,48 @@ export async function decideOutcome(
   return rows.length > 0;
 }
 
-/** Ends the workflow once no step of it is queued or processing; the row if this call ended it. */
-export async function endWorkflow(db: Db, id: string, now: number): Promise<WorkflowRow | undefined> {
+/**
+ * Ends the workflow once no step of it is queued or processing, and, when it completed (no
+ * outcome decided, every step completed), sets the store of each step that has one pending,
+ * in the same transaction: nothing sees the workflow completed with its copy not begun. A
+ * step that failed before its outcome was decided (its advance still to come) holds the end
+ * back, so the workflow never ends completed with a failed step. The workflow row if this
+ * call ended it, with the steps whose store it set pending.
+ */
+export async function endWorkflow(db: Db, id: string, now: number): Promise<{ workflow: WorkflowRow; stores: JobRow[] } | undefined> {
+  const noneRunning = sql`NOT EXISTS (SELECT 1 FROM ${jobs} WHERE ${jobs.workflowId} = ${id} AND ${jobs.status} IN ('queued', 'processing'))`;
+  const allCompleted = sql`NOT EXISTS (SELECT 1 FROM ${jobs} WHERE ${jobs.workflowId} = ${id} AND ${jobs.status} != 'completed')`;
+  const [stores, ended] = await db.batch([
+    db
+      .update(jobs)
+      .set({ storeStatus: "pending" })
+      .where(
+        and(
+          eq(jobs.workflowId, id),
+          isNotNull(jobs.storeDestinationId),
+          isNull(jobs.storeStatus),
+          allCompleted,
+          sql`EXISTS (SELECT 1 FROM ${workflows} WHERE ${workflows.id} = ${id} AND ${workflows.endedAt} IS NULL AND ${workflows.outcome} IS NULL)`,
+        ),
+      )
+      .returning(),
+    db
+      .update(workflows)
+      .set({ endedAt: now })
+      .where(and(eq(workflows.id, id), isNull(workflows.endedAt), noneRunning, or(isNotNull(workflows.outcome), allCompleted)))
+      .returning(),
+  ]);
+  return ended[0] ? { workflow: ended[0], stores } : undefined;
+}
+
+/** Whether a step of the workflow still has its store pending (its webhook waits for none). */
+export async function hasPendingStore(db: Db, workflowId: string): Promise<boolean> {
   const rows = await db
-    .update(workflows)
-    .set({ endedAt: now })
-    .where(
-      and(
-        eq(workflows.id, id),
-        isNull(workflows.endedAt),
-        sql`NOT EXISTS (SELECT 1 FROM ${jobs} WHERE ${jobs.workflowId} = ${id} AND ${jobs.status} IN ('queued', 'processing'))`,
-      ),
-    )
-    .returning();
-  return rows[0];
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.workflowId, workflowId), eq(jobs.storeStatus, "pending")))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** Workflows not ended, created before `before`, oldest first: a page of `limit` after `after` (workflows_open). */

@@ -2,7 +2,8 @@
 // finishJob sends one message on the store queue; the consumer copies every output not yet
 // stored to the destination, recording each in store_objects, and retries on the backoff
 // schedule. When every output is stored, or the last attempt failed, the job's store ends
-// and its final webhook is scheduled then, so it says where the files are.
+// and its final webhook is scheduled then, so it says where the files are. A workflow's step
+// starts its store when the workflow completed, and the workflow's webhook waits for them all.
 import { database } from "../db/client.ts";
 import { endJobStore, failPendingObjects, findDestinationById, markObjectAttemptFailed, markObjectStored, recordStoreObjects, storeObjectsOf } from "../db/destinations.ts";
 import { findJob } from "../db/jobs.ts";
@@ -10,7 +11,8 @@ import type { JobRow, StoreObjectRow } from "../db/schema.ts";
 import { outputKey, outputsPrefix } from "../files/r2-keys.ts";
 import { log } from "../lib/log.ts";
 import { tunablesFor, type Tunables } from "../lib/tunables.ts";
-import { scheduleFinalDelivery } from "../webhooks/schedule.ts";
+import { findWorkflow, hasPendingStore, stepJobs } from "../db/workflows.ts";
+import { scheduleFinalDelivery, scheduleWorkflowDelivery } from "../webhooks/schedule.ts";
 import { openBucket } from "./bucket.ts";
 import { copyObject } from "./copy.ts";
 
@@ -83,9 +85,24 @@ export async function endStore(env: Env, jobId: string, outcome: { stored: true 
   if (!job) return;
   log(outcome.stored ? "info" : "warn", outcome.stored ? "store ended" : "store failed", {
     job: jobId,
+    ...(job.workflowId ? { workflow: job.workflowId } : {}),
     ...(outcome.stored ? {} : { error: outcome.error }),
   });
-  await scheduleFinalDelivery(env, job, now);
+  if (job.workflowId) await reportWorkflowStored(env, job.workflowId, now);
+  else await scheduleFinalDelivery(env, job, now);
+}
+
+/**
+ * A workflow's webhook waits for every step's copy: scheduled by whichever step's store ended
+ * last (read after its own end: of two ending together, one at least sees none pending; the
+ * delivery is unique per workflow, so both scheduling it sends one).
+ */
+async function reportWorkflowStored(env: Env, workflowId: string, now: number): Promise<void> {
+  const db = database(env.DB);
+  if (await hasPendingStore(db, workflowId)) return;
+  const workflow = await findWorkflow(db, workflowId);
+  const first = workflow && (await stepJobs(db, workflowId))[0];
+  if (workflow && first) await scheduleWorkflowDelivery(env, workflow, first.id, now);
 }
 
 export interface StoreConsumeOptions {
@@ -130,8 +147,8 @@ export async function consumeDeadStore(batch: MessageBatch<StoreMessage>, env: E
 
 /**
  * The cron's safety net for a store message lost (a send that failed after the job
- * completed, a crash): a pending store with no attempt recorded for longer than the longest
- * retry delay gets a new message. A message only late makes two attempts at once at worst;
+ * completed, or after a workflow's end, a crash): a pending store with no attempt recorded
+ * for longer than the longest retry delay, since it began, gets a new message. A message only late makes two attempts at once at worst;
  * both copy the same bytes to the same keys and the row updates are guarded.
  */
 export async function sweepStores(env: Env, now: number, tunables: Tunables = tunablesFor(env)): Promise<number> {
@@ -140,9 +157,11 @@ export async function sweepStores(env: Env, now: number, tunables: Tunables = tu
     `SELECT j.id FROM jobs j INDEXED BY jobs_store_pending
      WHERE j.store_status = 'pending' AND j.completed_at < ?
        AND NOT EXISTS (SELECT 1 FROM store_objects s WHERE s.job_id = j.id AND s.updated_at >= ?)
+       -- a workflow's step began its store when the workflow ended, not when the step completed
+       AND (j.workflow_id IS NULL OR EXISTS (SELECT 1 FROM workflows w WHERE w.id = j.workflow_id AND w.ended_at < ?))
      LIMIT ?`,
   )
-    .bind(now - stalledAfterMs, now - stalledAfterMs, sweepBatchSize)
+    .bind(now - stalledAfterMs, now - stalledAfterMs, now - stalledAfterMs, sweepBatchSize)
     .all<{ id: string }>();
   for (const { id } of stalled.results) {
     log("warn", "store had no attempt for a while; sending it again", { job: id });

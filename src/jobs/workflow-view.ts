@@ -1,6 +1,7 @@
 // A workflow as the HTTP API shows it (docs/workflows.md): its status from its steps', each
-// step its job's view (src/jobs/view.ts, signed links) with its place in the workflow.
-import { workflowProgress, workflowStatus, type HttpWorkflow, type HttpWorkflowStep, type WorkflowSteps } from "../contract/workflow.ts";
+// step its job's view (src/jobs/view.ts, signed links, its outputs' copies) with its place in
+// the workflow, and the workflow's store with its status from its steps'.
+import { workflowProgress, workflowStatus, workflowStoreStatus, type HttpWorkflow, type HttpWorkflowStep, type WorkflowSteps } from "../contract/workflow.ts";
 import type { JobRow, WorkflowRow } from "../db/schema.ts";
 import { iso } from "../lib/crypto.ts";
 import { toHttpJob, type ViewOptions } from "./view.ts";
@@ -27,6 +28,16 @@ export async function toHttpWorkflow(row: WorkflowRow, stepRows: JobRow[], optio
     ...(ended ? { endedAt: iso(row.endedAt) } : {}),
     ...(row.outcome === "failed" && row.errorStep ? { error: { step: row.errorStep, code: row.errorCode ?? "processing_failed", message: row.errorMessage ?? "" } } : {}),
     metadata: row.metadata ?? {},
+    ...(row.store
+      ? {
+          store: {
+            destination: row.store.destination,
+            prefix: row.store.prefix,
+            steps: row.store.steps,
+            status: workflowStoreStatus(stepRows.filter((job) => row.store!.steps.includes(job.workflowStep!))),
+          },
+        }
+      : {}),
     steps,
   };
 }

@@ -1,4 +1,4 @@
-// Retention (cron): outputs leave R2, then job rows leave D1, after a period that depends
+// Retention (cron): outputs leave R2, then workflow and job rows leave D1, after a period that depends
 // on the organization's plan (limits/retention.ts); expired dashboard sessions go too.
 // Built for tables of millions of rows (docs/operations.md: retention):
 // - each query walks an index that holds only what is due (jobs_outputs_due: completed jobs
@@ -11,7 +11,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { deleteInBatches, type CleanupLimits } from "../db/cleanup.ts";
 import type { Db } from "../db/client.ts";
-import { sessions, type Plan } from "../db/schema.ts";
+import { sessions, workflows, type Plan } from "../db/schema.ts";
 import { FINAL_STATUSES } from "../contract/job.ts";
 import { outputKey, outputsPrefix } from "../files/r2-keys.ts";
 import { deletePrefix } from "../files/r2-prefix.ts";
@@ -39,6 +39,7 @@ export function retentionConfig(raw: string | undefined): Record<Plan, Retention
 export interface RetentionReport {
   outputsDeleted: number;
   jobsDeleted: number;
+  workflowsDeleted: number;
   sessionsDeleted: number;
 }
 
@@ -75,11 +76,19 @@ export function dueJobsQuery(config: Record<Plan, Retention>, now: number, limit
     ORDER BY j.created_at LIMIT ${limit}`;
 }
 
+/** Ended workflows whose rows are due (by their organization's jobsDays), none of whose steps is still copying: a range of workflows_created. */
+export function dueWorkflowsWhere(config: Record<Plan, Retention>, now: number): SQL {
+  const { latest, byPlan } = cutoffs(config, "jobsDays", now);
+  return sql`${workflows.createdAt} < ${latest} AND ${workflows.endedAt} IS NOT NULL
+    AND ${workflows.createdAt} < (SELECT ${byPlan} FROM organizations o WHERE o.id = ${workflows.orgId})
+    AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.workflow_id = ${workflows.id} AND j.store_status = 'pending')`;
+}
+
 const inList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
 export async function applyRetention(db: Db, bucket: R2Bucket, config: Record<Plan, Retention>, now: number, limits: CleanupLimits = TUNABLES.cleanup): Promise<RetentionReport> {
   const { batchSize, maxBatchesPerRun } = limits;
-  const report: RetentionReport = { outputsDeleted: 0, jobsDeleted: 0, sessionsDeleted: 0 };
+  const report: RetentionReport = { outputsDeleted: 0, jobsDeleted: 0, workflowsDeleted: 0, sessionsDeleted: 0 };
   for (let batch = 0; batch < maxBatchesPerRun; batch++) {
     const due = await db.all<{ id: string; result: string | null }>(dueOutputsQuery(config, now, batchSize));
     if (!due.length) break;
@@ -89,6 +98,10 @@ export async function applyRetention(db: Db, bucket: R2Bucket, config: Record<Pl
     report.outputsDeleted += due.length;
     if (due.length < batchSize) break;
   }
+
+  // A workflow's row goes when its step jobs do (created with it, so due with it): before
+  // them, so no workflow is shown with steps missing; its steps then go as jobs, below.
+  report.workflowsDeleted = await deleteInBatches(db, workflows, dueWorkflowsWhere(config, now), limits);
 
   for (let batch = 0; batch < maxBatchesPerRun; batch++) {
     const due = await db.all<{ id: string; status: string; result: string | null; outputs_deleted_at: number | null }>(dueJobsQuery(config, now, batchSize));
@@ -106,7 +119,7 @@ export async function applyRetention(db: Db, bucket: R2Bucket, config: Record<Pl
   }
 
   report.sessionsDeleted = await deleteInBatches(db, sessions, sql`${sessions.expiresAt} < ${now}`, limits);
-  if (report.outputsDeleted || report.jobsDeleted || report.sessionsDeleted) log("info", "retention", { ...report });
+  if (report.outputsDeleted || report.jobsDeleted || report.workflowsDeleted || report.sessionsDeleted) log("info", "retention", { ...report });
   return report;
 }
 

@@ -85,10 +85,7 @@ export function createJobValidation() {
     const planLimitIssues = planIssues(request.type, request.params, plan).map(({ path, message }) => ({ path: [within, ...path].join("."), message }));
     if (planLimitIssues.length) throw invalidInput(summarize(planLimitIssues), planLimitIssues);
 
-    if (request.store && !(await findOrgDestination(database(c.env.DB), c.get("org").id, request.store.destination))) {
-      const message = `no destination ${JSON.stringify(request.store.destination)} in this organization (GET /v1/destinations lists them)`;
-      throw invalidInput(`store.destination: ${message}`, [{ path: "store.destination", message }]);
-    }
+    if (request.store) await checkStoreDestination(c.env, c.get("org").id, request.store.destination);
 
     if (upload) {
       const who = { orgId: c.get("org").id, mode: c.get("mode") };
@@ -98,4 +95,11 @@ export function createJobValidation() {
     c.req.addValidatedData("json", { ...request, params: withPlanDefaults(request.type, request.params, plan) });
     await next();
   });
+}
+
+/** A job's or workflow's `store.destination` must be one of the organization's destinations: a 400 naming it otherwise. */
+export async function checkStoreDestination(env: Env, orgId: string, destination: string): Promise<void> {
+  if (await findOrgDestination(database(env.DB), orgId, destination)) return;
+  const message = `no destination ${JSON.stringify(destination)} in this organization (GET /v1/destinations lists them)`;
+  throw invalidInput(`store.destination: ${message}`, [{ path: "store.destination", message }]);
 }

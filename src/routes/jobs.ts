@@ -1,28 +1,25 @@
 // /v1/jobs: create (either dialect), retrieve, list, cancel, delete.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { streamSSE } from "hono/streaming";
 import { FINAL_STATUSES } from "../contract/job.ts";
 import { listJobsQuery, nestQuery, queryPath } from "../contract/list-jobs.ts";
 import { canonicalJobType, httpJobType } from "../contract/names.ts";
 import { database } from "../db/client.ts";
 import { deleteJobRow, findOrgJob, insertJob, listJobs } from "../db/jobs.ts";
-import { isKeyActive } from "../db/orgs.ts";
 import { toHttpJob, viewOptions } from "../jobs/view.ts";
-import { AppError, errorBody, invalidInput, notFound } from "../lib/errors.ts";
+import { AppError, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
-import { tunablesFor } from "../lib/tunables.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { iso, newId } from "../lib/crypto.ts";
 import { deleteOutputs } from "../ops/retention.ts";
 import { finishJob } from "../runner/finish.ts";
 import { enqueueJob } from "../runner/queue.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { pageOf, pagePosition } from "./cursor.ts";
 import { createJobValidation } from "./create-job-validation.ts";
 import { idempotency } from "./idempotency.ts";
 import { zodValidator } from "./validation.ts";
-import { holdUntilFinal, keyWatch, preferredWaitS } from "./wait.ts";
+import { readPreferringWait, streamUntilFinal } from "./wait.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -94,8 +91,7 @@ export const jobsRoutes = new Hono<AppEnv>()
   .get("/", zodValidator("query", listJobsQuery, { read: (c) => nestQuery(c.req.query()), paths: queryPath }), async (c) => {
     const { limit, cursor, status: asked, type, created, metadata } = c.req.valid("query");
     const status = asked === "pending" ? "queued" : asked;
-    const before = cursor === undefined ? undefined : decodeCursor(cursor);
-    if (cursor !== undefined && !before) throw invalidInput("cursor is not valid; pass nextCursor from a previous page", [{ path: "cursor", message: "not a cursor from this API" }]);
+    const before = pagePosition(cursor);
     const rows = await listJobs(database(c.env.DB), {
       orgId: c.get("org").id,
       mode: c.get("mode"),
@@ -107,65 +103,33 @@ export const jobsRoutes = new Hono<AppEnv>()
       limit,
       before,
     });
-    const page = rows.slice(0, limit);
-    const hasMore = rows.length > limit;
     const options = viewOptions(c);
-    const last = page.at(-1);
-    return c.json({
-      data: await Promise.all(page.map((row) => toHttpJob(row, options))),
-      nextCursor: hasMore && last ? encodeCursor(last) : null,
-      hasMore,
-    });
+    return c.json(await pageOf(rows, limit, (row) => toHttpJob(row, options)));
   })
   .get("/:id", async (c) => {
     const db = database(c.env.DB);
-    const read = () => findOrgJob(db, c.get("org").id, c.get("mode"), c.req.param("id"));
-    const waitS = preferredWaitS(c.req.header("prefer"));
-    let row;
-    if (waitS === undefined) row = await read();
-    else {
-      // Held, the request re-checks its key as it goes, and once more before it answers
-      // with the job (and its signed links): a key revoked meanwhile gets 401.
-      const wait = tunablesFor(c.env).wait;
-      const key = keyWatch(() => isKeyActive(db, c.get("apiKeyId")), wait.keyCheckMs);
-      row = await holdUntilFinal(read, { waitS, signal: c.req.raw.signal, beforeRead: key.due, timing: wait });
-      await key.now();
-    }
+    const row = await readPreferringWait(c, () => findOrgJob(db, c.get("org").id, c.get("mode"), c.req.param("id")));
     if (!row) throw notFound("job");
-    if (waitS !== undefined) {
-      c.header("preference-applied", `wait=${waitS}`);
-      c.header("vary", "Prefer");
-    }
     return c.json(await toHttpJob(row, viewOptions(c)));
   })
   .get("/:id/events", async (c) => {
+    // `progress` each time the status or progress changed, then `end` with the final job.
     const db = database(c.env.DB);
     const read = () => findOrgJob(db, c.get("org").id, c.get("mode"), c.req.param("id"));
     if (!(await read())) throw notFound("job");
-    const wait = tunablesFor(c.env).wait;
-    const key = keyWatch(() => isKeyActive(db, c.get("apiKeyId")), wait.keyCheckMs);
-    return streamSSE(c, async (stream) => {
-      let last = "";
-      const send = async (row: NonNullable<Awaited<ReturnType<typeof read>>>) => {
+    let last = "";
+    return streamUntilFinal(
+      c,
+      read,
+      async (row) => {
         const event = FINAL_STATUSES.includes(row.status) ? "end" : "progress";
         const seen = `${row.status}:${row.progress}`;
-        if (event === "progress" && seen === last) return;
-        // Nothing of the job goes out on a key revoked since the last check.
-        await key.now();
+        if (event === "progress" && seen === last) return [];
         last = seen;
-        await stream.writeSSE({ event, data: JSON.stringify(await toHttpJob(row, viewOptions(c))) });
-      };
-      try {
-        // Each connection lasts at most wait.maxS; an EventSource reconnects by itself (and a
-        // revoked key's reconnection gets 401).
-        await holdUntilFinal(read, { waitS: wait.maxS, signal: c.req.raw.signal, onRead: send, beforeRead: key.due, timing: wait });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        // The key was revoked: one last `error` event in the API's error shape, and the stream ends.
-        log("info", "event stream ended: its API key was revoked", { job: c.req.param("id"), key: c.get("apiKeyId") });
-        await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(error.code, error.message, error.details, c.get("requestId"))) });
-      }
-    });
+        return [{ event, data: await toHttpJob(row, viewOptions(c)) }];
+      },
+      { job: c.req.param("id") },
+    );
   })
   .post("/:id/cancel", async (c) => {
     const db = database(c.env.DB);

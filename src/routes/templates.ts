@@ -9,7 +9,7 @@ import { deleteTemplate, findOrgTemplate, insertTemplate, listTemplates, updateT
 import { iso, newId } from "../lib/crypto.ts";
 import { invalidInput, notFound } from "../lib/errors.ts";
 import { summarize } from "./create-job-validation.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { pageOf, pagePosition } from "./cursor.ts";
 import { refuseIssues, zodValidator } from "./validation.ts";
 import { jsonBody } from "./workflow-validation.ts";
 
@@ -50,13 +50,8 @@ export const templatesRoutes = new Hono<AppEnv>()
   })
   .get("/", zodValidator("query", listPageQuery), async (c) => {
     const { limit, cursor } = c.req.valid("query");
-    const before = cursor === undefined ? undefined : decodeCursor(cursor);
-    if (cursor !== undefined && !before) throw invalidInput("cursor is not valid; pass nextCursor from a previous page", [{ path: "cursor", message: "not a cursor from this API" }]);
-    const rows = await listTemplates(database(c.env.DB), { orgId: c.get("org").id, mode: c.get("mode"), limit, before });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > limit;
-    return c.json({ data: page.map(toHttpTemplate), nextCursor: hasMore && last ? encodeCursor(last) : null, hasMore });
+    const rows = await listTemplates(database(c.env.DB), { orgId: c.get("org").id, mode: c.get("mode"), limit, before: pagePosition(cursor) });
+    return c.json(await pageOf(rows, limit, toHttpTemplate));
   })
   .get("/:id", async (c) => {
     const row = await findOrgTemplate(database(c.env.DB), c.get("org").id, c.get("mode"), c.req.param("id"));

@@ -6,17 +6,17 @@ import { createMiddleware } from "hono/factory";
 import type { AuthVariables } from "../auth/api-key.ts";
 import type { JobParams } from "../contract/registry.ts";
 import { uploadRefId } from "../contract/uploads.ts";
-import { applyTemplate, parseCreateWorkflow, parseSteps, stepJobParams, type CreateWorkflowRequest, type WorkflowSteps } from "../contract/workflow.ts";
+import { applyTemplate, parseCreateWorkflow, parseSteps, resolveStore, stepJobParams, storeStepIssues, type CreateWorkflowRequest, type WorkflowSteps, type WorkflowStore } from "../contract/workflow.ts";
 import { database } from "../db/client.ts";
 import { findOrgTemplate } from "../db/workflows.ts";
 import { takeUpload } from "../files/uploads.ts";
 import { AppError, invalidInput } from "../lib/errors.ts";
 import { planIssues, withPlanDefaults } from "../limits/media-limits.ts";
 import { checkPublicUrl, DEFAULT_ALLOWED_PORTS } from "../net/url-rules.ts";
-import { isJsonMediaType, otherInputs, summarize, watermarkUrl } from "./create-job-validation.ts";
+import { checkStoreDestination, isJsonMediaType, otherInputs, summarize, watermarkUrl } from "./create-job-validation.ts";
 
 /** The create, validated: the steps resolved (a template's merged with overrides) with each step's params as its job will have them, url aside (plan defaults filled). */
-export type ValidWorkflow = Omit<CreateWorkflowRequest, "steps" | "overrides"> & { steps: WorkflowSteps };
+export type ValidWorkflow = Omit<CreateWorkflowRequest, "steps" | "overrides" | "store"> & { steps: WorkflowSteps; store?: WorkflowStore };
 
 /** The JSON body of a request, or a 415 / 400 (as for jobs). */
 export async function jsonBody(c: { req: { header(name: string): string | undefined; text(): Promise<string> } }): Promise<unknown> {
@@ -49,6 +49,8 @@ export function createWorkflowValidation() {
       const merged = stored.ok ? applyTemplate(stored.value, overrides, request.url) : stored;
       if (!merged.ok) throw invalidInput(summarize(merged.issues), merged.issues);
       steps = merged.value;
+      const storeIssues = storeStepIssues(request.store, steps);
+      if (storeIssues.length) throw invalidInput(summarize(storeIssues), storeIssues);
     }
 
     const upload = uploadRefId(request.url);
@@ -80,6 +82,7 @@ export function createWorkflowValidation() {
     });
     if (urlIssues.length) throw invalidInput(summarize(urlIssues), urlIssues);
     if (planLimitIssues.length) throw invalidInput(summarize(planLimitIssues), planLimitIssues);
+    if (request.store) await checkStoreDestination(c.env, org.id, request.store.destination);
 
     if (upload) {
       // Each type that reads the upload must take it (a PDF for compressVideo is refused here).
@@ -89,7 +92,8 @@ export function createWorkflowValidation() {
         if (!taken.ok) throw invalidInput(`${request.inputField}: ${taken.reason}`, [{ path: request.inputField, message: taken.reason }]);
       }
     }
-    c.req.addValidatedData("json", { ...request, steps: resolved });
+    const { store, ...rest } = request;
+    c.req.addValidatedData("json", { ...rest, steps: resolved, ...(store ? { store: resolveStore(store, resolved) } : {}) } satisfies ValidWorkflow);
     await next();
   });
 }

@@ -1,29 +1,26 @@
 // /v1/workflows: create (either dialect, or from a template), retrieve (Prefer: wait), list,
 // events, cancel, delete (docs/workflows.md). Each step is a job (routes/jobs.ts shows one).
 import { Hono } from "hono";
-import { streamSSE } from "hono/streaming";
 import { FINAL_STATUSES } from "../contract/job.ts";
 import { PRIORITY_DEFAULT } from "../contract/job.ts";
-import { listPageQuery, type HttpWorkflow } from "../contract/workflow.ts";
+import { listPageQuery, stepStorePrefix, type HttpWorkflow } from "../contract/workflow.ts";
 import { database } from "../db/client.ts";
-import { isKeyActive } from "../db/orgs.ts";
 import type { jobs } from "../db/schema.ts";
 import { deleteWorkflowRows, findOrgWorkflow, insertWorkflow, listWorkflows, stepJobs } from "../db/workflows.ts";
 import { viewOptions } from "../jobs/view.ts";
 import { toHttpWorkflow } from "../jobs/workflow-view.ts";
 import { iso, newId } from "../lib/crypto.ts";
-import { AppError, errorBody, invalidInput, notFound } from "../lib/errors.ts";
+import { AppError, notFound } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
-import { tunablesFor } from "../lib/tunables.ts";
 import { quotaExceeded, quotaHeaders } from "../limits/headers.ts";
 import { limiterFor } from "../limits/org-limiter.ts";
 import { deleteOutputs } from "../ops/retention.ts";
 import { cancelWorkflow, putStepInLine } from "../runner/workflow.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { pageOf, pagePosition } from "./cursor.ts";
 import { idempotency } from "./idempotency.ts";
 import { createBodyLimit } from "./jobs.ts";
 import { zodValidator } from "./validation.ts";
-import { holdUntilFinal, keyWatch, preferredWaitS } from "./wait.ts";
+import { readPreferringWait, streamUntilFinal, type StreamEvent } from "./wait.ts";
 import { createWorkflowValidation } from "./workflow-validation.ts";
 
 type AppEnv = { Bindings: Env };
@@ -49,8 +46,9 @@ export const workflowsRoutes = new Hono<AppEnv>()
       if (!verdict.ok) throw quotaExceeded(verdict, org.plan);
       // Steps reading the workflow's input are released (put in line) now; the others when
       // the step they use completes (runner/workflow.ts). Their params get the url then.
-      // A seam for later: a workflow-level `store` destination would be kept on the workflow
-      // row and copied onto each step job here, as jobs will carry it.
+      // A step whose outputs the workflow's `store` copies carries that store as a job does,
+      // under its own prefix; its copy starts only once the whole workflow completed.
+      const stored = new Set(request.store?.steps);
       const rows: (typeof jobs.$inferInsert)[] = names.map((name) => {
         const step = request.steps[name]!;
         const root = step.use === undefined;
@@ -69,6 +67,8 @@ export const workflowsRoutes = new Hono<AppEnv>()
           workflowId: id,
           workflowStep: name,
           releasedAt: root ? now : null,
+          storeDestinationId: request.store && stored.has(name) ? request.store.destination : null,
+          storePrefix: request.store && stored.has(name) ? stepStorePrefix(request.store, name) : null,
         };
       });
       try {
@@ -83,6 +83,7 @@ export const workflowsRoutes = new Hono<AppEnv>()
             templateId: request.template ?? null,
             webhookUrl: request.webhookUrl ?? null,
             metadata: request.metadata ?? null,
+            store: request.store ?? null,
             createdAt: now,
           },
           rows,
@@ -104,71 +105,40 @@ export const workflowsRoutes = new Hono<AppEnv>()
   )
   .get("/", zodValidator("query", listPageQuery), async (c) => {
     const { limit, cursor } = c.req.valid("query");
-    const before = cursor === undefined ? undefined : decodeCursor(cursor);
-    if (cursor !== undefined && !before) throw invalidInput("cursor is not valid; pass nextCursor from a previous page", [{ path: "cursor", message: "not a cursor from this API" }]);
     const db = database(c.env.DB);
-    const rows = await listWorkflows(db, { orgId: c.get("org").id, mode: c.get("mode"), limit, before });
-    const page = rows.slice(0, limit);
-    const hasMore = rows.length > limit;
+    const rows = await listWorkflows(db, { orgId: c.get("org").id, mode: c.get("mode"), limit, before: pagePosition(cursor) });
     const options = viewOptions(c);
-    const last = page.at(-1);
-    return c.json({
-      data: await Promise.all(page.map(async (row) => toHttpWorkflow(row, await stepJobs(db, row.id), options))),
-      nextCursor: hasMore && last ? encodeCursor(last) : null,
-      hasMore,
-    });
+    return c.json(await pageOf(rows, limit, async (row) => toHttpWorkflow(row, await stepJobs(db, row.id), options)));
   })
   .get("/:id", async (c) => {
-    const db = database(c.env.DB);
-    const read = readWorkflow(c);
-    const waitS = preferredWaitS(c.req.header("prefer"));
-    let workflow;
-    if (waitS === undefined) workflow = await read();
-    else {
-      const wait = tunablesFor(c.env).wait;
-      const key = keyWatch(() => isKeyActive(db, c.get("apiKeyId")), wait.keyCheckMs);
-      workflow = await holdUntilFinal(read, { waitS, signal: c.req.raw.signal, beforeRead: key.due, timing: wait });
-      await key.now();
-    }
+    const workflow = await readPreferringWait(c, readWorkflow(c));
     if (!workflow) throw notFound("workflow");
-    if (waitS !== undefined) {
-      c.header("preference-applied", `wait=${waitS}`);
-      c.header("vary", "Prefer");
-    }
     return c.json(workflow);
   })
   .get("/:id/events", async (c) => {
     // As a job's events (routes/jobs.ts): `workflow` first (the whole of it), then `step` for
     // each step whose status or progress changed (started, progressed, ended), and `end` with
-    // the workflow once it ended. The key is re-checked every wait.keyCheckMs.
-    const db = database(c.env.DB);
+    // the workflow once it ended.
     const read = readWorkflow(c);
     if (!(await read())) throw notFound("workflow");
-    const wait = tunablesFor(c.env).wait;
-    const key = keyWatch(() => isKeyActive(db, c.get("apiKeyId")), wait.keyCheckMs);
-    return streamSSE(c, async (stream) => {
-      const seen = new Map<string, string>();
-      let first = true;
-      const send = async (workflow: HttpWorkflow) => {
+    const seen = new Map<string, string>();
+    let first = true;
+    return streamUntilFinal(
+      c,
+      read,
+      (workflow) => {
         const changed = Object.entries(workflow.steps).filter(([name, step]) => seen.get(name) !== `${step.status}:${step.progress}`);
         const ended = FINAL_STATUSES.includes(workflow.status);
-        if (!first && !ended && changed.length === 0) return;
-        // Nothing of the workflow goes out on a key revoked since the last check.
-        await key.now();
-        if (first) await stream.writeSSE({ event: "workflow", data: JSON.stringify(workflow) });
-        else for (const [name, step] of changed) await stream.writeSSE({ event: "step", data: JSON.stringify({ workflow: workflow.id, step: name, ...step }) });
+        const events: StreamEvent[] = first
+          ? [{ event: "workflow", data: workflow }]
+          : changed.map(([name, step]) => ({ event: "step", data: { workflow: workflow.id, step: name, ...step } }));
+        if (ended) events.push({ event: "end", data: workflow });
         for (const [name, step] of Object.entries(workflow.steps)) seen.set(name, `${step.status}:${step.progress}`);
         first = false;
-        if (ended) await stream.writeSSE({ event: "end", data: JSON.stringify(workflow) });
-      };
-      try {
-        await holdUntilFinal(read, { waitS: wait.maxS, signal: c.req.raw.signal, onRead: send, beforeRead: key.due, timing: wait });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        log("info", "event stream ended: its API key was revoked", { workflow: c.req.param("id"), key: c.get("apiKeyId") });
-        await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(error.code, error.message, error.details, c.get("requestId"))) });
-      }
-    });
+        return events;
+      },
+      { workflow: c.req.param("id") },
+    );
   })
   .post("/:id/cancel", async (c) => {
     const db = database(c.env.DB);

@@ -2,7 +2,8 @@
 // advanceWorkflow once per step job, by the caller whose guarded update ended it. A completed
 // step puts the steps that use it in line with its output as their input; a failed or
 // cancelled step decides the workflow's outcome and cancels every step not yet ended; the
-// last step to end ends the workflow and schedules its one webhook.
+// last step to end ends the workflow and schedules its one webhook, or, when it completed with
+// a `store`, starts its steps' copies, whose end schedules it (destinations/store.ts).
 import { dependentsOf, outputRef, stepJobParams, stepOutputName, type WorkflowSteps } from "../contract/workflow.ts";
 import { database } from "../db/client.ts";
 import type { JobRow } from "../db/schema.ts";
@@ -11,6 +12,7 @@ import { limiterFor } from "../limits/org-limiter.ts";
 import { log } from "../lib/log.ts";
 import { TUNABLES } from "../lib/tunables.ts";
 import { scheduleWorkflowDelivery } from "../webhooks/schedule.ts";
+import { startStore } from "../destinations/store.ts";
 import { finishJob } from "./finish.ts";
 import { enqueueJob } from "./queue.ts";
 
@@ -69,11 +71,23 @@ export async function advanceWorkflow(env: Env, job: JobRow, now = Date.now(), o
     await cancelUnended(env, rows);
   }
 
-  const ended = await endWorkflow(db, workflow.id, now);
-  if (ended) {
-    log("info", "workflow ended", { workflow: workflow.id, outcome: ended.outcome ?? "completed", steps: rows.length, totalMs: now - ended.createdAt });
-    await scheduleWorkflowDelivery(env, ended, rows[0]!.id, now);
-  }
+  await endAndReport(env, workflow.id, rows[0]!.id, now);
+}
+
+/**
+ * Ends the workflow if every step has ended, and then either starts the copies of its `store`
+ * (it completed with one: its webhook waits for them, destinations/store.ts) or schedules its
+ * webhook. Whether this call ended it.
+ */
+async function endAndReport(env: Env, workflowId: string, firstJobId: string, now: number): Promise<boolean> {
+  const ended = await endWorkflow(database(env.DB), workflowId, now);
+  if (!ended) return false;
+  const { workflow, stores } = ended;
+  log("info", "workflow ended", { workflow: workflowId, outcome: workflow.outcome ?? "completed", totalMs: now - workflow.createdAt, ...(stores.length ? { stores: stores.length } : {}) });
+  // A lost send leaves the store pending with no attempt: the cron's sweepStores sends it again.
+  if (stores.length) for (const step of stores) await startStore(env, step);
+  else await scheduleWorkflowDelivery(env, workflow, firstJobId, now);
+  return true;
 }
 
 /** Cancels each step not yet ended (through finishJob, which advances the workflow again: idempotent). */
@@ -90,8 +104,7 @@ export async function cancelWorkflow(env: Env, workflowId: string, now = Date.no
   const rows = await stepJobs(db, workflowId);
   await cancelUnended(env, rows);
   // Every step may have ended already (a cancel racing the last completion): end it here.
-  const ended = await endWorkflow(db, workflowId, now);
-  if (ended && rows[0]) await scheduleWorkflowDelivery(env, ended, rows[0].id, now);
+  if (rows[0]) await endAndReport(env, workflowId, rows[0].id, now);
   return decided;
 }
 

@@ -5,6 +5,7 @@
 // schedule it afresh and no row is left without a message to carry it.
 import { database, type Db } from "../db/client.ts";
 import { findJob } from "../db/jobs.ts";
+import { findWorkflow, stepJobs } from "../db/workflows.ts";
 import type { JobRow, WorkflowRow } from "../db/schema.ts";
 import { newId } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
@@ -67,9 +68,15 @@ async function send(env: Env, db: Db, row: Delivery): Promise<boolean> {
 
 const { stalledAfterMs, missingLookbackMs, sweepBatchSize } = TUNABLES.webhooks;
 
+/** Workflows ended between ?1 and ?2 with a webhookUrl, no delivery and no step still copying; at most ?3 (workflows_webhook_ended). */
+export const MISSING_WORKFLOW_DELIVERIES = `SELECT w.id FROM workflows w INDEXED BY workflows_webhook_ended
+  LEFT JOIN webhook_deliveries d ON d.workflow_id = w.id AND d."trigger" = 'workflow'
+  WHERE w.webhook_url IS NOT NULL AND w.ended_at IS NOT NULL AND w.ended_at BETWEEN ? AND ? AND d.id IS NULL
+    AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.workflow_id = w.id AND j.store_status = 'pending') LIMIT ?`;
+
 /**
- * The cron's safety net for a Worker that stopped half-way: a finished job with a
- * webhookUrl but no final delivery gets one, and a delivery whose message never arrived
+ * The cron's safety net for a Worker that stopped half-way: a finished job (or an ended
+ * workflow) with a webhookUrl but no final delivery gets one, and a delivery whose message never arrived
  * (no attempt after stalledAfterMs, 10 minutes) is sent again. The consumer claims attempts, so a message
  * that was only late is not delivered twice. Each query walks a partial index of the rows
  * it may act on (migrations/0004_retention_indexes.sql), never the whole table.
@@ -85,6 +92,20 @@ export async function sweepDeliveries(env: Env, now: number): Promise<void> {
     .bind(now - missingLookbackMs, now - stalledAfterMs, sweepBatchSize)
     .all<{ id: string }>();
   for (const { id } of missing.results) await scheduleFinalDelivery(env, id, now);
+
+  // The same for a workflow: ended with a webhookUrl but no delivery (its end's scheduling, or
+  // its last store's, crashed), once no step's copy is still running.
+  const missingWorkflows = await env.DB.prepare(MISSING_WORKFLOW_DELIVERIES)
+    .bind(now - missingLookbackMs, now - stalledAfterMs, sweepBatchSize)
+    .all<{ id: string }>();
+  const db = database(env.DB);
+  for (const { id } of missingWorkflows.results) {
+    const workflow = await findWorkflow(db, id);
+    const first = workflow && (await stepJobs(db, id))[0];
+    if (!workflow || !first) continue;
+    log("warn", "workflow ended without its webhook; scheduling it", { workflow: id });
+    await scheduleWorkflowDelivery(env, workflow, first.id, now);
+  }
 
   const stalled = await env.DB.prepare(
     `SELECT id FROM webhook_deliveries INDEXED BY webhook_deliveries_unsent WHERE status = 'pending' AND attempts = 0 AND created_at < ? LIMIT ?`,

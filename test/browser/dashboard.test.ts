@@ -26,7 +26,7 @@ let browser: Browser;
 let desktop: BrowserContext;
 let page: Page;
 const member = { email: `e2e-${Date.now().toString(36)}@example.com`, password: "" };
-const state: { key?: string; keyId?: string; jobId?: string; secret?: string } = {};
+const state: { key?: string; keyId?: string; jobId?: string; workflowId?: string; secret?: string } = {};
 const servers: Server[] = [];
 
 async function listen(server: Server): Promise<string> {
@@ -227,6 +227,41 @@ describe("dashboard in a browser", { timeout: TEST_MS }, () => {
     await list.close();
   });
 
+  it("shows a running workflow's steps move on and the workflow complete on its open page, without a reload", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = await listen(
+      createServer(async (_req, res) => {
+        res.writeHead(200, { "content-type": "image/jpeg" }).flushHeaders();
+        await released;
+        res.end(Buffer.from(await (await fetch(`${service.mediaUrl}/image?w=320&h=240`)).arrayBuffer()));
+      }),
+    );
+    const created = await api("/v1/workflows", state.key!, {
+      method: "POST",
+      body: JSON.stringify({ url: `${held}/held.jpg`, steps: { small: { type: "compressImage", params: { format: "png", maxWidth: 160 } }, web: { type: "compressImage", params: { format: "webp" }, use: "small" } } }),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id, steps } = (await created.json()) as { id: string; steps: Record<string, { jobId: string }> };
+    state.workflowId = id;
+
+    await page.goto(`${service.baseUrl}/dashboard/workflows/${id}`);
+    const statusOf = (selector: string) => page.evaluate((s) => document.querySelector(`${s} .badge`)?.textContent, selector);
+    expect(["queued", "processing"]).toContain(await statusOf(`[data-live-workflow="${id}"]`));
+    expect(await statusOf(`[data-live-job="${steps.web!.jobId}"]`)).toBe("queued");
+    await page.evaluate(() => ((window as unknown as { mark: number }).mark = 1));
+    await shot(page, "workflow-running");
+
+    release();
+    await poll(async () => ((await statusOf(`[data-live-workflow="${id}"]`)) === "completed" ? true : undefined), "the workflow page to show completed");
+    expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1);
+    // Its content was reloaded in place: both steps completed with their outputs, no cancel button.
+    for (const step of ["small", "web"]) expect(await statusOf(`[data-live-job="${steps[step]!.jobId}"]`)).toBe("completed");
+    await visible(page.locator(`tr[data-step="web"] a[href*="/v1/files/"]`).first());
+    expect(await page.getByRole("button", { name: "Cancel workflow" }).count()).toBe(0);
+    await shot(page, "workflow-completed");
+  });
+
   it("revokes the key after a confirmation, and the API refuses it at once", async () => {
     expect((await api("/v1/jobs", state.key!)).status).toBe(200);
     await page.goto(`${service.baseUrl}/dashboard/keys`);
@@ -289,7 +324,8 @@ describe("dashboard in a browser", { timeout: TEST_MS }, () => {
     await visible(page.getByRole("heading", { name: "Processing now" }));
     await visible(page.getByRole("heading", { name: "Uploads, last hour" }));
     await visible(page.getByRole("img", { name: "Jobs created per hour, last 24 hours" }));
-    await attached(page.getByText("2 jobs in total", { exact: false }));
+    // The two jobs, and the workflow's two steps.
+    await attached(page.getByText("4 jobs in total", { exact: false }));
     await shot(page, "usage");
   });
 
@@ -307,6 +343,7 @@ describe("dashboard in a browser", { timeout: TEST_MS }, () => {
     for (const [name, path] of [
       ["phone-jobs", "/dashboard/jobs"],
       ["phone-job", `/dashboard/jobs/${state.jobId}`],
+      ["phone-workflow", `/dashboard/workflows/${state.workflowId}`],
       ["phone-keys", "/dashboard/keys"],
       ["phone-key-revoke", revokeLink],
       ["phone-usage", "/dashboard/usage"],

@@ -4,7 +4,18 @@
 import { describe, expect, it } from "vitest";
 import { parseCreateJob } from "../../src/contract/create-job.ts";
 import { processorJobRequest } from "../../src/contract/processor-protocol.ts";
-import { acceptedKinds, applyTemplate, dependentsOf, parseCreateWorkflow, parseSteps, stepJobParams, stepOutputName } from "../../src/contract/workflow.ts";
+import {
+  acceptedKinds,
+  applyTemplate,
+  dependentsOf,
+  parseCreateWorkflow,
+  parseSteps,
+  resolveStore,
+  stepJobParams,
+  stepOutputName,
+  stepStorePrefix,
+  workflowStoreStatus,
+} from "../../src/contract/workflow.ts";
 
 const url = "https://example.com/a.mp4";
 const paths = (result: { ok: boolean; issues?: { path: string }[] }) => (result.ok ? [] : result.issues!.map((i) => i.path));
@@ -63,6 +74,39 @@ describe("parseCreateWorkflow and templates", () => {
     expect(applyTemplate(steps, { a: { format: "png" } }, url)).toEqual({ ok: true, value: { a: { type: "compressImage", params: { quality: 50, format: "png" } } } });
     expect(paths(applyTemplate(steps, { a: { quality: 0 } }, url))).toEqual(["overrides.a.quality"]);
     expect(paths(applyTemplate(steps, { b: {} }, url))).toEqual(["overrides.b"]);
+  });
+});
+
+describe("a workflow's store", () => {
+  const steps = { a: { type: "compressImage" }, b: { type: "compressImage", use: "a" } };
+
+  it("is taken in either dialect; its steps must be steps of the workflow, named by index", () => {
+    const ok = parseCreateWorkflow({ input: url.replace(".mp4", ".png"), steps, store: { destination: "dst_1", prefix: "x/", steps: ["b"] } });
+    expect(ok.ok && ok.value.store).toEqual({ destination: "dst_1", prefix: "x/", steps: ["b"] });
+    expect(paths(parseCreateWorkflow({ url, steps, store: { destination: "dst_1", steps: ["b", "c"] } }))).toEqual(["store.steps[1]"]);
+    expect(paths(parseCreateWorkflow({ url, steps, store: { destination: "dst_1", steps: [] } }))).toEqual(["store.steps"]);
+    expect(paths(parseCreateWorkflow({ url, steps, store: { destination: "dst_1", prefix: "/abs/" } }))).toEqual(["store.prefix"]);
+    expect(paths(parseCreateWorkflow({ url, steps, store: { prefix: "x/" } }))).toEqual(["store.destination"]);
+    expect(paths(parseCreateWorkflow({ url, steps, store: { destination: "dst_1", bucket: "b" } }))).toEqual(["store.bucket"]);
+  });
+
+  it("resolves to every step when none is named, each once; a step's outputs go under <prefix><step>/", () => {
+    const parsed = parseSteps(steps, "steps", url);
+    if (!parsed.ok) expect.unreachable();
+    expect(resolveStore({ destination: "dst_1" }, parsed.value)).toEqual({ destination: "dst_1", prefix: "", steps: ["a", "b"] });
+    expect(resolveStore({ destination: "dst_1", prefix: "p/", steps: ["b", "b"] }, parsed.value).steps).toEqual(["b"]);
+    expect(stepStorePrefix({ prefix: "p/" }, "b")).toBe("p/b/");
+  });
+
+  it.each([
+    [[], null],
+    [[null, null], null],
+    [["stored", "stored"], "stored"],
+    [["stored", "pending"], "pending"],
+    [["failed", "pending"], "pending"],
+    [["stored", "failed"], "failed"],
+  ] as const)("its status from the steps' %j is %j", (statuses, expected) => {
+    expect(workflowStoreStatus(statuses.map((storeStatus) => ({ storeStatus })))).toBe(expected);
   });
 });
 

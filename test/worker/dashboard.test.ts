@@ -10,11 +10,13 @@ import { describe, expect, it } from "vitest";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../src/auth/password.ts";
 import { TUNABLES } from "../../src/lib/tunables.ts";
 import { database } from "../../src/db/client.ts";
-import { apiKeys, organizations, sessions, uploads, users } from "../../src/db/schema.ts";
+import { apiKeys, organizations, sessions, storeObjects, uploads, users } from "../../src/db/schema.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { limiterFor } from "../../src/limits/org-limiter.ts";
 import { FAVICON_SVG } from "../../src/routes/dashboard/favicon.ts";
 import { sendTestWebhook } from "../../src/webhooks/test-event.ts";
+import { insertWorkflow } from "../../src/db/workflows.ts";
+import { newId } from "../../src/lib/crypto.ts";
 import { call, media, storedJob, testEnv, waitFor } from "./helpers.ts";
 
 const { lockoutMs: LOCKOUT_MS, sessionTtlMs: SESSION_TTL_MS } = TUNABLES.auth;
@@ -326,13 +328,49 @@ describe("live refresh", () => {
     const jobs = (JSON.parse(res.html) as { jobs: { id: string }[] }).jobs.sort((x, y) => x.id.localeCompare(y.id));
     expect(jobs).toEqual(
       [
-        { id: queued.id, status: "queued", progress: null, took: null },
-        { id: processing.id, status: "processing", progress: 40, took: null },
-        { id: done.id, status: "completed", progress: 100, took: "1.5 s" },
+        { id: queued.id, status: "queued", progress: null, took: null, store: null },
+        { id: processing.id, status: "processing", progress: 40, took: null, store: null },
+        { id: done.id, status: "completed", progress: 100, took: "1.5 s", store: null },
       ].sort((x, y) => x.id.localeCompare(y.id)),
     );
     // Without a session it is the sign-in redirect, which the page's script takes as "stop".
     expect((await browser().request("GET", `/dashboard/live/jobs?ids=${queued.id}`)).status).toBe(303);
+  });
+
+  it("answers a workflow's state (from its steps) and a job's store status, which keeps a page refreshing while it is pending", async () => {
+    const user = await newUser();
+    const now = Date.now();
+    const workflowId = newId("wfl");
+    const [a, b] = [newId("job"), newId("job")];
+    const base = { orgId: user.orgId, mode: "live" as const, type: "compressImage", priority: 5, createdAt: now - 2000, workflowId, params: {} };
+    await insertWorkflow(db(), { id: workflowId, orgId: user.orgId, mode: "live", url: media("/image"), steps: { a: { type: "compressImage", params: {} }, b: { type: "compressImage", params: {} } }, createdAt: now - 2000 }, [
+      { ...base, id: a, workflowStep: "a", status: "completed", attempt: 1, progress: 100, startedAt: now - 1500, completedAt: now, result: {} },
+      { ...base, id: b, workflowStep: "b", status: "processing", attempt: 1, progress: 50, startedAt: now - 1000 },
+    ]);
+    const copying = await storedJob(user.orgId, { status: "completed", progress: 100, completedAt: now, storeDestinationId: "dst_x", storePrefix: "p/", storeStatus: "pending" });
+    await db().insert(storeObjects).values([
+      { jobId: copying.id, name: "image.png", key: "p/image.png", status: "stored", size: 2048, etag: '"e"', error: null, attempts: 1, updatedAt: now },
+      { jobId: copying.id, name: "image.webp", key: "p/image.webp", status: "pending", size: 100, etag: null, error: "NoSuchBucket: gone", attempts: 1, updatedAt: now },
+    ]);
+    const other = await newUser();
+    const c = await signedIn(user);
+    const res = JSON.parse((await c.request("GET", `/dashboard/live/jobs?ids=${[workflowId, copying.id].join(",")}`)).html);
+    expect(res.workflows).toEqual([{ id: workflowId, status: "processing", progress: 75, took: null, store: null }]);
+    expect(res.jobs).toEqual([expect.objectContaining({ id: copying.id, status: "completed", store: "pending" })]);
+    // Another organization's workflow is not answered.
+    expect(JSON.parse((await (await signedIn(other)).request("GET", `/dashboard/live/jobs?ids=${workflowId}`)).html).workflows).toEqual([]);
+
+    // The workflow page marks itself and each step for the script; the job page its store.
+    const page = await c.request("GET", `/dashboard/workflows/${workflowId}`);
+    expect(page.html).toContain(`data-live-workflow="${workflowId}" data-status="processing" data-progress="75"`);
+    expect(page.html).toContain(`data-live-job="${b}" data-status="processing" data-progress="50"`);
+    expect(page.html).toContain("updates by itself");
+    const job = await c.request("GET", `/dashboard/jobs/${copying.id}`);
+    expect(job.html).toContain(`data-store="pending"`);
+    expect(job.html).toContain("Copied to your bucket");
+    expect(job.html).toMatch(/<tr data-stored-object="image\.png">.*p\/image\.png.*s-stored.*2\.0 KiB/s);
+    expect(job.html).toMatch(/<tr data-stored-object="image\.webp">.*p\/image\.webp.*s-pending.*NoSuchBucket: gone/s);
+    expect(job.html).toContain("updates by itself");
   });
 
   it("pages mark running jobs for the script, which runs under the nonce and may fetch this origin", async () => {

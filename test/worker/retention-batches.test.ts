@@ -7,8 +7,10 @@ import { app } from "../../src/app.ts";
 import { database } from "../../src/db/client.ts";
 import { deleteExpiredIdempotencyKeys } from "../../src/db/idempotency.ts";
 import { DEFAULT_RETENTION } from "../../src/limits/retention.ts";
-import { applyRetention, dueJobsQuery, dueOutputsQuery } from "../../src/ops/retention.ts";
+import { applyRetention, dueJobsQuery, dueOutputsQuery, dueWorkflowsWhere } from "../../src/ops/retention.ts";
+import { MISSING_WORKFLOW_DELIVERIES } from "../../src/webhooks/schedule.ts";
 import { instrument, resetStats, statsSnapshot } from "../../bench/worker/stats.ts";
+import { sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { media, newKey, testEnv } from "./helpers.ts";
 
@@ -74,8 +76,8 @@ describe("retention in batches", () => {
     await applyRetention(database(counted.DB), counted.OUTPUTS, DEFAULT_RETENTION, NOW, limits);
     const { jobs, unattributed } = statsSnapshot();
     const statements = Object.values(jobs).reduce((n, s) => n + (s.d1.cron ?? 0), 0) + (unattributed.d1.cron ?? 0);
-    // Per kind: at most 2 batches of (select, update or delete) and one empty select; sessions: at most 2 deletes.
-    expect(statements).toBeLessThanOrEqual(2 * 3 + 2 * 3 + 2);
+    // Per kind: at most 2 batches of (select, update or delete) and one empty select; workflows and sessions: at most 2 deletes each.
+    expect(statements).toBeLessThanOrEqual(2 * 3 + 2 * 3 + 2 + 2);
   });
 
   it("deletes expired idempotency keys in bounded statements", async () => {
@@ -107,6 +109,16 @@ describe("query plans", () => {
       expect(lines.join("\n")).toMatch(/USING INDEX jobs_(outputs_due|created) \((completed|created)_at<\?\)/);
       expect(scans(lines)).toEqual([]);
     }
+  });
+
+  it("workflow retention and the workflow webhook sweep walk their indexes, not the workflows table", async () => {
+    const dialect = new SQLiteAsyncDialect();
+    const retention = await plan(dialect.sqlToQuery(sql`SELECT rowid FROM workflows WHERE ${dueWorkflowsWhere(DEFAULT_RETENTION, NOW)} LIMIT 50`));
+    expect(retention.join("\n")).toMatch(/USING INDEX workflows_created \(created_at<\?\)/);
+    expect(scans(retention)).toEqual([]);
+    const sweep = await plan({ sql: MISSING_WORKFLOW_DELIVERIES, params: [NOW - DAY, NOW, 50] });
+    expect(sweep.join("\n")).toMatch(/USING INDEX workflows_webhook_ended \(ended_at>\? AND ended_at<\?\)/);
+    expect(scans(sweep)).toEqual([]);
   });
 
   it("every statement of POST /v1/jobs (with an Idempotency-Key) is an index lookup", async () => {

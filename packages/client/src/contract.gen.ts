@@ -416,7 +416,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workflow: one input, named steps, each a job
-         * @description `url` (or `input`) and `steps`, or `template` with `overrides`. A step reads the workflow's input, or with `use` the output of another step, and starts when that step completes. At most 20 steps, each counted against the plan's hourly quota as a job: all are admitted or none (429). A failed or cancelled step fails the workflow and cancels every step not ended. At most 64 KiB.
+         * @description `url` (or `input`) and `steps`, or `template` with `overrides`. A step reads the workflow's input, or with `use` the output of another step, and starts when that step completes. At most 20 steps, each counted against the plan's hourly quota as a job: all are admitted or none (429). A failed or cancelled step fails the workflow and cancels every step not ended. With `store`, once the workflow completed the steps' outputs are copied to one of your destinations, and the webhook waits for the copies. At most 64 KiB.
          */
         post: operations["createWorkflow"];
         delete?: never;
@@ -562,7 +562,7 @@ export interface webhooks {
         put?: never;
         /**
          * A workflow ended (every step ended)
-         * @description POSTed once to the workflow's `webhookUrl`, signed and retried as a job's (the same headers). Its steps send no webhook of their own.
+         * @description POSTed once to the workflow's `webhookUrl`, signed and retried as a job's (the same headers). Its steps send no webhook of their own. A workflow completed with `store` is reported once every step's copy ended: `store.status` and each step's `store.objects` say where each output is.
          */
         post: operations["workflowEndedWebhook"];
         delete?: never;
@@ -4825,6 +4825,15 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Copies the steps' outputs to the organization's own bucket once the workflow completed: each under `<prefix><step>/<output name>`. */
+            store?: {
+                /** @description A destination's id (`dst_…`) of the job's organization. */
+                destination: string;
+                /** @description Prepended to each stored step's outputs, which go under `<prefix><step>/`, such as `orders/42/`. */
+                prefix?: string;
+                /** @description The steps whose outputs are copied; every step when absent (such as only the final renditions, not an intermediate clip). */
+                steps?: string[];
+            };
         };
         CreatedWorkflow: {
             id: string;
@@ -4860,6 +4869,15 @@ export interface components {
             /** @description Your own strings, kept with the job and returned on every read and webhook: at most 20 keys of 1–40 characters of [A-Za-z0-9_-], values up to 500 characters. */
             metadata: {
                 [key: string]: string;
+            };
+            /** @description Where the steps' outputs are copied (docs/workflows.md: store). */
+            store?: {
+                destination: string;
+                prefix: string;
+                /** @description The steps whose outputs are copied; each step's own `store` lists its outputs' keys and statuses. */
+                steps: string[];
+                /** @description null until the workflow completed (and for good when it failed or was cancelled: nothing is copied then); pending while a step's copy runs; stored once every output is; failed when a step's copy finally failed. */
+                status: ("pending" | "stored" | "failed") | null;
             };
             steps: {
                 [key: string]: {

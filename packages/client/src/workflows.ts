@@ -8,9 +8,9 @@ import type { CallOptions } from "./base.ts";
 import { newIdempotencyKey } from "./config.ts";
 import type { components } from "./contract.gen.ts";
 import { MediaJobsError, TimeoutError } from "./errors.ts";
-import { TIMINGS } from "./timings.ts";
 import type { WaitOptions } from "./calls.ts";
 import type { SdkJob, SdkJobStatus } from "./types.ts";
+import { waitUntilFinal } from "./wait.ts";
 
 type Schemas = components["schemas"];
 
@@ -45,8 +45,6 @@ export interface PageQuery extends CallOptions {
   limit?: number;
   cursor?: string;
 }
-
-const FINAL: ReadonlySet<SdkJobStatus> = new Set(["completed", "failed", "cancelled"]);
 
 function idPath(kind: "workflows" | "templates", id: string): string {
   if (typeof id !== "string" || id === "") throw new MediaJobsError(`${kind === "workflows" ? "workflowId" : "templateId"} must be a non-empty string, got ${JSON.stringify(id)}`);
@@ -122,20 +120,15 @@ export abstract class WorkflowMethods extends AccountMethods {
    * polls with back-off where it does not. {@link TimeoutError} past `timeout`.
    */
   async waitForWorkflow(workflowId: string, options: Omit<WaitOptions, "onProgress"> & { onProgress?: (workflow: Workflow) => void } = {}): Promise<Workflow> {
-    const { timeout = TIMINGS.waitTimeoutMs, pollInterval = TIMINGS.pollIntervalMs, onProgress, signal } = options;
-    const deps = this.context;
-    const deadline = deps.now() + timeout;
-    for (;;) {
-      const waitS = Math.max(0, Math.floor(Math.min(deadline - deps.now(), deps.timeout - TIMINGS.preferWaitMarginMs, TIMINGS.maxPreferWaitS * 1000) / 1000));
-      const answer = await deps.request<HttpWorkflow>({ method: "GET", path: idPath("workflows", workflowId), ...(waitS > 0 ? { headers: { Prefer: `wait=${waitS}` } } : {}), signal });
-      const workflow = toSdkWorkflow(answer.data);
-      onProgress?.(workflow);
-      if (FINAL.has(workflow.status)) return workflow;
-      const remaining = deadline - deps.now();
-      if (remaining <= 0) throw new TimeoutError(`Timeout: workflow ${workflowId} is still ${workflow.status} after ${timeout} ms of waiting`, workflowId, undefined);
-      if (waitS > 0 && answer.headers.get("preference-applied")) continue;
-      await deps.sleep(Math.min(pollInterval, remaining), signal);
-    }
+    return waitUntilFinal(
+      this.context,
+      {
+        path: idPath("workflows", workflowId),
+        convert: (data) => toSdkWorkflow(data as HttpWorkflow),
+        timedOut: (workflow, timeout) => new TimeoutError(`Timeout: workflow ${workflowId} is still ${workflow.status} after ${timeout} ms of waiting`, workflowId, undefined),
+      },
+      options,
+    );
   }
 
   /** Creates a template: a name and the steps, checked now and at each use. */

@@ -50,6 +50,34 @@ describe("workflows in the client", () => {
     else expect.unreachable();
   });
 
+  it("createWorkflow sends a store; the workflow's store and each stored step's objects come back typed", async () => {
+    const store = { destination: "dst_1", prefix: "orders/42/", steps: ["a"], status: "stored" as const };
+    const stepStore = { destination: "dst_1", prefix: "orders/42/a/", status: "stored", objects: [{ name: "video.mp4", key: "orders/42/a/video.mp4", status: "stored", size: 10, etag: '"e"', error: null }] };
+    const fetch = fakeFetch(
+      json(201, { id: "wfl_1", status: "queued", createdAt: "2026-11-29T00:00:00.000Z", steps: { a: { jobId: "job_a" } } }),
+      json(200, { ...workflow("completed", { a: { ...completedJob("compressVideo", "job_a"), store: stepStore, use: null, output: null } }), store }),
+    );
+    const c = client(fetch);
+    await c.createWorkflow({ url: "https://example.com/a.mp4", steps: { a: { type: "compressVideo", params: {} } }, store: { destination: "dst_1", prefix: "orders/42/", steps: ["a"] } });
+    expect(fetch.calls[0]!.body).toMatchObject({ store: { destination: "dst_1", prefix: "orders/42/", steps: ["a"] } });
+    const done = await c.getWorkflow("wfl_1");
+    expect(done.store).toEqual(store);
+    expect(done.steps.a!.store?.objects.map((o) => o.key)).toEqual(["orders/42/a/video.mp4"]);
+  });
+
+  it("waitForWorkflow backs off while nothing changes where the server does not hold the read, as waitForJob does", async () => {
+    const pending = () => json(200, workflow("processing", { a: { ...processingJob("compressVideo", 10, "job_a"), use: null, output: null } }));
+    const fetch = fakeFetch(pending(), pending(), pending(), pending(), json(200, workflow("completed", { a: { ...completedJob("compressVideo", "job_a"), use: null, output: null } })));
+    const slept: number[] = [];
+    let now = 1_000_000;
+    const c = new MediaJobsClient({ apiKey: "sk_test_key", fetch, now: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
+    expect((await c.waitForWorkflow("wfl_1", { pollInterval: 100 })).status).toBe("completed");
+    expect(slept.length).toBe(4);
+    // The first read is new; then each unchanged one waits longer.
+    expect(slept[0]).toBe(100);
+    expect(slept[2]!).toBeGreaterThan(slept[1]!);
+  });
+
   it("templates: create, update (PATCH), delete", async () => {
     const template = { id: "tpl_1", name: "t", steps: { a: { type: "compress-image", params: {} } }, createdAt: "x", updatedAt: "x" };
     const fetch = fakeFetch(json(201, template), json(200, { ...template, name: "u" }), json(200, { id: "tpl_1", deleted: true }));

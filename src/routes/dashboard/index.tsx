@@ -40,19 +40,27 @@ import { findWorkflowOfOrg, listWorkflows, stepJobs } from "../../db/workflows.t
 import { toHttpWorkflow } from "../../jobs/workflow-view.ts";
 import { WorkflowPage, WorkflowsPage } from "./workflows.tsx";
 import { deliveriesOfJob } from "../../webhooks/store.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { decodeCursor, pageOf } from "../cursor.ts";
 import { AccountPage } from "./account.tsx";
 import { formText, viewer, type DashboardEnv } from "./context.ts";
 import { errorPage } from "./error.tsx";
 import { JobPage } from "./job.tsx";
 import { JobsPage } from "./jobs.tsx";
-import { liveJob, LIVE_PATH, MAX_LIVE_IDS } from "./live.ts";
+import { liveJob, liveWorkflow, LIVE_PATH, MAX_LIVE_IDS } from "./live.ts";
 import { findJobOfOrg, jobsPerHour, jobStates } from "./queries.ts";
 import { lockedMessage, SignInPage, WRONG_CREDENTIALS } from "./sign-in.tsx";
 import { UsagePage } from "./usage.tsx";
 import { settingsRoutes } from "./settings-routes.tsx";
 
 const PAGE_SIZE = 25;
+
+/** A list page's position from its `cursor` link; a link not made here is an error page that says where to start again. */
+function listPosition(cursor: string | undefined, what: string) {
+  const before = cursor ? decodeCursor(cursor) : undefined;
+  if (cursor && !before) throw new AppError("invalid_input", `That page link is not valid. Start again from the newest ${what}.`);
+  return before;
+}
+
 const MAX_FORM_BYTES = 16 * 1024;
 
 // The jobs page's filters, read leniently (a bad filter is dropped and the page still
@@ -138,8 +146,7 @@ dashboardRoutes.route("/", settingsRoutes);
 dashboardRoutes.get("/jobs", async (c) => {
   const query = jobsQuery.parse(c.req.query());
   const type = query.type ? canonicalJobType(query.type) : undefined;
-  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-  if (query.cursor && !before) throw new AppError("invalid_input", "That page link is not valid. Start again from the newest jobs.");
+  const before = listPosition(query.cursor, "jobs");
   const rows = await listJobs(database(c.env.DB), {
     orgId: c.get("org").id,
     mode: query.mode,
@@ -148,25 +155,31 @@ dashboardRoutes.get("/jobs", async (c) => {
     limit: PAGE_SIZE,
     before,
   });
-  const page = rows.slice(0, PAGE_SIZE);
-  const last = page.at(-1);
+  const page = await pageOf(rows, PAGE_SIZE, (row) => row);
   return c.html(
     <JobsPage
       nonce={c.get("nonce")}
       viewer={viewer(c)}
-      rows={page}
+      rows={page.data}
       filters={{ status: query.status, type: type && query.type, mode: query.mode }}
-      nextCursor={rows.length > PAGE_SIZE && last ? encodeCursor(last) : null}
+      nextCursor={page.nextCursor}
       isFirstPage={!before}
     />,
   );
 });
 
-// Live refresh (live.ts): the state of the listed jobs of this org, as JSON.
+// Live refresh (live.ts): the state of the listed jobs and workflows of this org, as JSON.
 dashboardRoutes.get(LIVE_PATH.slice("/dashboard".length), async (c) => {
-  const ids = [...new Set((c.req.query("ids") ?? "").split(",").filter((id) => /^job_[A-Za-z0-9]{1,64}$/.test(id)))].slice(0, MAX_LIVE_IDS);
-  const rows = await jobStates(database(c.env.DB), c.get("org").id, ids);
-  return c.json({ jobs: rows.map(liveJob) });
+  const ids = [...new Set((c.req.query("ids") ?? "").split(",").filter((id) => /^(job|wfl)_[A-Za-z0-9]{1,64}$/.test(id)))].slice(0, MAX_LIVE_IDS);
+  const db = database(c.env.DB);
+  const orgId = c.get("org").id;
+  const rows = await jobStates(db, orgId, ids.filter((id) => id.startsWith("job_")));
+  const workflows = [];
+  for (const id of ids.filter((id) => id.startsWith("wfl_"))) {
+    const row = await findWorkflowOfOrg(db, orgId, id);
+    if (row) workflows.push(liveWorkflow(await toHttpWorkflow(row, await stepJobs(db, row.id), { ...viewOptions(c), db: undefined })));
+  }
+  return c.json({ jobs: rows.map(liveJob), workflows });
 });
 
 dashboardRoutes.get("/jobs/:id", async (c) => {
@@ -200,17 +213,12 @@ dashboardRoutes.post("/jobs/:id/cancel", async (c) => {
 // Workflows (workflows.tsx).
 dashboardRoutes.get("/workflows", async (c) => {
   const query = jobsQuery.parse(c.req.query());
-  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-  if (query.cursor && !before) throw new AppError("invalid_input", "That page link is not valid. Start again from the newest workflows.");
+  const before = listPosition(query.cursor, "workflows");
   const db = database(c.env.DB);
   const rows = await listWorkflows(db, { orgId: c.get("org").id, mode: query.mode, limit: PAGE_SIZE, before });
-  const page = rows.slice(0, PAGE_SIZE);
-  const last = page.at(-1);
   const options = viewOptions(c);
-  const views = await Promise.all(page.map(async (row) => ({ row, view: await toHttpWorkflow(row, await stepJobs(db, row.id), options) })));
-  return c.html(
-    <WorkflowsPage nonce={c.get("nonce")} viewer={viewer(c)} rows={views} mode={query.mode} nextCursor={rows.length > PAGE_SIZE && last ? encodeCursor(last) : null} isFirstPage={!before} />,
-  );
+  const page = await pageOf(rows, PAGE_SIZE, async (row) => ({ row, view: await toHttpWorkflow(row, await stepJobs(db, row.id), options) }));
+  return c.html(<WorkflowsPage nonce={c.get("nonce")} viewer={viewer(c)} rows={page.data} mode={query.mode} nextCursor={page.nextCursor} isFirstPage={!before} />);
 });
 
 dashboardRoutes.get("/workflows/:id", async (c) => {

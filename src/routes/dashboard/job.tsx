@@ -1,8 +1,9 @@
 // One job: status and progress, timings, params, result fields with previews of image
 // outputs and links to every output, the error of a failed job, webhook deliveries with
-// each attempt, and a cancel button while the job can still be cancelled. While the job
-// is queued or processing its status and progress refresh live, and when it ends the
-// page's content reloads in place (live.ts).
+// each attempt, where its outputs are copied (its store), and a cancel button while the job
+// can still be cancelled. While the job is queued or processing, or its outputs are being
+// copied, its state refreshes live, and when it ends the page's content reloads in place (live.ts).
+import type { JobStoreView } from "../../contract/destinations.ts";
 import type { HttpJob } from "../../contract/job.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Attempt, Delivery } from "../../webhooks/store.ts";
@@ -89,7 +90,7 @@ export function JobPage(props: JobProps) {
       </p>
       {props.cancelled && <Notice kind="success">The job was cancelled.</Notice>}
       {props.cancelRefused && <Notice kind="error">{props.cancelRefused}</Notice>}
-      <dl class="fields" data-live-job={row.id} data-status={row.status} data-progress={String(row.progress)} data-live-reload="">
+      <dl class="fields" data-live-job={row.id} data-status={row.status} data-progress={String(row.progress)} data-store={row.storeStatus ?? ""} data-live-reload="">
         <dt>Status</dt>
         <dd>
           <StatusBadge status={row.status} />
@@ -108,7 +109,7 @@ export function JobPage(props: JobProps) {
           <span data-live-progress="not started">{view.progress == null ? "not started" : `${view.progress}%`}</span>
         </dd>
       </dl>
-      {running && <p class="muted">This page updates by itself while the job runs.</p>}
+      {(running || row.storeStatus === "pending") && <p class="muted">This page updates by itself while the job runs and while its outputs are copied.</p>}
       {running && (
         <form method="post" action={`/dashboard/jobs/${row.id}/cancel`}>
           <CsrfField token={props.viewer.csrfToken} />
@@ -193,6 +194,8 @@ export function JobPage(props: JobProps) {
         </>
       )}
 
+      {view.store && <StoreSection store={view.store} />}
+
       <h2>Parameters</h2>
       <pre>
         <code>{JSON.stringify(row.params, null, 2)}</code>
@@ -241,5 +244,52 @@ export function JobPage(props: JobProps) {
         ))
       )}
     </Layout>
+  );
+}
+
+/** A job's store (docs/destinations.md): where its outputs are copied, and each output's key and status there. */
+export function StoreSection(props: { store: JobStoreView }) {
+  const { store } = props;
+  return (
+    <section aria-labelledby="store-heading">
+      <h2 id="store-heading">Copied to your bucket</h2>
+      <dl class="fields">
+        <dt>Destination</dt>
+        <dd>
+          <a class="mono" href="/dashboard/destinations">
+            {store.destination}
+          </a>
+        </dd>
+        <dt>Prefix</dt>
+        <dd class="mono">{store.prefix || "(none)"}</dd>
+        <dt>Copy</dt>
+        <dd>{store.status ? <StatusBadge status={store.status} /> : <span class="muted">not begun: it starts when the job (or its workflow) completes</span>}</dd>
+      </dl>
+      {store.objects.length > 0 && (
+        <div class="table-wrap">
+          <table class="cards-narrow">
+            <caption class="sr-only">Each output's copy</caption>
+            <TableHead columns={["Output", "Key", "Status", "Size", "Error"]} />
+            <tbody>
+              {store.objects.map((o) => (
+                <tr data-stored-object={o.name}>
+                  <td data-label="Output" class="mono">
+                    {o.name}
+                  </td>
+                  <td data-label="Key" class="mono">
+                    {o.key}
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={o.status} />
+                  </td>
+                  <td data-label="Size">{formatBytes(o.size)}</td>
+                  <td data-label="Error">{o.error ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }

@@ -5,7 +5,7 @@ import { JOB_STATUSES } from "../../contract/job.ts";
 import { HTTP_JOB_TYPES, httpJobType, type JobType } from "../../contract/names.ts";
 import type { JobRow } from "../../db/schema.ts";
 import { formatDuration } from "./format.ts";
-import { EmptyRow, Id, Layout, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
+import { EmptyRow, Id, Layout, Pager, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
 
 export interface JobFilters {
   status?: string;
@@ -86,14 +86,7 @@ export function JobsPage(props: JobsProps) {
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages">
-        {!props.isFirstPage && <a href={jobsQuery(f)}>Newest jobs</a>}
-        {props.nextCursor && (
-          <a href={jobsQuery(f, props.nextCursor)} rel="next">
-            Older jobs →
-          </a>
-        )}
-      </nav>
+      <Pager what="jobs" first={props.isFirstPage ? undefined : jobsQuery(f)} next={props.nextCursor ? jobsQuery(f, props.nextCursor) : undefined} />
     </Layout>
   );
 }

@@ -55,7 +55,7 @@ button.link{background:none;border:0;color:var(--link);text-decoration:underline
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .secret input{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;max-width:40rem}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid currentColor;white-space:nowrap}
-.s-completed,.s-succeeded{color:var(--ok)}.s-pending{color:var(--warn)}.s-failed{color:var(--danger)}.s-cancelled{color:var(--muted)}.s-processing{color:var(--accent)}.s-queued{color:var(--warn)}
+.s-completed,.s-succeeded,.s-stored{color:var(--ok)}.s-pending{color:var(--warn)}.s-failed{color:var(--danger)}.s-cancelled{color:var(--muted)}.s-processing{color:var(--accent)}.s-queued{color:var(--warn)}
 .muted{color:var(--muted)}
 .id{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
 .response-headers td:first-child{white-space:nowrap}
@@ -211,6 +211,20 @@ export function Time(props: { ms: number | null | undefined; empty?: string }) {
   if (props.ms == null) return <span class="muted">{props.empty ?? "—"}</span>;
   const iso = new Date(props.ms).toISOString();
   return <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time>;
+}
+
+/** A list's links to its first page (unless on it) and the next older one (when there is one); `what` is the list's noun, such as "jobs". */
+export function Pager(props: { what: string; first?: string; next?: string }) {
+  return (
+    <nav class="pager" aria-label="Pages">
+      {props.first && <a href={props.first}>Newest {props.what}</a>}
+      {props.next && (
+        <a href={props.next} rel="next">
+          Older {props.what} →
+        </a>
+      )}
+    </nav>
+  );
 }
 
 export function StatusBadge(props: { status: string }) {

@@ -14,7 +14,7 @@ export async function findJobOfOrg(db: Db, orgId: string, id: string): Promise<J
 export async function jobStates(db: Db, orgId: string, ids: string[]) {
   if (ids.length === 0) return [];
   return db
-    .select({ id: jobs.id, status: jobs.status, progress: jobs.progress, startedAt: jobs.startedAt, completedAt: jobs.completedAt })
+    .select({ id: jobs.id, status: jobs.status, progress: jobs.progress, startedAt: jobs.startedAt, completedAt: jobs.completedAt, storeStatus: jobs.storeStatus })
     .from(jobs)
     .where(and(eq(jobs.orgId, orgId), inArray(jobs.id, ids)));
 }

@@ -1,10 +1,11 @@
 // Workflows (docs/workflows.md): a list newest first, paged by cursor; one workflow with its
-// steps, each its job's status, progress and outputs, linked to the job's own page, and a
-// cancel button while it runs.
+// steps, each its job's status, progress, outputs and their copies, linked to the job's own
+// page, its store, and a cancel button while it runs. While it runs (or copies) the page
+// refreshes live as a job's does (live.ts): each step's state, and the page when one ends.
 import type { HttpWorkflow } from "../../contract/workflow.ts";
 import type { WorkflowRow } from "../../db/schema.ts";
 import { outputsOf } from "./job.tsx";
-import { CsrfField, EmptyRow, Id, Layout, Notice, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
+import { CsrfField, EmptyRow, Id, Layout, Notice, Pager, StatusBadge, TableHead, Time, type Viewer } from "./layout.tsx";
 
 export function WorkflowsPage(props: { nonce: string; viewer: Viewer; rows: { row: WorkflowRow; view: HttpWorkflow }[]; mode?: string; nextCursor: string | null; isFirstPage: boolean }) {
   const query = (cursor?: string) => {
@@ -43,14 +44,7 @@ export function WorkflowsPage(props: { nonce: string; viewer: Viewer; rows: { ro
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages">
-        {!props.isFirstPage && <a href={query()}>Newest workflows</a>}
-        {props.nextCursor && (
-          <a href={query(props.nextCursor)} rel="next">
-            Older workflows →
-          </a>
-        )}
-      </nav>
+      <Pager what="workflows" first={props.isFirstPage ? undefined : query()} next={props.nextCursor ? query(props.nextCursor) : undefined} />
     </Layout>
   );
 }
@@ -58,6 +52,7 @@ export function WorkflowsPage(props: { nonce: string; viewer: Viewer; rows: { ro
 export function WorkflowPage(props: { nonce: string; viewer: Viewer; row: WorkflowRow; view: HttpWorkflow; cancelled?: boolean; cancelRefused?: boolean }) {
   const { row, view } = props;
   const running = row.endedAt === null;
+  const copying = view.store?.status === "pending";
   return (
     <Layout
       title={`Workflow ${row.id}`}
@@ -75,7 +70,7 @@ export function WorkflowPage(props: { nonce: string; viewer: Viewer; row: Workfl
       </p>
       {props.cancelled && <Notice kind="success">The workflow was cancelled.</Notice>}
       {props.cancelRefused && <Notice kind="error">The workflow could not be cancelled: it had already ended or failed ({view.status}).</Notice>}
-      <dl class="fields">
+      <dl class="fields" data-live-workflow={row.id} data-status={view.status} data-progress={String(view.progress)} data-store={view.store?.status ?? ""} data-live-reload="">
         <dt>Status</dt>
         <dd>
           <StatusBadge status={view.status} />
@@ -85,7 +80,7 @@ export function WorkflowPage(props: { nonce: string; viewer: Viewer; row: Workfl
           <progress max={100} value={view.progress} aria-labelledby="workflow-progress">
             {view.progress}%
           </progress>{" "}
-          {view.progress}%
+          <span data-live-progress={`${view.progress}%`}>{view.progress}%</span>
         </dd>
         <dt>Input</dt>
         <dd class="mono">{view.input}</dd>
@@ -105,13 +100,25 @@ export function WorkflowPage(props: { nonce: string; viewer: Viewer; row: Workfl
         <dd>
           <Time ms={row.endedAt} empty="not yet" />
         </dd>
+        {view.store && (
+          <>
+            <dt>Copied to</dt>
+            <dd>
+              <a class="mono" href="/dashboard/destinations">
+                {view.store.destination}
+              </a>{" "}
+              under <code>{`${view.store.prefix}<step>/`}</code> for {view.store.steps.join(", ")}:{" "}
+              {view.store.status ? <StatusBadge status={view.store.status} /> : <span class="muted">{running ? "when the workflow completes" : "nothing copied (the workflow did not complete)"}</span>}
+            </dd>
+          </>
+        )}
       </dl>
       {view.error && (
         <Notice kind="error">
           Step <code>{view.error.step}</code> failed ({view.error.code}): {view.error.message}. The steps not ended were cancelled.
         </Notice>
       )}
-      {running && <p class="muted">Reload the page to see the steps move on.</p>}
+      {(running || copying) && <p class="muted">This page updates by itself while the workflow runs and while its outputs are copied.</p>}
       {running && (
         <form method="post" action={`/dashboard/workflows/${row.id}/cancel`}>
           <CsrfField token={props.viewer.csrfToken} />
@@ -128,14 +135,14 @@ export function WorkflowPage(props: { nonce: string; viewer: Viewer; row: Workfl
           <TableHead columns={["Step", "Type", "Reads", "Status", "Job", "Outputs"]} />
           <tbody>
             {Object.entries(view.steps).map(([name, step]) => (
-              <tr data-step={name}>
+              <tr data-step={name} data-live-job={step.id} data-status={step.status} data-progress={String(step.progress)} data-store={step.store?.status ?? ""} data-live-reload="">
                 <td data-label="Step">
                   <code>{name}</code>
                 </td>
                 <td data-label="Type">{step.type}</td>
                 <td data-label="Reads">{step.use ? `${step.use} (${step.output})` : "the input"}</td>
                 <td data-label="Status">
-                  <StatusBadge status={step.status} /> {step.status === "processing" && step.progress != null ? `${step.progress}%` : ""}
+                  <StatusBadge status={step.status} /> <span data-live-progress="">{step.status === "processing" && step.progress != null ? `${step.progress}%` : ""}</span>
                   {step.error ? ` ${step.error.code}: ${step.error.message}` : ""}
                 </td>
                 <td data-label="Job">
@@ -145,6 +152,12 @@ export function WorkflowPage(props: { nonce: string; viewer: Viewer; row: Workfl
                   {outputsOf(step.result).map((output) => (
                     <div>
                       <a href={output.url}>{output.label}</a> <span class="muted">{output.caption}</span>
+                    </div>
+                  ))}
+                  {step.store?.objects.map((o) => (
+                    <div class="muted">
+                      copy <code>{o.key}</code>: <StatusBadge status={o.status} />
+                      {o.error ? ` ${o.error}` : ""}
                     </div>
                   ))}
                 </td>

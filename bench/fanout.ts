@@ -12,7 +12,7 @@ import type { FanoutPlan } from "../src/contract/fanout.ts";
 import { checkJoin, planFanout } from "../container/src/processors/compress-video-parts.ts";
 import { AUDIO_BITRATE, buildArgs } from "../container/src/processors/compress-video.ts";
 import { probeMedia } from "../container/src/tools/ffprobe.ts";
-import { stitchPart } from "../src/runner/fanout-plan.ts";
+import { stitchPart } from "../src/contract/fanout.ts";
 import { MEDIA_DIR } from "./media.ts";
 import { exec, log } from "./support.ts";
 

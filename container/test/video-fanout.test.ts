@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { FanoutOffer } from "../../src/contract/fanout.ts";
-import { stitchPart } from "../../src/runner/fanout-plan.ts";
+import { stitchPart } from "../../src/contract/fanout.ts";
 import { checkJoin, planFanout } from "../src/processors/compress-video-parts.ts";
 import { buildArgs } from "../src/processors/compress-video.ts";
 import { probeMedia, type MediaProbe } from "../src/tools/ffprobe.ts";

@@ -72,6 +72,19 @@ export const jobPart = z.discriminatedUnion("role", [
 ]);
 export type JobPart = z.infer<typeof jobPart>;
 
+/** The stitch a plan comes to once every part completed: every chunk, the audio, and a keyframe where each chunk after the first begins. */
+export function stitchPart(plan: FanoutPlan): Extract<JobPart, { role: "stitch" }> {
+  return {
+    role: "stitch",
+    videoParts: plan.chunks.length,
+    audio: plan.audio,
+    frames: plan.frames,
+    fps: plan.fps,
+    seams: plan.chunks.slice(1).map((chunk) => chunk.first),
+    source: plan.source,
+  };
+}
+
 /** The output each part writes: a chunk's video alone, or the audio alone. */
 export const PART_OUTPUTS = { video: "part.mp4", audio: "audio.m4a" } as const;
 

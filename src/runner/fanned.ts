@@ -3,7 +3,6 @@
 // next, failing the job with a part's error, or seating the stitch. The JobRunner gives it its
 // own state, storage and seat operations (RunnerOps); what the parts' rows mean is decided in
 // fanout-plan.ts.
-import type { FanoutPlan } from "../contract/fanout.ts";
 import { database, type Db } from "../db/client.ts";
 import { findJob, recordProgress } from "../db/jobs.ts";
 import { beginStitch, insertParts, recordStitch } from "../db/parts.ts";
@@ -12,7 +11,8 @@ import { log } from "../lib/log.ts";
 import type { Tunables } from "../lib/tunables.ts";
 import type { Attempt } from "./attempt.ts";
 import { fanoutOfferFor, partRows } from "./fanout.ts";
-import { decideParts, fanoutTimings, stitchPart } from "./fanout-plan.ts";
+import { stitchPart, type FanoutPlan } from "../contract/fanout.ts";
+import { decideParts, fanoutTimings } from "./fanout-plan.ts";
 import { finishJob } from "./finish.ts";
 import { seatRequest, type SeatRequest } from "./seat.ts";
 import { stepOf, type InPhase, type RunnerState } from "./state.ts";

@@ -1,7 +1,7 @@
 // Chunked encoding across seats (docs/fanout.md): what a fanned-out job's parts' rows mean,
-// as pure rules: what the job does next, the stitch it asks for, the fan-out its timings
+// as pure rules: what the job does next, the fan-out its timings
 // show, and where the stitch reads each part. src/runner/fanout.ts reads and drops the rows.
-import { PART_OUTPUTS, partJobId, type FanoutPlan, type FanoutTimings, type JobPart } from "../contract/fanout.ts";
+import { PART_OUTPUTS, partJobId, type FanoutTimings, type JobPart } from "../contract/fanout.ts";
 import type { JobError } from "../contract/job.ts";
 import type { JobRow } from "../db/schema.ts";
 import { outputKey } from "../files/r2-keys.ts";
@@ -24,19 +24,6 @@ export function decideParts(rows: JobRow[], started: ReadonlySet<string>, seats:
   const running = rows.filter((row) => !ended(row) && (row.status === "processing" || started.has(row.id))).length;
   const waiting = rows.filter((row) => row.status === "queued" && !started.has(row.id));
   return { start: waiting.slice(0, Math.max(0, seats - running)).map((row) => row.id), done };
-}
-
-/** The stitch the parent runs once every part completed. */
-export function stitchPart(plan: FanoutPlan): Extract<JobPart, { role: "stitch" }> {
-  return {
-    role: "stitch",
-    videoParts: plan.chunks.length,
-    audio: plan.audio,
-    frames: plan.frames,
-    fps: plan.fps,
-    seams: plan.chunks.slice(1).map((chunk) => chunk.first),
-    source: plan.source,
-  };
 }
 
 /** The fan-out as the parts' rows tell it (their first attempt's start to their end); `stitchMs` once the stitch ran. */

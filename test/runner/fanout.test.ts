@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import type { FanoutPlan } from "../../src/contract/fanout.ts";
 import type { JobRow } from "../../src/db/schema.ts";
-import { decideParts, fanoutTimings, stitchPart } from "../../src/runner/fanout-plan.ts";
+import { stitchPart } from "../../src/contract/fanout.ts";
+import { decideParts, fanoutTimings } from "../../src/runner/fanout-plan.ts";
 
 const row = (id: string, status: JobRow["status"], part: JobRow["part"], times: { startedAt?: number; completedAt?: number } = {}, error?: { code: string; message: string }) =>
   ({ id, status, part, startedAt: times.startedAt ?? null, completedAt: times.completedAt ?? null, errorCode: error?.code ?? null, errorMessage: error?.message ?? null }) as JobRow;

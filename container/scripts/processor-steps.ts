@@ -137,6 +137,7 @@ async function runProcessor(c: Case, params: unknown, workDir: string): Promise<
     setProgress: () => {},
     addOutput: (name) => join(workDir, "out", name),
     openInput: () => Promise.reject(new Error("the step measurement runs one-input types only")),
+    publish: async () => {},
   };
   const steps = new StepLog();
   const started = performance.now();

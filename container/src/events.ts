@@ -14,12 +14,14 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import {
+  PROCESSOR_PLAYABLE_PATH,
   PROCESSOR_PROTOCOL_VERSION,
   PROTOCOL_HEADER,
   protocolMismatch,
   type ProcessorJobRequest,
   type ProcessorJobState,
   type ProcessorOutput,
+  type ProcessorPlayable,
 } from "../../src/contract/processor-protocol.ts";
 import type { Config } from "./config.ts";
 import { log } from "./log.ts";
@@ -178,6 +180,31 @@ export class EventPusher {
       }
     }
     return "not stored";
+  }
+
+  /**
+   * Announces the job playable (POST <callback.url's origin>PROCESSOR_PLAYABLE_PATH), after the
+   * pushes and uploads before it, sent again once on an error or a 5xx: whether the runner took it.
+   * A 409 (the runner no longer holds the attempt) stops everything, as for an upload.
+   */
+  async playable(body: ProcessorPlayable, signal: AbortSignal): Promise<boolean> {
+    await settledOrAborted(this.#chain, signal);
+    if (this.#refused || signal.aborted) return false;
+    const url = new URL(PROCESSOR_PLAYABLE_PATH, this.#callback.url).href;
+    const init = (): RequestInit => ({
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${this.#callback.token}` },
+      body: JSON.stringify(body),
+    });
+    try {
+      const status = await callRunner(url, init, 2, this.#config.EVENT_TIMEOUT_MS, this.#slow(), signal);
+      if (status === 409) this.#refuse();
+      if (status === 204) return true;
+      log("warn", "playable announcement refused", { job: body.id, status });
+    } catch (error) {
+      if (!signal.aborted) log("warn", "playable announcement failed", { job: body.id, error: String(error) });
+    }
+    return false;
   }
 
   /**

@@ -100,6 +100,13 @@ export const jobs = sqliteTable(
      * the step it uses completed for the others (a guarded update: one caller puts it in line).
      */
     releasedAt: integer("released_at"),
+    /**
+     * When the job became playable before completing (videoAdaptive: docs/job-types.md), set once
+     * by the attempt that published it; null until then, and for types that publish nothing early.
+     */
+    playableAt: integer("playable_at"),
+    /** The output name a player starts from once playable (`stream/master.m3u8`): signed as a result's `url` is. */
+    playableUrl: text("playable_url"),
   },
   (t) => [
     index("jobs_workflow").on(t.workflowId).where(sql`"workflow_id" IS NOT NULL`),
@@ -261,6 +268,7 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     uniqueIndex("webhook_deliveries_workflow").on(t.workflowId).where(sql`"trigger" = 'workflow'`),
     uniqueIndex("webhook_deliveries_final").on(t.jobId).where(sql`"trigger" = 'final'`),
+    uniqueIndex("webhook_deliveries_playable").on(t.jobId).where(sql`"trigger" = 'playable'`),
     index("webhook_deliveries_job").on(t.jobId, t.createdAt),
     /** Deliveries never attempted, by age: the cron resends those whose message was lost. */
     index("webhook_deliveries_unsent").on(t.createdAt).where(sql`"status" = 'pending' AND "attempts" = 0`),

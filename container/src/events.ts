@@ -14,6 +14,7 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import {
+  PROCESSOR_EVENTS_PATH,
   PROCESSOR_PLAYABLE_PATH,
   PROCESSOR_PROTOCOL_VERSION,
   PROTOCOL_HEADER,
@@ -69,6 +70,13 @@ async function logMismatch(url: string, response: Response): Promise<void> {
  * goes only when it rose: at most this many per attempt, whatever its duration.
  */
 export const MAX_PROGRESS_PUSHES = 99;
+
+/** Where an announcement goes: beside the events, under the same origin and path prefix (a Worker mounted under one). */
+export function playableUrl(eventsUrl: string): string {
+  const url = new URL(eventsUrl);
+  url.pathname = url.pathname.endsWith(PROCESSOR_EVENTS_PATH) ? url.pathname.slice(0, -PROCESSOR_EVENTS_PATH.length) + PROCESSOR_PLAYABLE_PATH : PROCESSOR_PLAYABLE_PATH;
+  return url.href;
+}
 
 /** Resolves when `promise` settles or `signal` aborts, whichever comes first; never rejects. */
 function settledOrAborted(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
@@ -183,14 +191,14 @@ export class EventPusher {
   }
 
   /**
-   * Announces the job playable (POST <callback.url's origin>PROCESSOR_PLAYABLE_PATH), after the
+   * Announces the job playable (POST playableUrl(callback.url)), after the
    * pushes and uploads before it, sent again once on an error or a 5xx: whether the runner took it.
    * A 409 (the runner no longer holds the attempt) stops everything, as for an upload.
    */
   async playable(body: ProcessorPlayable, signal: AbortSignal): Promise<boolean> {
     await settledOrAborted(this.#chain, signal);
     if (this.#refused || signal.aborted) return false;
-    const url = new URL(PROCESSOR_PLAYABLE_PATH, this.#callback.url).href;
+    const url = playableUrl(this.#callback.url);
     const init = (): RequestInit => ({
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${this.#callback.token}` },

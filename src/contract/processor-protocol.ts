@@ -33,7 +33,7 @@
 //     the runner no longer holds the attempt (or protocolMismatch), 400/401/411/413/415 when
 //     the upload is wrong.
 //
-//   POST   <callback.url's origin><PROCESSOR_PLAYABLE_PATH>  processorPlayable, the same token, once
+//   POST   <callback.url with PROCESSOR_PLAYABLE_PATH for PROCESSOR_EVENTS_PATH>  processorPlayable, the same token, once
 //     the outputs a player needs first are uploaded (videoAdaptive's top rendition and a master
 //     playlist naming only it): the job is announced `playable` → 204, 409 the runner no
 //     longer holds the attempt, 422 the playlist is not in R2 from this attempt, 400/401.
@@ -123,8 +123,9 @@ export const PROCESSOR_EVENTS_PATH = "/internal/processor-events";
 export const PROCESSOR_OUTPUTS_PATH = "/internal/processor-outputs";
 
 /**
- * The Worker's route where an attempt announces its job playable (processorPlayable): on the
- * origin of its callback's `url`, so a processor finds it without a field of the start.
+ * The Worker's route where an attempt announces its job playable (processorPlayable): its
+ * callback's `url` with this path for PROCESSOR_EVENTS_PATH, so a processor finds it without
+ * a field of the start.
  */
 export const PROCESSOR_PLAYABLE_PATH = "/internal/processor-playable";
 

@@ -1,6 +1,6 @@
 // Job rows and their state changes: each change is one guarded UPDATE that names the states
 // (and attempt) it may start from, and says whether it took effect.
-import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { JobErrorCode, JobStatus } from "../contract/job.ts";
 import type { JobType } from "../contract/names.ts";
 import { TUNABLES } from "../lib/tunables.ts";
@@ -137,6 +137,19 @@ export function recordProgress(db: Db, id: string, attempt: number, progress: nu
       .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing")))
       .run(),
   );
+}
+
+/**
+ * A processing job at `attempt` became playable at `url` (an output name): the row now, or
+ * undefined when the job left that attempt or was playable already (the time is its first).
+ */
+export async function recordPlayable(db: Db, id: string, attempt: number, url: string, now: number): Promise<JobRow | undefined> {
+  const rows = await db
+    .update(jobs)
+    .set({ playableAt: now, playableUrl: url })
+    .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing"), isNull(jobs.playableAt)))
+    .returning();
+  return rows[0];
 }
 
 /** processing at `attempt` → completed; the final row, or undefined when the job was not there. */

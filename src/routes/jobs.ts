@@ -146,14 +146,23 @@ export const jobsRoutes = new Hono<AppEnv>()
     const key = keyWatch(() => isKeyActive(db, c.get("apiKeyId")), wait.keyCheckMs);
     return streamSSE(c, async (stream) => {
       let last = "";
+      let playableSent = false;
       const send = async (row: NonNullable<Awaited<ReturnType<typeof read>>>) => {
         const event = FINAL_STATUSES.includes(row.status) ? "end" : "progress";
         const seen = `${row.status}:${row.progress}`;
-        if (event === "progress" && seen === last) return;
+        // `playable` once a connection, when the job's stream first plays (or it did before the connection), before its other news.
+        const playable = !playableSent && row.playableAt !== null && (row.status === "processing" || row.status === "completed");
+        const unchanged = event === "progress" && seen === last;
+        if (unchanged && !playable) return;
         // Nothing of the job goes out on a key revoked since the last check.
         await key.now();
         last = seen;
-        await stream.writeSSE({ event, data: JSON.stringify(await toHttpJob(row, viewOptions(c))) });
+        const data = JSON.stringify(await toHttpJob(row, viewOptions(c)));
+        if (playable) {
+          playableSent = true;
+          await stream.writeSSE({ event: "playable", data });
+        }
+        if (!unchanged) await stream.writeSSE({ event, data });
       };
       try {
         // Each connection lasts at most wait.maxS; an EventSource reconnects by itself (and a

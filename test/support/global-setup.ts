@@ -187,16 +187,22 @@ async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type:
 
 const exec = promisify(execFile);
 
-/** An H.264 + AAC MP4 of ffmpeg's test pattern and a tone, `w`×`h` (640×360), `d` seconds (4), made once per size. */
+/**
+ * An H.264 + AAC MP4 of ffmpeg's test pattern and a tone, `w`×`h` (640×360), `d` seconds (4),
+ * made once per size; with `g`, a keyframe every `g` frames, and with `b` (`1M`) that video bitrate.
+ */
 const videos = new Map<string, Promise<Buffer>>();
 function makeVideo(params: URLSearchParams): Promise<Buffer> {
   const [w, h, d] = [Number(params.get("w") ?? 640), Number(params.get("h") ?? 360), Number(params.get("d") ?? 4)];
-  const key = `${w}x${h}x${d}`;
+  const g = /^\d+$/.test(params.get("g") ?? "") ? params.get("g")! : undefined;
+  const b = /^\d+[KM]$/.test(params.get("b") ?? "") ? params.get("b")! : undefined;
+  const key = `${w}x${h}x${d}${g ? `g${g}` : ""}${b ? `b${b}` : ""}`;
   let made = videos.get(key);
   if (!made) {
     const args = [
       "-nostdin", "-v", "error", "-f", "lavfi", "-i", `testsrc2=s=${w}x${h}:r=25:d=${d}`, "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:d=${d}`,
-      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-y",
+      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", ...(g ? ["-g", g] : []), ...(b ? ["-b:v", b] : []),
+      "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-y",
     ];
     const file = join(tmpdir(), `media-jobs-video-${process.pid}-${key}.mp4`);
     videos.set(key, (made = exec("ffmpeg", [...args, file]).then(() => readFile(file))));

@@ -343,7 +343,8 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   let published: Promise<void> | undefined;
   if (copied) {
     await writeMaster([copied]);
-    published = ctx.publish([...names(copied.rung), masterName], masterName);
+    // Before the encode, not beside it: the upload and the announcement do not wait for CPU the encode takes.
+    await ctx.publish([...names(copied.rung), masterName], masterName);
   }
   const encoded = copied ? rungs.slice(0, -1) : rungs;
   if (encoded.length > 0) {
@@ -363,8 +364,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   // The renditions' probes at once: each is ffprobe's own start (60–70 ms of CPU) more than its read.
   const measured = [...(await Promise.all(encoded.map((rung, i) => measure(rung, paths.rungs[i]!, withAudio, signal)))), ...(copied ? [copied] : [])];
   checkAligned(measured);
-  // The published master is done with before it grows: registered again, it is a new version, uploaded at the end.
-  await published;
+  // The published master grows: registered again, it is a new version, uploaded at the end.
   if (copied) ctx.addOutput(masterName, PLAYLIST_TYPE);
   const master = await writeMaster(measured);
   // Without a copy every rendition is ready at once: the stream is playable now, before the DASH and MP4 files.

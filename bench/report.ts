@@ -2,6 +2,7 @@
 // sharp) from one run's measurements. Nothing here judges a timing: the
 // numbers are reported as measured, with the machine and its load beside them.
 import { largeInputsSection, type LargeInputsResult } from "./large-inputs.ts";
+import { playableSection, type PlayableResult } from "./playable.ts";
 import { readFile, writeFile } from "node:fs/promises";
 import sharp from "sharp";
 import { CREATE_GOAL, type ApiResult } from "./api-load.ts";
@@ -42,6 +43,7 @@ export interface Results {
   statements?: StatementsResult;
   cost?: CostResult;
   largeInputs?: LargeInputsResult;
+  playable?: PlayableResult;
   /** When each section was measured, if not in this run's first line. */
   measuredAt?: Record<string, string>;
   /** Hand-written analysis, appended as is. */
@@ -66,6 +68,7 @@ export const SECTION_NAMES = {
   statements: "6. D1 statements and Durable Object requests per job",
   cost: "6b. A long job's Durable Object requests, and a 1080p encode's CPU time",
   largeInputs: "8. Large inputs: read as the job needs them",
+  playable: "9. Playable early: a long videoAdaptive job's time to playable",
 } as const;
 
 export function markdown(r: Results): string {
@@ -117,6 +120,8 @@ ${section(r, "statements", () => statementsSection(r.statements!))}
 ${section(r, "cost", () => costSection(r.cost!))}
 
 ${section(r, "largeInputs", () => largeInputsSection(r.largeInputs!, SECTION_NAMES.largeInputs))}
+
+${section(r, "playable", () => playableSection(r.playable!, SECTION_NAMES.playable))}
 
 ${r.analysis}
 `);

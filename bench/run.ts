@@ -14,6 +14,7 @@ import { measureApi } from "./api-load.ts";
 import { measureAv1 } from "./av1.ts";
 import { measureCost } from "./cost.ts";
 import { measureDispatch } from "./dispatch.ts";
+import { measurePlayable } from "./playable.ts";
 import { measureLargeInputs } from "./large-inputs.ts";
 import { measureLimits } from "./limits-load.ts";
 import { makeInputs, MEDIA_DIR, startMediaServer } from "./media.ts";
@@ -108,9 +109,10 @@ async function main() {
   // the service starts: its processor runs in this process, and would share their CPU.
   if (runs("quality")) measured("quality", await section("2. compression", () => measureQuality(inputs)));
   if (runs("largeInputs")) measured("largeInputs", await section("8. large inputs", () => measureLargeInputs(quick)));
+  if (runs("playable")) measured("playable", await section("9. playable early", () => measurePlayable()));
   // Kept now, in case the service then fails to start: the report is written at the end.
-  if (runs("quality") || runs("largeInputs")) await writeFile(resultsFile, JSON.stringify(results, null, 2));
-  const needsService = only.some((name) => name !== "quality" && name !== "largeInputs");
+  if (runs("quality") || runs("largeInputs") || runs("playable")) await writeFile(resultsFile, JSON.stringify(results, null, 2));
+  const needsService = only.some((name) => name !== "quality" && name !== "largeInputs" && name !== "playable");
   if (needsService) log("starting the service (processor + wrangler dev)");
   const service = needsService ? await startService({ startTimeout: 120_000, ...BENCH_SERVICE }) : undefined;
   const media = await startMediaServer();

@@ -90,10 +90,10 @@ describe("a videoAdaptive job playable before it completes", () => {
     expect(late.at(-1)).toEqual(early[0]);
     expect(await text(new URL("720p.m3u8", job.result.url).href)).toBe(playlist);
     expect(await sha256(await bytes(new URL("720p.mp4", job.result.url).href))).toBe(await sha256(media720));
-    // Every rendition's segments start where the top one's do.
+    // Every rendition's segments start where the top one's do (the last one's length may differ by the first frame's offset).
     for (const name of ["240p", "480p"]) {
-      const durations = (p: string) => [...p.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => m[1]);
-      expect(durations(await text(new URL(`${name}.m3u8`, job.result.url).href))).toEqual(durations(playlist));
+      const starts = (p: string) => [...p.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => m[1]).slice(0, -1);
+      expect(starts(await text(new URL(`${name}.m3u8`, job.result.url).href))).toEqual(starts(playlist));
     }
 
     // The event stream said `playable` once, while processing, before its end.

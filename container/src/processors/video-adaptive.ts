@@ -246,9 +246,13 @@ async function measure(rung: Rung, paths: Paths["rungs"][number], withAudio: boo
   };
 }
 
-/** The same segments' starts in every rendition, or the rendition whose differ. */
+/**
+ * The same segments' starts in every rendition, or the rendition whose differ: the same count,
+ * each but the last as long. The last one's length may differ by the first frame's offset (a
+ * stream copy keeps an input's audio priming before its first picture, an encode starts at 0).
+ */
 function checkAligned(rungs: MeasuredRung[]): void {
-  const starts = (r: MeasuredRung) => r.segments.map((s) => s.duration.toFixed(3)).join(",");
+  const starts = (r: MeasuredRung) => `${r.segments.length}:${r.segments.slice(0, -1).map((s) => s.duration.toFixed(3)).join(",")}`;
   const odd = rungs.find((r) => starts(r) !== starts(rungs[0]!));
   if (odd) throw new JobFailure("processing_failed", `the ${odd.rung.name} rendition's segments do not start where the ${rungs[0]!.rung.name} one's do`);
 }
@@ -340,7 +344,6 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   // only it, playable while the other renditions encode; their keyframes then fall where the
   // input's do, so their segments start where the copy's do.
   const copied = await copyTop(params, ctx, probe, rungs, paths, withAudio, Boolean(watermark));
-  let published: Promise<void> | undefined;
   if (copied) {
     await writeMaster([copied]);
     // Before the encode, not beside it: the upload and the announcement do not wait for CPU the encode takes.
@@ -368,7 +371,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   if (copied) ctx.addOutput(masterName, PLAYLIST_TYPE);
   const master = await writeMaster(measured);
   // Without a copy every rendition is ready at once: the stream is playable now, before the DASH and MP4 files.
-  if (!copied) published = ctx.publish([...rungs.flatMap(names), masterName], masterName);
+  const published = copied ? undefined : ctx.publish([...rungs.flatMap(names), masterName], masterName);
   ctx.setProgress(93);
 
   const top = measured.at(-1)!;

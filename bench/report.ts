@@ -3,6 +3,7 @@
 // numbers are reported as measured, with the machine and its load beside them.
 import { fanoutSection, type FanoutResult } from "./fanout.ts";
 import { largeInputsSection, type LargeInputsResult } from "./large-inputs.ts";
+import { playableSection, type PlayableResult } from "./playable.ts";
 import { readFile, writeFile } from "node:fs/promises";
 import sharp from "sharp";
 import { CREATE_GOAL, type ApiResult } from "./api-load.ts";
@@ -44,6 +45,7 @@ export interface Results {
   cost?: CostResult;
   largeInputs?: LargeInputsResult;
   fanout?: FanoutResult;
+  playable?: PlayableResult;
   /** When each section was measured, if not in this run's first line. */
   measuredAt?: Record<string, string>;
   /** Hand-written analysis, appended as is. */
@@ -69,6 +71,7 @@ export const SECTION_NAMES = {
   cost: "6b. A long job's Durable Object requests, and a 1080p encode's CPU time",
   largeInputs: "8. Large inputs: read as the job needs them",
   fanout: "9. A long encode across seats: chunks, audio and stitch against one seat",
+  playable: "10. Playable early: a long videoAdaptive job's time to playable",
 } as const;
 
 export function markdown(r: Results): string {
@@ -122,6 +125,7 @@ ${section(r, "cost", () => costSection(r.cost!))}
 ${section(r, "largeInputs", () => largeInputsSection(r.largeInputs!, SECTION_NAMES.largeInputs))}
 
 ${section(r, "fanout", () => fanoutSection(r.fanout!, SECTION_NAMES.fanout))}
+${section(r, "playable", () => playableSection(r.playable!, SECTION_NAMES.playable))}
 
 ${r.analysis}
 `);

@@ -23,10 +23,11 @@ import { uploadContentRoutes, uploadsRoutes } from "./routes/uploads.ts";
 import { tusRoutes } from "./routes/tus.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { readRateLimit } from "./limits/read-rate.ts";
-import { PROCESSOR_EVENTS_PATH, PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH } from "./contract/processor-protocol.ts";
+import { PROCESSOR_EVENTS_PATH, PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PLAYABLE_PATH } from "./contract/processor-protocol.ts";
 import { receiveProcessorEvent } from "./runner/events.ts";
 import { readProcessorInput } from "./runner/input-read.ts";
 import { receiveProcessorOutput } from "./runner/output-upload.ts";
+import { receivePlayable } from "./runner/playable.ts";
 
 export const app = new Hono<{ Bindings: Env }>();
 
@@ -43,6 +44,7 @@ app.route("/healthz", healthRoutes);
 // the container's outbound handler).
 app.post(PROCESSOR_EVENTS_PATH, (c) => (c.env.PROCESSOR_URL ? receiveProcessorEvent(c.env, c.req.raw) : c.notFound()));
 app.put(`${PROCESSOR_OUTPUTS_PATH}/*`, (c) => (c.env.PROCESSOR_URL ? receiveProcessorOutput(c.env, c.req.raw) : c.notFound()));
+app.post(PROCESSOR_PLAYABLE_PATH, (c) => (c.env.PROCESSOR_URL ? receivePlayable(c.env, c.req.raw) : c.notFound()));
 app.get(`${PROCESSOR_INPUTS_PATH}/*`, (c) => (c.env.PROCESSOR_URL ? readProcessorInput(c.env, c.req.raw) : c.notFound()));
 app.route("/v1/files", filesRoutes);
 // The upload's own PUT target is signed instead of keyed (/v1/uploads/:id/content).

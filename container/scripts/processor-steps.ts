@@ -141,6 +141,7 @@ async function runProcessor(c: Case, params: unknown, workDir: string): Promise<
       throw new Error("the step measurement offers no fan-out");
     },
     openPart: () => Promise.reject(new Error("the step measurement runs no stitch")),
+    publish: async () => {},
   };
   const steps = new StepLog();
   const started = performance.now();

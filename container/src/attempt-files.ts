@@ -53,6 +53,25 @@ export async function toolFileSize(path: string, uid?: number): Promise<number> 
 }
 
 /**
+ * Takes a tool's finished file for the processor (checked as openToolFile checks it): root's
+ * from now on, readable by all, so the attempt's tools can still read it but never change it
+ * (an output already published). Without isolation (uid undefined) it is left as it is.
+ * Resolves to its size.
+ */
+export async function takeToolFile(path: string, uid?: number): Promise<number> {
+  const file = await openToolFile(path, uid);
+  try {
+    if (uid !== undefined) {
+      await file.chown(0, 0);
+      await file.chmod(0o644);
+    }
+    return (await file.stat()).size;
+  } finally {
+    await file.close();
+  }
+}
+
+/**
  * Makes `path` a new, empty file of the processor's before the processor writes it by name
  * (sharp's toFile, writeFile, copyFile): whatever a tool put there is removed, and the file is
  * created exclusively and never through a symlink (O_CREAT|O_EXCL), so a name planted again

@@ -14,12 +14,15 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import {
+  PROCESSOR_EVENTS_PATH,
+  PROCESSOR_PLAYABLE_PATH,
   PROCESSOR_PROTOCOL_VERSION,
   PROTOCOL_HEADER,
   protocolMismatch,
   type ProcessorJobRequest,
   type ProcessorJobState,
   type ProcessorOutput,
+  type ProcessorPlayable,
 } from "../../src/contract/processor-protocol.ts";
 import type { Config } from "./config.ts";
 import { log } from "./log.ts";
@@ -67,6 +70,13 @@ async function logMismatch(url: string, response: Response): Promise<void> {
  * goes only when it rose: at most this many per attempt, whatever its duration.
  */
 export const MAX_PROGRESS_PUSHES = 99;
+
+/** Where an announcement goes: beside the events, under the same origin and path prefix (a Worker mounted under one). */
+export function playableUrl(eventsUrl: string): string {
+  const url = new URL(eventsUrl);
+  url.pathname = url.pathname.endsWith(PROCESSOR_EVENTS_PATH) ? url.pathname.slice(0, -PROCESSOR_EVENTS_PATH.length) + PROCESSOR_PLAYABLE_PATH : PROCESSOR_PLAYABLE_PATH;
+  return url.href;
+}
 
 /** Resolves when `promise` settles or `signal` aborts, whichever comes first; never rejects. */
 function settledOrAborted(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
@@ -178,6 +188,31 @@ export class EventPusher {
       }
     }
     return "not stored";
+  }
+
+  /**
+   * Announces the job playable (POST playableUrl(callback.url)), after the
+   * pushes and uploads before it, sent again once on an error or a 5xx: whether the runner took it.
+   * A 409 (the runner no longer holds the attempt) stops everything, as for an upload.
+   */
+  async playable(body: ProcessorPlayable, signal: AbortSignal): Promise<boolean> {
+    await settledOrAborted(this.#chain, signal);
+    if (this.#refused || signal.aborted) return false;
+    const url = playableUrl(this.#callback.url);
+    const init = (): RequestInit => ({
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${this.#callback.token}` },
+      body: JSON.stringify(body),
+    });
+    try {
+      const status = await callRunner(url, init, 2, this.#config.EVENT_TIMEOUT_MS, this.#slow(), signal);
+      if (status === 409) this.#refuse();
+      if (status === 204) return true;
+      log("warn", "playable announcement refused", { job: body.id, status });
+    } catch (error) {
+      if (!signal.aborted) log("warn", "playable announcement failed", { job: body.id, error: String(error) });
+    }
+    return false;
   }
 
   /**

@@ -17,7 +17,7 @@ import type { FanoutPlan } from "../../src/contract/fanout.ts";
 import type { JobError } from "../../src/contract/job.ts";
 import type { JobType } from "../../src/contract/registry.ts";
 import type { StoredResult } from "../../src/contract/stored-result.ts";
-import { toolFileSize } from "./attempt-files.ts";
+import { takeToolFile, toolFileSize } from "./attempt-files.ts";
 import type { Config } from "./config.ts";
 import { JobCancelled, JobFailure, stopped } from "./errors.ts";
 import { EventPusher, type OutputFile } from "./events.ts";
@@ -49,6 +49,8 @@ interface Entry {
   dir: string;
   controller: AbortController;
   outputs: Map<string, Omit<OutputFile, "name">>;
+  /** Outputs uploaded before the end (ProcessorContext.publish), as they were: not uploaded again. */
+  published: Set<string>;
   result?: StoredResult;
   /** A fan-out the attempt planned instead of encoding (contract/fanout.ts): its completed state carries it. */
   plan?: FanoutPlan;
@@ -121,6 +123,7 @@ export class JobTable {
       dir: join(this.#config.workDir, safeName(request.id)),
       controller: new AbortController(),
       outputs: new Map(),
+      published: new Set(),
       timings: {},
       done: Promise.resolve(),
       reported: Promise.resolve(),
@@ -278,8 +281,12 @@ export class JobTable {
           const path = join(entry.dir, "out", ...name.split("/").map(safeName));
           outputDirectory(join(entry.dir, "out"), dirname(path), lease);
           entry.outputs.set(name, { path, contentType, size: 0 });
+          // A published output registered again is a new version (a grown playlist), uploaded at the end.
+          entry.published.delete(name);
           return path;
         },
+        publish: (names: string[], playlist: string) =>
+          publish(entry, names, playlist, identity?.uid, AbortSignal.any([signal, ...(request.callback ? [this.pushPaths.brokenSignal(request.callback.url)] : [])])),
         openInput: async (url: string) => {
           const other = await InputSource.open(url, join(entry.dir, `input-${others.length + 1}`), { limits: this.#config, signal, toolUid });
           others.push(other);
@@ -360,7 +367,7 @@ export class JobTable {
  */
 async function upload(entry: Entry, events: EventPusher, signal: AbortSignal, pathBroken: AbortSignal): Promise<void> {
   const started = Date.now();
-  const queue = [...entry.outputs].map(([name, o]) => ({ name, ...o }));
+  const queue = [...entry.outputs].filter(([name]) => !entry.published.has(name)).map(([name, o]) => ({ name, ...o }));
   // One refusal stops the uploads still under way: the runner wants none of them.
   const refusal = new AbortController();
   const uploads = AbortSignal.any([signal, refusal.signal, pathBroken]);
@@ -373,6 +380,30 @@ async function upload(entry: Entry, events: EventPusher, signal: AbortSignal, pa
   // Cancelled, timed out (both abort `signal`) or refused: the attempt does not complete.
   if (signal.aborted || refusal.signal.aborted) throw new JobCancelled();
   entry.timings.storeOutputMs = Date.now() - started;
+}
+
+/**
+ * ProcessorContext.publish: the outputs taken from the tools (they can no longer change them),
+ * uploaded side by side, and once all are stored the job announced playable at `playlist`.
+ * An output not stored is left for the end's upload, and nothing is announced. Never rejects.
+ */
+async function publish(entry: Entry, names: string[], playlist: string, uid: number | undefined, signal: AbortSignal): Promise<void> {
+  try {
+    const files: OutputFile[] = [];
+    for (const name of names) {
+      const output = entry.outputs.get(name);
+      if (!output) throw new Error(`${name} is not an output of the attempt`);
+      output.size = await takeToolFile(output.path, uid);
+      files.push({ name, ...output });
+    }
+    const events = entry.events;
+    const stored = events ? await Promise.all(files.map((file) => events.upload(file, signal))) : files.map(() => "stored" as const);
+    if (!stored.every((s) => s === "stored")) return;
+    for (const file of files) entry.published.add(file.name);
+    if (events) await events.playable({ id: entry.id, url: playlist }, signal);
+  } catch (error) {
+    log("warn", "publishing outputs early failed; they go at the end", { job: entry.id, error: String(error) });
+  }
 }
 
 function view(entry: Entry): ProcessorJobState {

@@ -1,13 +1,18 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseStoredResult } from "../../src/contract/stored-result.ts";
-import { ladderFor } from "../src/processors/video-adaptive.ts";
+import { ladderFor, rungOf, topCopy } from "../src/processors/video-adaptive.ts";
 import { segmentBitrates } from "../src/tools/hls.ts";
-import { runJob, type FinishedJob } from "./helpers.ts";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { JobTable } from "../src/jobs.ts";
+import { jobTypes } from "../../src/contract/registry.ts";
+import { testConfig, runJob, until, type FinishedJob } from "./helpers.ts";
 import { completed, failed, useVideoMedia } from "./video-fixtures.ts";
 import { variantsOf } from "../../test/support/hls.ts";
 
@@ -239,6 +244,112 @@ describe("videoAdaptive", () => {
     const mp3 = await extracted.output(completed(extracted.state).result.url);
     const job = await runJob("videoAdaptive", { url: serveBytes("/audio.mp3", mp3) });
     expect(failed(job.state).error).toMatchObject({ code: "no_video_stream", message: expect.stringMatching(/no video stream/) });
+  });
+});
+
+describe("videoAdaptive playable early", () => {
+  /** The runner's side: each upload's bytes and each announcement, in the order they came. */
+  async function runner() {
+    const received: ({ kind: "upload"; name: string; body: Buffer } | { kind: "playable"; body: { id: string; url: string } })[] = [];
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      if (req.method === "PUT") {
+        received.push({ kind: "upload", name: decodeURIComponent(req.url!.split("/").at(-1)!), body });
+        return void res.writeHead(201).end();
+      }
+      if (req.url === "/internal/processor-playable") received.push({ kind: "playable", body: JSON.parse(body.toString("utf8")) });
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { received, origin, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  }
+
+  it("copies an H.264/AAC input into the top rendition, publishes it with a master naming only it, and never changes it after", async () => {
+    // 10 s of 640×360 H.264 at 600 kbit/s with a keyframe every 2 s, and AAC-LC.
+    await exec("ffmpeg", [
+      "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=10", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:d=10",
+      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "50", "-b:v", "600k", "-c:a", "aac", "-shortest", join(work, "h264.mp4"),
+    ]);
+    const input = await readFile(join(work, "h264.mp4"));
+    const side = await runner();
+    try {
+      const table = new JobTable(await testConfig());
+      const id = `test_playable_${process.pid}`;
+      table.start({
+        id,
+        type: "videoAdaptive",
+        params: jobTypes.videoAdaptive.params.parse({ url: serveBytes("/h264.mp4", input), segmentDuration: 2 }) as never,
+        callback: { url: `${side.origin}/internal/processor-events`, token: "t".repeat(43), outputs: `${side.origin}/internal/processor-outputs/${id}` },
+      });
+      const state = await until(() => { const s = table.get(id)!; return s.state === "running" ? undefined : s; }, "the job's end", ENCODE_DEADLINE_MS);
+      const { result, outputs } = completed(state);
+      const path = (name: string) => table.output(id, name)!.path;
+
+      // Announced once, after exactly the top rendition's files and a master naming only it were uploaded.
+      const announced = side.received.findIndex((r) => r.kind === "playable");
+      expect(side.received.filter((r) => r.kind === "playable").map((r) => r.body)).toEqual([{ id, url: "stream/master.m3u8" }]);
+      const before = side.received.slice(0, announced) as { name: string; body: Buffer }[];
+      expect(before.map((r) => r.name).sort()).toEqual(["stream/360p.m3u8", "stream/360p.mp4", "stream/master.m3u8"]);
+      const early = before.find((r) => r.name === "stream/master.m3u8")!.body.toString();
+      expect(variantsOf(early).map((v) => v.uri)).toEqual(["360p.m3u8"]);
+
+      // What was published is what the job completed with, to the byte, and was not uploaded again;
+      // the master grew to name both renditions, the same top variant among them.
+      for (const name of ["stream/360p.m3u8", "stream/360p.mp4"]) {
+        expect(before.find((r) => r.name === name)!.body.equals(await readFile(path(name)))).toBe(true);
+        expect(side.received.filter((r) => r.kind === "upload" && r.name === name)).toHaveLength(1);
+      }
+      const master = (await readFile(path("stream/master.m3u8"))).toString();
+      expect(variantsOf(master).map((v) => v.uri)).toEqual(["240p.m3u8", "360p.m3u8"]);
+      expect(variantsOf(master).at(-1)).toEqual(variantsOf(early)[0]);
+      const last = side.received.filter((r): r is { kind: "upload"; name: string; body: Buffer } => r.kind === "upload" && r.name === "stream/master.m3u8").at(-1)!;
+      expect(last.body.toString()).toBe(master);
+      expect(new Set(side.received.flatMap((r) => (r.kind === "upload" ? [r.name] : [])))).toEqual(new Set(outputs.map((o) => o.name)));
+
+      // A stream copy: the input's own video packets (same codec, profile, sizes, so the same
+      // bitrate) and its own AAC; the 240p rung is an encode, cut where the copy is.
+      const source = await probeFile(join(work, "h264.mp4"));
+      const top = await probeFile(path("stream/360p.mp4"));
+      const video = (p: Probe) => p.streams.find((s) => s.codec_type === "video")!;
+      expect([video(top).codec_name, video(top).profile]).toEqual([video(source).codec_name, video(source).profile]);
+      expect(video(top).profile).toBe("Constrained Baseline");
+      const sizes = (p: Probe, type: string) => p.packets.filter((k) => k.codec_type === type).map((k) => k.size);
+      expect(sizes(top, "video")).toEqual(sizes(source, "video"));
+      expect(sizes(top, "audio")).toEqual(sizes(source, "audio"));
+      expect(streamBitrate(top, "video", 10)).toBe(streamBitrate(source, "video", 10));
+      expect(video(await probeFile(path("stream/240p.mp4"))).profile).toBe("High");
+      const durations = (name: string) => segmentsOf(readFileSync(path(name), "utf8")).map((x) => x.duration);
+      expect(durations("stream/240p.m3u8")).toEqual(durations("stream/360p.m3u8"));
+      expect(durations("stream/360p.m3u8")).toEqual([2, 2, 2, 2, 2]);
+      expect(result.renditions.map((r: { url: string }) => r.url)).toEqual(["stream/240p.m3u8", "stream/360p.m3u8"]);
+      await table.remove(id);
+    } finally {
+      await side.close();
+    }
+  }, TEST_MS);
+});
+
+describe("topCopy", () => {
+  const top = rungOf(1080, { width: 1920, height: 1080 }, 5_000_000);
+  const probe = { format: "mp4", duration: 600, size: 300e6, bitRate: 4_128_000, video: { index: 0, codec: "h264", width: 1920, height: 1080, frameRate: 25 }, audio: { index: 1, codec: "aac", bitRate: 128_000, channels: 2, startTime: 0 } };
+  const h264 = { codec: "h264", profile: "High", pixFmt: "yuv420p", sampleAspectRatio: "1:1", fieldOrder: "progressive", bitRate: 4_000_000 };
+  const aac = { codec: "aac", profile: "LC" };
+  it.each([
+    ["H.264 High 4:2:0 with AAC-LC: both copied", {}, { video: h264, audio: aac }, { audio: "copy" }],
+    ["HE-AAC sound: the video copied, the sound encoded", {}, { video: h264, audio: { codec: "aac", profile: "HE-AAC" } }, { audio: "encode" }],
+    ["audio: false", { audio: false }, { video: h264, audio: aac }, { audio: "none" }],
+    ["HEVC", {}, { video: { ...h264, codec: "hevc" }, audio: aac }, { not: "the video is hevc, not H.264" }],
+    ["10-bit", {}, { video: { ...h264, profile: "High 10", pixFmt: "yuv420p10le" }, audio: aac }, { not: "H.264 profile High 10 is not one every player decodes" }],
+    ["over twice the rung's bitrate", {}, { video: { ...h264, bitRate: 12_000_000 }, audio: aac }, { not: "its bitrate 12000000 is over twice the top rung's 5000000" }],
+    ["a watermark", { watermark: true }, { video: h264, audio: aac }, { not: "a watermark is drawn on every rendition" }],
+  ] as const)("%s", (_, options, facts, expected) => {
+    expect(topCopy(top, probe, facts, { audio: true, watermark: false, ...options })).toEqual(expected);
+  });
+  it("an input of another size than the top rung is encoded", () => {
+    expect(topCopy(rungOf(720, { width: 1920, height: 1080 }, 2_800_000), probe, { video: h264, audio: aac }, { audio: true, watermark: false })).toEqual({ not: "1920×1080 is not the top rung's 1280×720" });
   });
 });
 

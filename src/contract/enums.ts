@@ -9,8 +9,12 @@ export type Plan = (typeof PLANS)[number];
 export const MODES = ["live", "test"] as const;
 export type Mode = (typeof MODES)[number];
 
-/** `final` is a job's one final-state notification; `redeliver` is asked for later; `workflow` is a workflow's one final notification. */
-export const WEBHOOK_TRIGGERS = ["final", "redeliver", "workflow"] as const;
+/**
+ * `final` is a job's one final-state notification; `redeliver` is asked for later; `workflow` is
+ * a workflow's one final notification; `playable` a job's one `job.playable` event (a stream that
+ * plays before the job completes, docs/webhooks.md).
+ */
+export const WEBHOOK_TRIGGERS = ["final", "redeliver", "workflow", "playable"] as const;
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 
 /** A copy to a destination, of one output or of a whole job (docs/destinations.md). */

@@ -63,6 +63,12 @@ export const jobTimings = z.object({
 });
 export type JobTimings = z.infer<typeof jobTimings>;
 
+/** A stream that plays before its job completes: its master playlist's signed folder link. */
+export const playableStream = z.object({
+  url: z.string().describe("The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes."),
+  expiresAt: z.string().describe("When the link expires (one hour); read the job again for a fresh one."),
+});
+
 export const httpJob = z.object({
   id: z.string(),
   type: z.enum(HTTP_JOB_TYPES as [string, ...string[]]),
@@ -81,6 +87,9 @@ export const httpJob = z.object({
   timings: jobTimings,
   /** Present when the job was created with `store`. */
   store: jobStoreView.optional(),
+  /** When the job's stream became playable, before it completed (videoAdaptive); absent until then. */
+  playableAt: z.string().optional().describe("When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs."),
+  playable: playableStream.optional().describe("The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs."),
 });
 export type HttpJob = z.infer<typeof httpJob>;
 

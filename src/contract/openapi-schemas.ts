@@ -233,8 +233,10 @@ function responseComponents(): Record<string, JsonSchema> {
     return schema;
   });
   registry.add(sdkUnfinishedJob, { id: "UnfinishedSdkJob" });
-  registry.add(z.union([...sdkCompleted, sdkUnfinishedJob]), { id: "SdkJob" });
+  const sdkUnion = z.union([...sdkCompleted, sdkUnfinishedJob]);
+  registry.add(sdkUnion, { id: "SdkJob" });
   registry.add(anyJob, { id: "Job" });
+  registry.add(z.object({ type: z.literal("job.playable"), data: sdkUnion }), { id: "JobPlayableWebhook" });
   registry.add(jobError, { id: "JobFailure" });
   registry.add(createdJob, { id: "CreatedJob" });
   registry.add(jobList, { id: "JobList" });

@@ -62,6 +62,20 @@ function webhooks(): Record<string, JsonSchema> {
         },
       },
     },
+    jobPlayable: {
+      post: {
+        operationId: "jobPlayableWebhook",
+        summary: "A job's stream became playable before the job completed (videoAdaptive)",
+        description:
+          "POSTed once to the job's `webhookUrl` as `{type: \"job.playable\", data: <the job in the client-library dialect>}`, the job read at the attempt (`playableAt` and `playable.url` set; usually still `processing`). Signed and retried as `jobFinished`; the job's end is a delivery of its own (docs/webhooks.md).",
+        parameters: signatureHeaders(),
+        requestBody: { required: true, content: json(schemaRef("JobPlayableWebhook")) },
+        responses: {
+          "2XX": { description: "Received; the delivery succeeded." },
+          "410": { description: "Gone: stop this delivery without retrying." },
+        },
+      },
+    },
     workflowEnded: { post: { ...workflowWebhook, parameters: signatureHeaders() } },
   };
 }

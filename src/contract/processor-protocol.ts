@@ -33,6 +33,11 @@
 //     the runner no longer holds the attempt (or protocolMismatch), 400/401/411/413/415 when
 //     the upload is wrong.
 //
+//   POST   <callback.url with PROCESSOR_PLAYABLE_PATH for PROCESSOR_EVENTS_PATH>  processorPlayable, the same token, once
+//     the outputs a player needs first are uploaded (videoAdaptive's top rendition and a master
+//     playlist naming only it): the job is announced `playable` → 204, 409 the runner no
+//     longer holds the attempt, 422 the playlist is not in R2 from this attempt, 400/401.
+//
 //   GET    <callback.input>         with an `upload:` (or a workflow step's `output:`) input only: its bytes from R2,
 //     the same token; `Range: bytes=…` answered 206 with Content-Range (416 when unsatisfiable).
 //   GET    <callback.input>/<n>     a stitch only (contract/fanout.ts): its n-th part, chunks in order then the audio.
@@ -118,6 +123,13 @@ export const PROCESSOR_EVENTS_PATH = "/internal/processor-events";
 
 /** The Worker's route for uploaded outputs: `PUT <PROCESSOR_OUTPUTS_PATH>/<attempt id>/<name>`. */
 export const PROCESSOR_OUTPUTS_PATH = "/internal/processor-outputs";
+
+/**
+ * The Worker's route where an attempt announces its job playable (processorPlayable): its
+ * callback's `url` with this path for PROCESSOR_EVENTS_PATH, so a processor finds it without
+ * a field of the start.
+ */
+export const PROCESSOR_PLAYABLE_PATH = "/internal/processor-playable";
 
 /** The Worker's route an attempt reads its uploaded input from: `GET <PROCESSOR_INPUTS_PATH>/<attempt id>`. */
 export const PROCESSOR_INPUTS_PATH = "/internal/processor-inputs";
@@ -278,6 +290,17 @@ export const processorJobState = z.discriminatedUnion("state", [
   z.object({ id: z.string().min(1), state: z.literal("cancelled"), progress, handedBack: z.literal(true).optional() }),
 ]);
 export type ProcessorJobState = z.infer<typeof processorJobState>;
+
+/**
+ * An attempt's announcement that its job is playable before it completes: `url` names the
+ * master playlist, already uploaded with every file it names (the outputs stay as they are
+ * uploaded; the playlist may be uploaded again naming more renditions). Sent once an attempt.
+ */
+export const processorPlayable = z.object({
+  id: z.string().min(1),
+  url: z.string().refine(isOutputName, "must be an output name"),
+});
+export type ProcessorPlayable = z.infer<typeof processorPlayable>;
 
 /**
  * GET /status's query naming the Worker's event URL (http(s), path PROCESSOR_EVENTS_PATH):

@@ -140,6 +140,19 @@ export function recordProgress(db: Db, id: string, attempt: number, progress: nu
   );
 }
 
+/**
+ * A processing job at `attempt` became playable at `url` (an output name): the row now, or
+ * undefined when the job left that attempt or was playable already (the time is its first).
+ */
+export async function recordPlayable(db: Db, id: string, attempt: number, url: string, now: number): Promise<JobRow | undefined> {
+  const rows = await db
+    .update(jobs)
+    .set({ playableAt: now, playableUrl: url })
+    .where(and(eq(jobs.id, id), eq(jobs.attempt, attempt), eq(jobs.status, "processing"), isNull(jobs.playableAt)))
+    .returning();
+  return rows[0];
+}
+
 /** processing at `attempt` → completed; the final row, or undefined when the job was not there. */
 export async function completeJob(db: Db, id: string, attempt: number, result: unknown, now: number, timings?: JobTimings): Promise<JobRow | undefined> {
   const rows = await db

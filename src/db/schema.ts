@@ -111,6 +111,13 @@ export const jobs = sqliteTable(
     part: text("part", { mode: "json" }).$type<JobPart>(),
     /** A fanned-out job's fan-out (contract/fanout.ts FanoutTimings): its `timings.fanout`. */
     fanout: text("fanout", { mode: "json" }).$type<FanoutTimings>(),
+    /**
+     * When the job became playable before completing (videoAdaptive: docs/job-types.md), set once
+     * by the attempt that published it; null until then, and for types that publish nothing early.
+     */
+    playableAt: integer("playable_at"),
+    /** The output name a player starts from once playable (`stream/master.m3u8`): signed as a result's `url` is. */
+    playableUrl: text("playable_url"),
   },
   (t) => [
     index("jobs_parent").on(t.parentJobId).where(sql`"parent_job_id" IS NOT NULL`),
@@ -273,6 +280,7 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     uniqueIndex("webhook_deliveries_workflow").on(t.workflowId).where(sql`"trigger" = 'workflow'`),
     uniqueIndex("webhook_deliveries_final").on(t.jobId).where(sql`"trigger" = 'final'`),
+    uniqueIndex("webhook_deliveries_playable").on(t.jobId).where(sql`"trigger" = 'playable'`),
     index("webhook_deliveries_job").on(t.jobId, t.createdAt),
     /** Deliveries never attempted, by age: the cron resends those whose message was lost. */
     index("webhook_deliveries_unsent").on(t.createdAt).where(sql`"status" = 'pending' AND "attempts" = 0`),

@@ -48,7 +48,18 @@ export async function toHttpJob(row: JobRow, options: ViewOptions): Promise<Http
       ...(row.fanout ? { fanout: row.fanout } : {}),
     },
     ...(row.storeDestinationId ? { store: await storeView(row, options.db) } : {}),
+    ...(await playableView(row, options)),
   };
+}
+
+/**
+ * `playableAt` and the signed link a player starts from, once the job's stream plays (while it
+ * runs and once completed; a failed or cancelled job's outputs are not served).
+ */
+async function playableView(row: JobRow, options: ViewOptions): Promise<Pick<HttpJob, "playableAt" | "playable">> {
+  if (!row.playableAt || !row.playableUrl || (row.status !== "processing" && row.status !== "completed")) return {};
+  const playable = (await signResult({ url: row.playableUrl }, { ...options, jobId: row.id })) as { url: string; expiresAt: string };
+  return { playableAt: iso(row.playableAt)!, playable };
 }
 
 async function storeView(row: JobRow, db: Db | undefined): Promise<JobStoreView> {

@@ -49,7 +49,9 @@ export const filesRoutes = new Hono<{ Bindings: Env }>()
     object.writeHttpMetadata(headers);
     headers.set("etag", object.httpEtag);
     headers.set("accept-ranges", "bytes");
-    headers.set("cache-control", `private, max-age=${TUNABLES.links.downloadLifetimeS}`);
+    // A playlist published while its job runs grows (a master naming more renditions): asked for again, never kept stale.
+    const grows = headers.get("content-type") === "application/vnd.apple.mpegurl";
+    headers.set("cache-control", grows ? "private, no-cache" : `private, max-age=${TUNABLES.links.downloadLifetimeS}`);
     headers.set("x-content-type-options", "nosniff");
     if (decision.kind === "part") {
       headers.set("content-range", `bytes ${decision.offset}-${decision.offset + decision.length - 1}/${object.size}`);

@@ -118,15 +118,21 @@ export const jobsRoutes = new Hono<AppEnv>()
     const read = () => findOrgJob(db, c.get("org").id, c.get("mode"), c.req.param("id"));
     if (!(await read())) throw notFound("job");
     let last = "";
+    let playableSent = false;
     return streamUntilFinal(
       c,
       read,
       async (row) => {
         const event = FINAL_STATUSES.includes(row.status) ? "end" : "progress";
         const seen = `${row.status}:${row.progress}`;
-        if (event === "progress" && seen === last) return [];
+        // `playable` once a connection, when the job's stream first plays (or it did before the connection), before its other news.
+        const playable = !playableSent && row.playableAt !== null && (row.status === "processing" || row.status === "completed");
+        const unchanged = event === "progress" && seen === last;
+        if (unchanged && !playable) return [];
         last = seen;
-        return [{ event, data: await toHttpJob(row, viewOptions(c)) }];
+        const data = await toHttpJob(row, viewOptions(c));
+        playableSent ||= playable;
+        return [...(playable ? [{ event: "playable", data }] : []), ...(unchanged ? [] : [{ event, data }])];
       },
       { job: c.req.param("id") },
     );

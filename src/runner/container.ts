@@ -6,10 +6,11 @@ import { Container } from "@cloudflare/containers";
 import { idleStop, poolConfig } from "../limits/pool-plan.ts";
 import { processorPool } from "../limits/processor-pool.ts";
 import { log } from "../lib/log.ts";
-import { PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH } from "../contract/processor-protocol.ts";
+import { PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PLAYABLE_PATH } from "../contract/processor-protocol.ts";
 import { CALLBACK_HOST, receiveProcessorEvent } from "./events.ts";
 import { readProcessorInput } from "./input-read.ts";
 import { receiveProcessorOutput } from "./output-upload.ts";
+import { receivePlayable } from "./playable.ts";
 
 export class ProcessorContainer extends Container<Env> {
   override defaultPort = 8080;
@@ -32,6 +33,7 @@ export class ProcessorContainer extends Container<Env> {
         const sender = ctx.containerId;
         if (path.startsWith(`${PROCESSOR_OUTPUTS_PATH}/`)) return receiveProcessorOutput(env as Env, request, sender);
         if (path.startsWith(`${PROCESSOR_INPUTS_PATH}/`)) return readProcessorInput(env as Env, request, sender);
+        if (path === PROCESSOR_PLAYABLE_PATH) return receivePlayable(env as Env, request, sender);
         return receiveProcessorEvent(env as Env, request, sender);
       },
     };

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { toSdkJob } from "../contract/dialects.ts";
 import { database, type Db } from "../db/client.ts";
-import { jobs, organizations } from "../db/schema.ts";
+import { jobs, organizations, type JobRow } from "../db/schema.ts";
 import { findWorkflow, stepJobs } from "../db/workflows.ts";
 import { toHttpJob, type ViewOptions } from "../jobs/view.ts";
 import { toHttpWorkflow } from "../jobs/workflow-view.ts";
@@ -17,7 +17,7 @@ import { deliver, type AttemptResult } from "./deliver.ts";
 import type { WebhookMessage } from "./schedule.ts";
 import { signingSecrets } from "./secrets.ts";
 import { signDelivery } from "./sign.ts";
-import { claimAttempt, findDelivery, giveUp, recordAttempt } from "./store.ts";
+import { claimAttempt, findDelivery, giveUp, recordAttempt, type Delivery } from "./store.ts";
 
 export interface ConsumeOptions {
   /** The per-attempt time limit; 15 s unless a test shortens it. */
@@ -67,7 +67,7 @@ async function attempt(env: Env, message: Message<WebhookMessage>, options: Cons
   if (number === undefined) return message.ack();
 
   const view = { secret: env.FILES_SIGNING_SECRET, origin: env.PUBLIC_BASE_URL.replace(/\/+$/, ""), now, db };
-  const body = delivery.workflowId ? await workflowBody(db, delivery.workflowId, view) : JSON.stringify(toSdkJob(await toHttpJob(context.job, view)));
+  const body = delivery.workflowId ? await workflowBody(db, delivery.workflowId, view) : await jobBody(context.job, delivery.trigger, view);
   if (body === undefined) return message.ack();
   const signed = await signDelivery(body, delivery.id, signingSecrets(context.job, context.org, now), now);
   const result = await deliver(delivery.url, body, signed, {
@@ -110,6 +110,16 @@ function outcomeStatus(result: AttemptResult) {
   if (result.kind === "delivered") return "succeeded" as const;
   if (result.kind === "rejected") return "failed" as const;
   return "pending" as const;
+}
+
+/**
+ * A job delivery's body: the job in the client-library dialect; for `playable`, wrapped as
+ * `{type: "job.playable", data: <that job>}`, so a receiver tells it from the job's end
+ * (docs/webhooks.md). The job is read at the attempt, as every delivery's is.
+ */
+async function jobBody(job: JobRow, trigger: Delivery["trigger"], view: ViewOptions): Promise<string> {
+  const data = toSdkJob(await toHttpJob(job, view));
+  return JSON.stringify(trigger === "playable" ? { type: "job.playable", data } : data);
 }
 
 /** A workflow delivery's body: `{type: "workflow.<status>", data: <the workflow as GET /v1/workflows/:id shows it>}` (docs/webhooks.md). */

@@ -28,6 +28,15 @@ export async function scheduleFinalDelivery(env: Env, jobOrId: string | JobRow, 
 }
 
 /**
+ * The job's one `job.playable` delivery (unique per job, like `final`), when it has a
+ * webhookUrl: its stream plays before the job completes (docs/webhooks.md).
+ */
+export async function schedulePlayableDelivery(env: Env, job: JobRow, now = Date.now()): Promise<string | undefined> {
+  if (!job.webhookUrl) return undefined;
+  return (await schedule(env, job, "playable", now))?.id;
+}
+
+/**
  * A workflow's one delivery when it ended (`trigger` = `workflow`, unique per workflow), when it
  * has a webhookUrl. Its `jobId` is the workflow's first step's job, whose organization's secret
  * signs it and with whose rows it is deleted.

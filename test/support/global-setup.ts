@@ -188,19 +188,25 @@ async function makeImage(params: URLSearchParams): Promise<{ body: Buffer; type:
 
 const exec = promisify(execFile);
 
-/** An H.264 + AAC MP4 of ffmpeg's test pattern (under grain of strength `n`) and a tone, `w`×`h` (640×360), `d` seconds (4), a keyframe every `g` frames (x264's default), made once per shape. */
+/**
+ * An H.264 + AAC MP4 of ffmpeg's test pattern and a tone, `w`×`h` (640×360), `d` seconds (4),
+ * made once per shape; with `g`, a keyframe every `g` frames, with `b` (`1M`) that video
+ * bitrate, and with `n` temporal grain of that strength (a file as large per second as a camera's).
+ */
 const videos = new Map<string, Promise<Buffer>>();
 function makeVideo(params: URLSearchParams): Promise<Buffer> {
   const [w, h, d] = [Number(params.get("w") ?? 640), Number(params.get("h") ?? 360), Number(params.get("d") ?? 4)];
-  const gop = params.has("g") ? ["-g", String(Number(params.get("g")))] : [];
-  // ?n=<strength>: temporal grain, for a file as large per second as a camera's.
-  const grain = params.has("n") ? `,noise=alls=${Number(params.get("n"))}:allf=t` : "";
-  const key = `${w}x${h}x${d}${gop.join("")}${grain}`;
+  const g = /^\d+$/.test(params.get("g") ?? "") ? params.get("g")! : undefined;
+  const b = /^\d+[KM]$/.test(params.get("b") ?? "") ? params.get("b")! : undefined;
+  const n = /^\d+$/.test(params.get("n") ?? "") ? params.get("n")! : undefined;
+  const grain = n ? `,noise=alls=${n}:allf=t` : "";
+  const key = `${w}x${h}x${d}${g ? `g${g}` : ""}${b ? `b${b}` : ""}${n ? `n${n}` : ""}`;
   let made = videos.get(key);
   if (!made) {
     const args = [
       "-nostdin", "-v", "error", "-f", "lavfi", "-i", `testsrc2=s=${w}x${h}:r=25:d=${d}${grain}`, "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:d=${d}`,
-      "-c:v", "libx264", "-preset", "ultrafast", ...gop, "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-y",
+      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", ...(g ? ["-g", g] : []), ...(b ? ["-b:v", b] : []),
+      "-c:a", "aac", "-shortest", "-movflags", "+faststart", "-y",
     ];
     const file = join(tmpdir(), `media-jobs-video-${process.pid}-${key}.mp4`);
     videos.set(key, (made = exec("ffmpeg", [...args, file]).then(() => readFile(file))));

@@ -5,7 +5,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app.ts";
-import { PROCESSOR_EVENTS_PATH, PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
+import { PROCESSOR_EVENTS_PATH, PROCESSOR_INPUTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PLAYABLE_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import { newAttemptToken } from "../../src/runner/credentials.ts";
 import { attemptToken, call, errorLines, newKey, protocolHeader, runningJob, storedJob, testEnv } from "./helpers.ts";
 
@@ -42,6 +42,8 @@ describe("a made-up token on the internal routes", () => {
         await fetch(PROCESSOR_EVENTS_PATH, { method: "POST", headers: { ...madeUp, ...protocol, "content-type": "application/json" }, body: JSON.stringify({ id: pid, state: "failed", progress: 5, error: { code: "processing_failed", message: "forged" } }) }),
         await fetch(`${PROCESSOR_OUTPUTS_PATH}/${pid}/image.webp`, { method: "PUT", headers: { ...madeUp, ...protocol, "content-type": "image/webp", "content-length": "4" }, body: "RIFF" }),
         await fetch(`${PROCESSOR_INPUTS_PATH}/${pid}`, { headers: { ...madeUp, ...protocol } }),
+        await fetch(PROCESSOR_PLAYABLE_PATH, { method: "POST", headers: { ...madeUp, ...protocol, "content-type": "application/json" }, body: JSON.stringify({ id: pid, url: "stream/master.m3u8" }) }),
+        await fetch(PROCESSOR_PLAYABLE_PATH, { method: "POST", headers: { ...protocol, "content-type": "application/json" }, body: JSON.stringify({ id: pid, url: "stream/master.m3u8" }) }),
         // No token at all.
         await fetch(PROCESSOR_EVENTS_PATH, { method: "POST", headers: { ...protocol, "content-type": "application/json" }, body: JSON.stringify({ id: pid, state: "running", progress: 5 }) }),
       ];

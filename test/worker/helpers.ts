@@ -7,7 +7,7 @@ import { database } from "../../src/db/client.ts";
 import { insertJob } from "../../src/db/jobs.ts";
 import type { jobs } from "../../src/db/schema.ts";
 import { newId } from "../../src/lib/crypto.ts";
-import { ATTEMPT_TOKEN_HEADER, PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
+import { ATTEMPT_TOKEN_HEADER, PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PLAYABLE_PATH, PROCESSOR_PROTOCOL_VERSION, PROTOCOL_HEADER } from "../../src/contract/processor-protocol.ts";
 import type { JobRunner, RunnerState } from "../../src/runner/job-runner.ts";
 import { STATE_KEY } from "../../src/runner/state.ts";
 
@@ -243,7 +243,7 @@ async function serveRelayed(base: string, request: RelayedRequest): Promise<void
   const answer: Record<string, string> = {};
   response.headers.forEach((value, name) => (answer[name] = value));
   // Another test file's job (its Worker has no row of the attempt: 401, or holds another: 409): let another file's pump have it.
-  const requeue = (response.status === 409 || response.status === 401) && (request.path.startsWith(PROCESSOR_EVENTS_PATH) || request.path.startsWith(PROCESSOR_OUTPUTS_PATH));
+  const requeue = (response.status === 409 || response.status === 401) && [PROCESSOR_EVENTS_PATH, PROCESSOR_OUTPUTS_PATH, PROCESSOR_PLAYABLE_PATH].some((p) => request.path.startsWith(p));
   await fetch(`${base}/__relay/respond/${request.id}`, {
     method: "POST",
     headers: { "x-relay-status": String(response.status), "x-relay-headers": JSON.stringify(answer), ...(requeue ? { "x-relay-requeue": "1" } : {}) },

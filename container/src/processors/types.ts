@@ -44,6 +44,14 @@ export interface ProcessorContext {
   /** Registers an output file and returns the path to write it to. `name` goes in the result's `url`. */
   addOutput(name: string, contentType: string): string;
   /**
+   * Uploads outputs now, before the job completes, and then announces the job playable at
+   * `playlist` (an output among them): a player may read them at once, so they never change
+   * after (their files pass to the processor, out of the tools' reach). Registering one
+   * again with addOutput makes it a new version, uploaded again at the end (a master
+   * playlist that grows). Resolves once announced, or given up (logged); never rejects.
+   */
+  publish(outputs: string[], playlist: string): Promise<void>;
+  /**
    * Opens another input of the job by its URL (videoConcat's `append`), under the same
    * address rules, limits and uid as `input`, read as its tools need it; closed with the job.
    */

@@ -1,8 +1,10 @@
 // videoAdaptive: a video to an HLS stream in one folder (stream/): a ladder of H.264
-// renditions, each one fMP4 file addressed by byte ranges and its own playlist, written by
-// one ffmpeg run; then the master playlist (tools/hls.ts), whose figures are measured on
-// those files; and on request a DASH manifest over the same encodes (tools/dash.ts) and a
-// progressive MP4.
+// renditions, each one fMP4 file addressed by byte ranges and its own playlist; then the
+// master playlist (tools/hls.ts), whose figures are measured on those files; and on request a
+// DASH manifest over the same encodes (tools/dash.ts) and a progressive MP4. An input whose
+// video can be the top rendition as it is (topCopy) is copied into it first and published
+// playable at once, while one ffmpeg run encodes the rest; otherwise one run encodes all
+// (docs/job-types.md: videoAdaptive, playable early).
 import { ffmpegOverlay, prepareWatermark, type PreparedWatermark } from "../tools/watermark.ts";
 import { rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,6 +15,8 @@ import { claimFile, openToolFile, readToolFile } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { toolDirectory } from "../isolation.ts";
 import { describeDuration, ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
+import { runTool } from "../tools/spawn.ts";
+import { log } from "../log.ts";
 import { dashArgs, rewriteManifest } from "../tools/dash.ts";
 import { inputOptions, probeInput, probeMedia, type MediaProbe, type VideoStream } from "../tools/ffprobe.ts";
 import { avc1Codec, masterPlaylist, parseMediaPlaylist, segmentBitrates, type Segment, type Variant } from "../tools/hls.ts";
@@ -88,7 +92,7 @@ export interface Paths {
  * in every rendition (a player switches between them at any boundary). Each rung is one
  * hls output: fMP4 in a single file, its playlist addressing segments by byte range.
  */
-export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], paths: Paths, watermark?: PreparedWatermark): string[] {
+export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], paths: Paths, watermark?: PreparedWatermark, alignToSource = false): string[] {
   const video = probe.video!;
   const d = params.segmentDuration;
   const withAudio = params.audio && probe.audio !== null;
@@ -109,18 +113,102 @@ export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], path
     args.push(
       "-c:v", "libx264", "-preset", "medium", "-profile:v", "high",
       "-b:v", String(r.bitrate), "-maxrate", String(Math.round(r.bitrate * 1.2)), "-bufsize", String(r.bitrate * 2),
-      "-force_key_frames", `expr:gte(t,n_forced*${d})`, "-g", gop, "-keyint_min", gop, "-sc_threshold", "0",
+      // Beside a copied top rendition: a keyframe exactly where the input has one and nowhere
+      // else, each frame at its own time, so the muxer cuts where it cut the copy (hlsOutput).
+      ...(alignToSource
+        ? ["-force_key_frames", "source", "-g", "100000", "-sc_threshold", "0", "-fps_mode", "passthrough"]
+        : ["-force_key_frames", `expr:gte(t,n_forced*${d})`, "-g", gop, "-keyint_min", gop, "-sc_threshold", "0"]),
     );
     if (withAudio) args.push("-c:a", "aac", "-b:a", AUDIO_BITRATE, ...(probe.audio!.channels > 2 ? ["-ac", "2"] : []));
     else args.push("-an");
-    args.push(
-      "-sn", "-dn",
-      "-f", "hls", "-hls_time", String(d), "-hls_playlist_type", "vod", "-hls_list_size", "0",
-      "-hls_segment_type", "fmp4", "-hls_flags", "single_file+independent_segments",
-      "-hls_segment_filename", paths.rungs[i]!.media, paths.rungs[i]!.playlist,
-    );
+    args.push("-sn", "-dn", ...hlsOutput(d, paths.rungs[i]!));
   });
   return args;
+}
+
+/**
+ * One rendition's hls output: fMP4 in a single file, its playlist addressing segments by
+ * byte range. The muxer cuts at the first keyframe past each multiple of `d` seconds, so
+ * renditions with keyframes at the same times are cut at the same times.
+ */
+function hlsOutput(d: number, paths: Paths["rungs"][number]): string[] {
+  return [
+    "-f", "hls", "-hls_time", String(d), "-hls_playlist_type", "vod", "-hls_list_size", "0",
+    "-hls_segment_type", "fmp4", "-hls_flags", "single_file+independent_segments",
+    "-hls_segment_filename", paths.media, paths.playlist,
+  ];
+}
+
+/** What ffprobe says of a stream beyond MediaProbe's figures: what decides whether it can be copied into a rendition. */
+export interface StreamFacts {
+  codec: string;
+  profile?: string;
+  pixFmt?: string;
+  sampleAspectRatio?: string;
+  fieldOrder?: string;
+  bitRate?: number;
+}
+
+/** The input's video and audio streams' facts (the streams `probe` chose). */
+async function streamFacts(source: string, probe: MediaProbe, signal: AbortSignal): Promise<{ video?: StreamFacts; audio?: StreamFacts }> {
+  const args = ["-v", "error", ...inputOptions(source), "-print_format", "json", "-show_entries", "stream=index,codec_name,profile,pix_fmt,sample_aspect_ratio,field_order,bit_rate", source];
+  const run = await runTool("ffprobe", args, { signal, timeoutMs: 30_000 });
+  if (run.code !== 0) return {};
+  const streams = ((JSON.parse(run.stdout) as { streams?: Record<string, unknown>[] }).streams ?? []).map((s) => ({
+    index: Number(s.index),
+    codec: String(s.codec_name ?? ""),
+    ...(typeof s.profile === "string" ? { profile: s.profile } : {}),
+    ...(typeof s.pix_fmt === "string" ? { pixFmt: s.pix_fmt } : {}),
+    ...(typeof s.sample_aspect_ratio === "string" ? { sampleAspectRatio: s.sample_aspect_ratio } : {}),
+    ...(typeof s.field_order === "string" ? { fieldOrder: s.field_order } : {}),
+    ...(Number(s.bit_rate) > 0 ? { bitRate: Number(s.bit_rate) } : {}),
+  }));
+  return { video: streams.find((s) => s.index === probe.video?.index), audio: streams.find((s) => s.index === probe.audio?.index) };
+}
+
+/** H.264 profiles every HLS player decodes, 8-bit 4:2:0. */
+const PLAYABLE_H264_PROFILES = ["Constrained Baseline", "Baseline", "Main", "High"];
+
+/**
+ * Whether the input's video can be the top rendition as it is (a stream copy, no encode), and
+ * what becomes of its sound; or why not. It can when it is what the encode would make but
+ * for its bitrate: H.264 in a profile every player decodes, 8-bit 4:2:0, progressive, square
+ * pixels, not turned, exactly the top rung's size, at most twice the rung's bitrate, and no
+ * watermark to draw. AAC-LC stereo (or mono) sound is copied too, any other is encoded.
+ */
+export function topCopy(
+  top: Rung,
+  probe: MediaProbe,
+  facts: { video?: StreamFacts; audio?: StreamFacts },
+  options: { audio: boolean; watermark: boolean },
+): { audio: "copy" | "encode" | "none" } | { not: string } {
+  const video = probe.video!;
+  const f = facts.video;
+  if (options.watermark) return { not: "a watermark is drawn on every rendition" };
+  if (!f || f.codec !== "h264") return { not: `the video is ${f?.codec ?? video.codec}, not H.264` };
+  if (!f.profile || !PLAYABLE_H264_PROFILES.includes(f.profile)) return { not: `H.264 profile ${f.profile ?? "unknown"} is not one every player decodes` };
+  if (f.pixFmt !== "yuv420p" && f.pixFmt !== "yuvj420p") return { not: `pixel format ${f.pixFmt ?? "unknown"} is not 8-bit 4:2:0` };
+  if (f.fieldOrder && !["progressive", "unknown"].includes(f.fieldOrder)) return { not: "the video is interlaced" };
+  if (f.sampleAspectRatio && !["1:1", "0:1", "N/A"].includes(f.sampleAspectRatio)) return { not: `its pixels are not square (${f.sampleAspectRatio})` };
+  if (video.transformed) return { not: "its picture is turned by a display matrix" };
+  if (video.width !== top.width || video.height !== top.height) return { not: `${video.width}×${video.height} is not the top rung's ${top.width}×${top.height}` };
+  const audioBits = probe.audio?.bitRate ?? 0;
+  const bitRate = f.bitRate ?? (probe.bitRate ? probe.bitRate - audioBits : probe.duration > 0 ? (probe.size * 8) / probe.duration - audioBits : 0);
+  if (!(bitRate > 0) || bitRate > 2 * top.bitrate) return { not: `its bitrate ${Math.round(bitRate)} is over twice the top rung's ${top.bitrate}` };
+  if (!options.audio || !probe.audio) return { audio: "none" };
+  const a = facts.audio;
+  return { audio: a?.codec === "aac" && a.profile === "LC" && probe.audio.channels > 0 && probe.audio.channels <= 2 ? "copy" : "encode" };
+}
+
+/** The copy of the input's video (and sound) into the top rendition's files. */
+export function copyArgs(probe: MediaProbe, audio: "copy" | "encode" | "none", segmentDuration: number, input: string, paths: Paths["rungs"][number]): string[] {
+  const args = [...inputOptions(input), "-i", input, "-map", `0:${probe.video!.index}`];
+  if (audio !== "none") args.push("-map", `0:${probe.audio!.index}`);
+  args.push("-c:v", "copy");
+  if (audio === "copy") args.push("-c:a", "copy");
+  else if (audio === "encode") args.push("-c:a", "aac", "-b:a", AUDIO_BITRATE, ...(probe.audio!.channels > 2 ? ["-ac", "2"] : []));
+  else args.push("-an");
+  return [...args, "-sn", "-dn", ...hlsOutput(segmentDuration, paths)];
 }
 
 /** A rendition as encoded: the master playlist's figures, and its segments and file sizes. */
@@ -158,11 +246,44 @@ async function measure(rung: Rung, paths: Paths["rungs"][number], withAudio: boo
   };
 }
 
-/** The same segments' starts in every rendition, or the rendition whose differ. */
+/**
+ * The same segments' starts in every rendition, or the rendition whose differ: the same count,
+ * each but the last as long. The last one's length may differ by the first frame's offset (a
+ * stream copy keeps an input's audio priming before its first picture, an encode starts at 0).
+ */
 function checkAligned(rungs: MeasuredRung[]): void {
-  const starts = (r: MeasuredRung) => r.segments.map((s) => s.duration.toFixed(3)).join(",");
+  const starts = (r: MeasuredRung) => `${r.segments.length}:${r.segments.slice(0, -1).map((s) => s.duration.toFixed(3)).join(",")}`;
   const odd = rungs.find((r) => starts(r) !== starts(rungs[0]!));
   if (odd) throw new JobFailure("processing_failed", `the ${odd.rung.name} rendition's segments do not start where the ${rungs[0]!.rung.name} one's do`);
+}
+
+/**
+ * The top rendition as a stream copy of the input (topCopy decides whether it can be),
+ * measured; null when it cannot be, or when the input's keyframes are too far apart for its
+ * segments (one over twice the segment duration): then it is encoded with the others.
+ */
+async function copyTop(params: Params, ctx: ProcessorContext, probe: MediaProbe, rungs: Rung[], paths: Paths, withAudio: boolean, watermark: boolean): Promise<MeasuredRung | null> {
+  const top = rungs.at(-1)!;
+  const decision = topCopy(top, probe, await streamFacts(ctx.input.source, probe, ctx.signal), { audio: withAudio, watermark });
+  if ("not" in decision) {
+    log("info", "the top rendition is encoded, not copied", { reason: decision.not });
+    return null;
+  }
+  const files = paths.rungs.at(-1)!;
+  await runFfmpeg(copyArgs(probe, decision.audio, params.segmentDuration, paths.input, files), {
+    signal: ctx.signal,
+    timeoutMs: ffmpegTimeoutMs(probe.duration / 10, ctx.config),
+    durationS: probe.duration,
+    onProgress: (f) => ctx.setProgress(5 + f * 5),
+    task: "copying the top rendition",
+  });
+  const measured = await measure(top, files, decision.audio !== "none", ctx.signal);
+  const longest = Math.max(0, ...measured.segments.map((s) => s.duration));
+  if (longest > 2 * params.segmentDuration) {
+    log("info", "the top rendition is encoded, not copied", { reason: `the input's keyframes make a ${longest.toFixed(1)} s segment` });
+    return null;
+  }
+  return measured;
 }
 
 async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, withAudio: boolean, segmentDuration: number, durationS: number): Promise<{ url: string; size: number; files: number }> {
@@ -209,24 +330,48 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
     rungs: rungs.map((r) => ({ playlist: ctx.addOutput(`stream/${r.name}.m3u8`, PLAYLIST_TYPE), media: ctx.addOutput(`stream/${r.name}.mp4`, "video/mp4") })),
   };
   const withAudio = params.audio && probe.audio !== null;
-  // Each rung costs about its share of the pixels of the input's own size; the limit grows with both.
-  const weight = Math.max(1, rungs.reduce((sum, r) => sum + (r.width * r.height) / (probe.video!.width * probe.video!.height), 0));
-  await runFfmpeg(buildArgs(params, probe, rungs, paths, watermark || undefined), {
-    signal,
-    timeoutMs: ffmpegTimeoutMs(probe.duration * weight, ctx.config),
-    durationS: probe.duration,
-    onProgress: (f) => ctx.setProgress(5 + f * 85),
-    task: "encoding the renditions",
-  });
+  const masterName = "stream/master.m3u8";
+  const masterPath = ctx.addOutput(masterName, PLAYLIST_TYPE);
+  const writeMaster = async (variants: MeasuredRung[]) => {
+    const text = masterPlaylist(variants);
+    await claimFile(masterPath);
+    await writeFile(masterPath, text);
+    return text;
+  };
+  const names = (r: Rung) => [`stream/${r.name}.m3u8`, `stream/${r.name}.mp4`];
+
+  // The top rendition copied from the input when it can be: published with a master naming
+  // only it, playable while the other renditions encode; their keyframes then fall where the
+  // input's do, so their segments start where the copy's do.
+  const copied = await copyTop(params, ctx, probe, rungs, paths, withAudio, Boolean(watermark));
+  if (copied) {
+    await writeMaster([copied]);
+    // Before the encode, not beside it: the upload and the announcement do not wait for CPU the encode takes.
+    await ctx.publish([...names(copied.rung), masterName], masterName);
+  }
+  const encoded = copied ? rungs.slice(0, -1) : rungs;
+  if (encoded.length > 0) {
+    // Each rung costs about its share of the pixels of the input's own size; the limit grows with both.
+    const weight = Math.max(1, encoded.reduce((sum, r) => sum + (r.width * r.height) / (probe.video!.width * probe.video!.height), 0));
+    const base = copied ? 10 : 5;
+    await runFfmpeg(buildArgs(params, probe, encoded, { input: paths.input, rungs: paths.rungs.slice(0, encoded.length) }, watermark || undefined, Boolean(copied)), {
+      signal,
+      timeoutMs: ffmpegTimeoutMs(probe.duration * weight, ctx.config),
+      durationS: probe.duration,
+      onProgress: (f) => ctx.setProgress(base + f * (90 - base)),
+      task: "encoding the renditions",
+    });
+  }
   throwIfAborted(signal);
 
   // The renditions' probes at once: each is ffprobe's own start (60–70 ms of CPU) more than its read.
-  const measured = await Promise.all(rungs.map((rung, i) => measure(rung, paths.rungs[i]!, withAudio, signal)));
+  const measured = [...(await Promise.all(encoded.map((rung, i) => measure(rung, paths.rungs[i]!, withAudio, signal)))), ...(copied ? [copied] : [])];
   checkAligned(measured);
-  const master = masterPlaylist(measured);
-  const masterPath = ctx.addOutput("stream/master.m3u8", PLAYLIST_TYPE);
-  await claimFile(masterPath);
-  await writeFile(masterPath, master);
+  // The published master grows: registered again, it is a new version, uploaded at the end.
+  if (copied) ctx.addOutput(masterName, PLAYLIST_TYPE);
+  const master = await writeMaster(measured);
+  // Without a copy every rendition is ready at once: the stream is playable now, before the DASH and MP4 files.
+  const published = copied ? undefined : ctx.publish([...rungs.flatMap(names), masterName], masterName);
   ctx.setProgress(93);
 
   const top = measured.at(-1)!;
@@ -244,6 +389,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
     const size = (await stat(output)).size;
     mp4 = { url: "stream/download.mp4", size, width: top.width, height: top.height, bitrate: formatBitrate(duration > 0 ? (size * 8) / duration : 0) };
   }
+  await published;
   const masterSize = Buffer.byteLength(master);
   return {
     url: "stream/master.m3u8",

@@ -131,7 +131,8 @@ export interface WaitOptions {
  * ```
  */
 export interface JobEvent {
-  event: "progress" | "end";
+  /** `playable`: once, when a videoAdaptive job's stream plays before the job ends (`job.playable.url`). */
+  event: "progress" | "playable" | "end";
   job: SdkJob;
 }
 

@@ -551,6 +551,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    jobPlayable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job's stream became playable before the job completed (videoAdaptive)
+         * @description POSTed once to the job's `webhookUrl` as `{type: "job.playable", data: <the job in the client-library dialect>}`, the job read at the attempt (`playableAt` and `playable.url` set; usually still `processing`). Signed and retried as `jobFinished`; the job's end is a delivery of its own (docs/webhooks.md).
+         */
+        post: operations["jobPlayableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     workflowEnded: {
         parameters: {
             query?: never;
@@ -2478,6 +2498,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         CompressImageResult: {
             url: string;
@@ -2547,6 +2576,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         CompressPdfResult: {
             url: string;
@@ -2613,6 +2651,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         VideoThumbnailResult: {
             url: string;
@@ -2681,6 +2728,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         ExtractAudioResult: {
             url: string;
@@ -2762,6 +2818,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         AudioWaveformResult: {
             url: string;
@@ -2840,6 +2905,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         VideoExtractionResult: {
             audio: {
@@ -2921,6 +2995,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         VideoStoryboardResult: {
             url: string;
@@ -3004,6 +3087,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         VideoPreviewResult: {
             url: string;
@@ -3081,6 +3173,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         VideoAdaptiveResult: {
             url: string;
@@ -3173,6 +3274,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         VideoClipResult: {
             url: string;
@@ -3242,6 +3352,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         VideoConcatResult: {
             url: string;
@@ -3309,6 +3428,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
         };
         CompressVideoCompletedSdkJob: {
             id: string;
@@ -3351,6 +3479,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3419,6 +3556,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3484,6 +3630,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3546,6 +3701,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3610,6 +3774,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3687,6 +3860,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3761,6 +3943,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3838,6 +4029,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3917,6 +4117,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -3990,6 +4199,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -4078,6 +4296,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -4143,6 +4370,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -4206,6 +4442,15 @@ export interface components {
                 };
             };
             store?: components["schemas"]["JobStore"];
+            /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+            playableAt?: string;
+            /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+            playable?: {
+                /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                url: string;
+                /** @description When the link expires (one hour); read the job again for a fresh one. */
+                expiresAt: string;
+            };
             /** @description The failure's message when failed, otherwise null. */
             error: string | null;
             /** @description The failure's code when failed, otherwise null. */
@@ -4219,6 +4464,11 @@ export interface components {
         SdkJob: components["schemas"]["CompressVideoCompletedSdkJob"] | components["schemas"]["CompressImageCompletedSdkJob"] | components["schemas"]["CompressPdfCompletedSdkJob"] | components["schemas"]["VideoThumbnailCompletedSdkJob"] | components["schemas"]["ExtractAudioCompletedSdkJob"] | components["schemas"]["AudioWaveformCompletedSdkJob"] | components["schemas"]["VideoExtractionCompletedSdkJob"] | components["schemas"]["VideoStoryboardCompletedSdkJob"] | components["schemas"]["VideoPreviewCompletedSdkJob"] | components["schemas"]["VideoAdaptiveCompletedSdkJob"] | components["schemas"]["VideoClipCompletedSdkJob"] | components["schemas"]["VideoConcatCompletedSdkJob"] | components["schemas"]["UnfinishedSdkJob"];
         /** @description A job in the HTTP dialect, by type. `result` on completed jobs only, `error` on failed jobs only. */
         Job: components["schemas"]["CompressVideoJob"] | components["schemas"]["CompressImageJob"] | components["schemas"]["CompressPdfJob"] | components["schemas"]["VideoThumbnailJob"] | components["schemas"]["ExtractAudioJob"] | components["schemas"]["AudioWaveformJob"] | components["schemas"]["VideoExtractionJob"] | components["schemas"]["VideoStoryboardJob"] | components["schemas"]["VideoPreviewJob"] | components["schemas"]["VideoAdaptiveJob"] | components["schemas"]["VideoClipJob"] | components["schemas"]["VideoConcatJob"];
+        JobPlayableWebhook: {
+            /** @constant */
+            type: "job.playable";
+            data: components["schemas"]["SdkJob"];
+        };
         JobFailure: {
             /** @enum {string} */
             code: "input_unreachable" | "input_too_large" | "unsupported_media" | "corrupt_media" | "encrypted_media" | "no_audio_stream" | "no_video_stream" | "duration_limit_exceeded" | "invalid_input" | "watermark_unavailable" | "watermark_invalid" | "processing_timeout" | "resource_limit_exceeded" | "processing_interrupted" | "invalid_result" | "processing_failed";
@@ -4406,7 +4656,7 @@ export interface components {
             id: string;
             jobId: string;
             /** @enum {string} */
-            trigger: "final" | "redeliver" | "workflow";
+            trigger: "final" | "redeliver" | "workflow" | "playable";
             url: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -4948,6 +5198,15 @@ export interface components {
                             etag: string | null;
                             error: string | null;
                         }[];
+                    };
+                    /** @description When the job's stream became playable, before the job completed (videoAdaptive: docs/job-types.md). Absent until then, and on failed or cancelled jobs. */
+                    playableAt?: string;
+                    /** @description The stream a player can start from while the job still runs; present with `playableAt`, on processing and completed jobs. */
+                    playable?: {
+                        /** @description The master playlist (`…/master.m3u8`), signed for its folder as a result's `url` is: the playlists and segments it names resolve under it. It names only renditions whose files are stored, and grows as the others are; no file it names changes. */
+                        url: string;
+                        /** @description When the link expires (one hour); read the job again for a fresh one. */
+                        expiresAt: string;
                     };
                     /** @description The step whose output this step reads; null: the workflow's input. */
                     use: string | null;
@@ -6890,6 +7149,61 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SdkJob"];
+            };
+        };
+        responses: {
+            /** @description Gone: stop this delivery without retrying. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received; the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobPlayableWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description When this attempt was signed, Unix milliseconds.
+                 * @example 1767225600123
+                 */
+                "x-service-timestamp": string;
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256(secret, `<x-service-timestamp>.<raw body>`); two space-separated values during a secret rotation.
+                 * @example sha256=5d1c…
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Standard Webhooks: the delivery's id (`msg_…`), the same on every retry.
+                 * @example msg_Vq3kQ0aB7xYz9TuvW1rS2dEf
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the same instant, Unix seconds.
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`.
+                 * @example v1,K5oZ…
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobPlayableWebhook"];
             };
         };
         responses: {

@@ -32,6 +32,7 @@ export interface StreamState {
 export async function* streamJobEvents(deps: EventsDeps, jobId: string, path: string, signal?: AbortSignal): AsyncGenerator<JobEvent, void, undefined> {
   const state: StreamState = {};
   let last: SdkJob | undefined;
+  let playable = false;
   let silent = 0; // connections in a row that brought no event
   for (;;) {
     const headers: Record<string, string> = { Accept: "text/event-stream" };
@@ -44,9 +45,15 @@ export async function* streamJobEvents(deps: EventsDeps, jobId: string, path: st
     let broken: StreamBroken | undefined;
     try {
       for await (const message of readEventStream(response.body, state, signal)) {
-        if (message.event !== "progress" && message.event !== "end") continue; // unknown events are ignored, as by an EventSource
+        if (message.event !== "progress" && message.event !== "playable" && message.event !== "end") continue; // unknown events are ignored, as by an EventSource
         const job = eventJob(response, message, jobId);
         heard = true;
+        if (message.event === "playable") {
+          // Each connection announces it; it is yielded once.
+          if (!playable) yield { event: "playable", job };
+          playable = true;
+          continue;
+        }
         if (message.event === "end") {
           yield { event: "end", job };
           return;

@@ -49,6 +49,35 @@ const DEFAULT_TOLERANCE_MS = 5 * 60 * 1000;
 export type WebhookPayload = SdkJob;
 
 /**
+ * The body of a `videoAdaptive` job's `job.playable` webhook: sent once when its stream plays,
+ * before the job completes, besides the job's end; `data` is the job as `getJob` returns it,
+ * with `playableAt` and `playable.url` (docs/webhooks.md). `verifyWebhook` returns it as it
+ * returns a job's end: tell the two apart with {@link isJobPlayable}.
+ *
+ * @example
+ * ```ts
+ * const body = await verifyWebhook(raw, headers, secret);
+ * if (isJobPlayable(body)) startPlayer(body.data.playable!.url);
+ * ```
+ */
+export interface JobPlayableWebhook {
+  type: "job.playable";
+  data: SdkJob;
+}
+
+/**
+ * Whether a verified webhook body is a `job.playable` event rather than a job's end.
+ *
+ * @example
+ * ```ts
+ * if (isJobPlayable(body)) console.log(body.data.id, body.data.playableAt);
+ * ```
+ */
+export function isJobPlayable(body: WebhookPayload | JobPlayableWebhook): body is JobPlayableWebhook {
+  return (body as { type?: unknown }).type === "job.playable" && typeof (body as { data?: unknown }).data === "object";
+}
+
+/**
  * The request body exactly as received: a string or bytes, never a parsed object.
  *
  * @example
@@ -106,7 +135,8 @@ const encoder = new TextEncoder();
  * body as received (a string or bytes): a body parsed and serialised again does not match.
  * `secret` is the job's `webhookSecret` or your organization's `whsec_…` secret; pass
  * several during your own rotation. Throws {@link WebhookVerificationError} when the
- * request must not be trusted.
+ * request must not be trusted. A `videoAdaptive` job also sends a `job.playable` event
+ * before its end ({@link JobPlayableWebhook}): check {@link isJobPlayable} first.
  *
  * @example
  * ```ts

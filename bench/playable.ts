@@ -1,4 +1,4 @@
-// Section 9 (issue 35 item 3): how soon a videoAdaptive job plays. The job runs on the
+// Section 10 (issue 35 item 3): how soon a videoAdaptive job plays. The job runs on the
 // processor's own job table (as section 8's), its input on a Range origin over loopback, its
 // uploads and its announcement taken by a stand-in runner over loopback (the bytes counted,
 // not stored): the time from the attempt's start to `playable` (the top rendition copied,

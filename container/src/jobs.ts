@@ -8,6 +8,8 @@ import {
   isOutputName,
   MAX_OUTPUT_BYTES,
   OUTPUT_CONTENT_TYPES,
+  otherUploads,
+  readsThroughRunner,
   type ProcessorJobRequest,
   type ProcessorJobState,
   type ProcessorOutput,
@@ -254,7 +256,7 @@ export class JobTable {
       const toolUid = lease?.identity.uid;
       const fetchStart = Date.now();
       // A stitch's first input is its first chunk (`<input>/0`); it opens the others by number (`openPart`).
-      const fromRunner = request.callback?.input && (request.part?.role === "stitch" ? `${request.callback.input}/0` : request.callback.input);
+      const fromRunner = request.callback?.input && (request.part?.role === "stitch" ? `${request.callback.input}/0` : readsThroughRunner(request.params.url) ? request.callback.input : undefined);
       input = fromRunner
         ? await InputSource.open(fromRunner, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback!.token }, toolUid })
         : await InputSource.open(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal, toolUid });
@@ -288,7 +290,10 @@ export class JobTable {
         publish: (names: string[], playlist: string) =>
           publish(entry, names, playlist, identity?.uid, AbortSignal.any([signal, ...(request.callback ? [this.pushPaths.brokenSignal(request.callback.url)] : [])])),
         openInput: async (url: string) => {
-          const other = await InputSource.open(url, join(entry.dir, `input-${others.length + 1}`), { limits: this.#config, signal, toolUid });
+          // An upload among them is read through the runner, by its place (contract/processor-protocol.ts otherUploads).
+          const place = otherUploads(request.params).find((o) => o.url === url)?.place;
+          const through = place !== undefined && request.callback?.input ? { url: `${request.callback.input}/${place}`, fromRunner: { token: request.callback.token } } : undefined;
+          const other = await InputSource.open(through?.url ?? url, join(entry.dir, `input-${others.length + 1}`), { limits: this.#config, signal, toolUid, ...(through ? { fromRunner: through.fromRunner } : {}) });
           others.push(other);
           other.failed.signal.addEventListener("abort", () => othersFailed.abort(), { once: true });
           return other;

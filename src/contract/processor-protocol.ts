@@ -40,7 +40,8 @@
 //
 //   GET    <callback.input>         with an `upload:` (or a workflow step's `output:`) input only: its bytes from R2,
 //     the same token; `Range: bytes=…` answered 206 with Content-Range (416 when unsatisfiable).
-//   GET    <callback.input>/<n>     a stitch only (contract/fanout.ts): its n-th part, chunks in order then the audio.
+//   GET    <callback.input>/<n>     a stitch (contract/fanout.ts): its n-th part, chunks in order then the audio; or the
+//                                     n-th of a job's other inputs when it is an upload (videoConcat's append[n-1]).
 //
 // The Worker checks the token against the attempt its runner holds (constant time) and, in
 // production, that the request comes from the container of the attempt's seat.
@@ -182,14 +183,20 @@ export const processorJobRequest = z
       return z.NEVER;
     }
     const url = internal ?? (params.data as { url?: unknown }).url;
-    // A stitch reads its chunks through the runner, whatever the job's input.
-    const throughRunner = body.part?.role === "stitch" || (typeof url === "string" && readsThroughRunner(url));
+    // A stitch reads its chunks through the runner, whatever the job's input; so are other inputs that are uploads (videoConcat's `append`).
+    const throughRunner = body.part?.role === "stitch" || (typeof url === "string" && readsThroughRunner(url)) || otherUploads(params.data).length > 0;
     if (throughRunner !== (body.callback.input !== undefined)) {
       ctx.addIssue({ code: "custom", path: ["callback", "input"], message: "callback.input is required with an upload: or output: input or a stitch, and refused otherwise" });
       return z.NEVER;
     }
     return { ...body, params: { ...(params.data as object), url } as JobParams };
   });
+
+/** A job's other inputs that are uploads (videoConcat's `append`), each with its place: `<callback.input>/<place>` serves it (1 for the first). */
+export function otherUploads(params: unknown): { place: number; url: string }[] {
+  const append = (params as { append?: unknown } | undefined)?.append;
+  return Array.isArray(append) ? append.flatMap((url, i) => (typeof url === "string" && uploadRefId(url) !== undefined ? [{ place: i + 1, url }] : [])) : [];
+}
 
 /** An input the processor reads through the runner's input route: an upload, or a workflow step's output of another job. */
 export function readsThroughRunner(url: string): boolean {

@@ -67,12 +67,10 @@ export function createJobValidation() {
     const allowPrivate = c.env.ALLOW_PRIVATE_NETWORK_INPUTS === "true";
     const watermark = watermarkUrl(request.params);
     const others = otherInputs(request.params).map(({ path, url }) => ({ path: `${within}.${path}`, url }));
-    // An upload is taken as the job's input (`url`) only: the runner serves a processor one uploaded input.
-    const uploadIssues = others.filter(({ url }) => uploadRefId(url)).map(({ path }) => ({ path, message: "an upload can be the job's input (url) only; give the other videos by URL" }));
-    if (uploadIssues.length) throw invalidInput(summarize(uploadIssues), uploadIssues);
+    // The other inputs may be uploads too (the runner serves each by its place, runner/input-read.ts): taken below.
     const urlIssues = [
       ...(upload ? [] : [{ path: inputPath, url: request.params.url }]),
-      ...others,
+      ...others.filter(({ url }) => !uploadRefId(url)),
       ...(watermark ? [{ path: `${within}.${watermark.path}`, url: watermark.url }] : []),
       ...(request.webhookUrl ? [{ path: "webhookUrl", url: request.webhookUrl }] : []),
     ].flatMap(({ path, url }) => {
@@ -87,10 +85,11 @@ export function createJobValidation() {
 
     if (request.store) await checkStoreDestination(c.env, c.get("org").id, request.store.destination);
 
-    if (upload) {
+    const uploads = [...(upload ? [{ path: inputPath, id: upload }] : []), ...others.flatMap(({ path, url }) => (uploadRefId(url) ? [{ path, id: uploadRefId(url)! }] : []))];
+    for (const { path, id } of uploads) {
       const who = { orgId: c.get("org").id, mode: c.get("mode") };
-      const taken = await takeUpload(database(c.env.DB), c.env.OUTPUTS, who, upload, request.type, Date.now());
-      if (!taken.ok) throw invalidInput(`${inputPath}: ${taken.reason}`, [{ path: inputPath, message: taken.reason }]);
+      const taken = await takeUpload(database(c.env.DB), c.env.OUTPUTS, who, id, request.type, Date.now());
+      if (!taken.ok) throw invalidInput(`${path}: ${taken.reason}`, [{ path, message: taken.reason }]);
     }
     c.req.addValidatedData("json", { ...request, params: withPlanDefaults(request.type, request.params, plan) });
     await next();

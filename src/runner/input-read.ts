@@ -2,7 +2,7 @@
 // Worker, with the attempt's token, from its seat's container (src/runner/credentials.ts).
 // In production the container reaches it at CALLBACK_HOST through the ProcessorContainer's
 // outbound handler (src/runner/container.ts), so a 2 GiB upload never leaves Cloudflare.
-import { PROCESSOR_INPUTS_PATH } from "../contract/processor-protocol.ts";
+import { otherUploads, PROCESSOR_INPUTS_PATH } from "../contract/processor-protocol.ts";
 import { uploadRefId } from "../contract/uploads.ts";
 import { database } from "../db/client.ts";
 import { findJob } from "../db/jobs.ts";
@@ -46,9 +46,20 @@ export async function readProcessorInput(env: Env, request: Request, sender?: st
   const upload = nth === undefined ? uploadRefId(url) : undefined;
   const output = nth === undefined ? parseOutputRef(url) : undefined;
   const stitch = job?.part?.role === "stitch" ? job.part : undefined;
-  const key = upload ? uploadKey(upload) : output ? outputKey(output.jobId, output.name) : nth !== undefined && stitch ? stitchInputKey(jobId, stitch, Number(nth)) : undefined;
-  if (!key) return text(404, nth === undefined ? `job ${jobId} has no uploaded input` : `job ${jobId} has no part ${nth} to stitch`);
-  const what = upload ? `upload ${upload}` : output ? `output ${output.name} of ${output.jobId}` : `part ${nth} of ${jobId}`;
+  // The n-th of the job's other inputs, when it is an upload (videoConcat's append[n-1]).
+  const other = nth !== undefined && !stitch ? otherUploads(job?.params).find((o) => o.place === Number(nth)) : undefined;
+  const otherUpload = other ? uploadRefId(other.url) : undefined;
+  const key = upload
+    ? uploadKey(upload)
+    : output
+      ? outputKey(output.jobId, output.name)
+      : otherUpload
+        ? uploadKey(otherUpload)
+        : nth !== undefined && stitch
+          ? stitchInputKey(jobId, stitch, Number(nth))
+          : undefined;
+  if (!key) return text(404, nth === undefined ? `job ${jobId} has no uploaded input` : `job ${jobId} has no input ${nth} read through the runner`);
+  const what = upload ? `upload ${upload}` : output ? `output ${output.name} of ${output.jobId}` : otherUpload ? `upload ${otherUpload}` : `part ${nth} of ${jobId}`;
   const head = await env.OUTPUTS.head(key);
   if (!head) return text(404, `${what} is gone`);
   const range = requestedRange(request.headers.get("range"), head.size);
@@ -62,7 +73,7 @@ export async function readProcessorInput(env: Env, request: Request, sender?: st
     etag: head.httpEtag,
   });
   if (range) headers.set("content-range", `bytes ${range.start}-${range.end}/${head.size}`);
-  log("info", "processor input read", { attempt: pid, ...(upload ? { upload } : output ? { output: `${output.jobId}/${output.name}` } : { part: Number(nth) }), bytes: headers.get("content-length"), range: range ? `${range.start}-${range.end}` : "whole" });
+  log("info", "processor input read", { attempt: pid, ...(upload || otherUpload ? { upload: upload ?? otherUpload } : output ? { output: `${output.jobId}/${output.name}` } : { part: Number(nth) }), bytes: headers.get("content-length"), range: range ? `${range.start}-${range.end}` : "whole" });
   return new Response(object.body, { status: range ? 206 : 200, headers });
 }
 

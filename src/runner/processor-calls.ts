@@ -10,6 +10,7 @@ import {
   PROTOCOL_HEADER,
   protocolMismatch,
   protocolVersionOf,
+  otherUploads,
   readsThroughRunner,
   speaksOurProtocol,
   type ProcessorJobRequest,
@@ -66,7 +67,7 @@ export function startRefusedBecause(error: unknown): "draining" | "another proto
  */
 export async function startOnProcessor(env: Env, current: Attempt, job: Pick<JobRow, "type" | "params" | "part">, fanout?: FanoutOffer): Promise<ProcessorJobState> {
   // A stitch reads its parts through the runner (docs/fanout.md), whatever the job's input.
-  const throughRunner = job.part?.role === "stitch" || readsThroughRunner((job.params as { url: string }).url);
+  const throughRunner = job.part?.role === "stitch" || readsThroughRunner((job.params as { url: string }).url) || otherUploads(job.params).length > 0;
   const request: ProcessorJobRequest = {
     id: current.pid,
     type: job.type as JobType,

@@ -190,17 +190,8 @@ describe("dashboard in a browser", { timeout: TEST_MS }, () => {
   });
 
   it("shows a running job turn completed on the open job page and jobs list, without a reload", async () => {
-    // An input server that holds the image back until the test lets it go, so the job is
-    // still running while the pages are open.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const held = await listen(
-      createServer(async (_req, res) => {
-        res.writeHead(200, { "content-type": "image/jpeg" }).flushHeaders();
-        await released;
-        res.end(Buffer.from(await (await fetch(`${service.mediaUrl}/image?w=320&h=240`)).arrayBuffer()));
-      }),
-    );
+    // An input held back until the test lets it go, so the job is still running while the pages are open.
+    const { held, release } = await heldImage();
     const created = await api("/v1/jobs", state.key!, { method: "POST", body: JSON.stringify({ type: "compress-image", input: `${held}/held.jpg` }) });
     expect(created.status, await created.clone().text()).toBe(201);
     const id = ((await created.json()) as { id: string }).id;
@@ -228,15 +219,7 @@ describe("dashboard in a browser", { timeout: TEST_MS }, () => {
   });
 
   it("shows a running workflow's steps move on and the workflow complete on its open page, without a reload", async () => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const held = await listen(
-      createServer(async (_req, res) => {
-        res.writeHead(200, { "content-type": "image/jpeg" }).flushHeaders();
-        await released;
-        res.end(Buffer.from(await (await fetch(`${service.mediaUrl}/image?w=320&h=240`)).arrayBuffer()));
-      }),
-    );
+    const { held, release } = await heldImage();
     const created = await api("/v1/workflows", state.key!, {
       method: "POST",
       body: JSON.stringify({ url: `${held}/held.jpg`, steps: { small: { type: "compressImage", params: { format: "png", maxWidth: 160 } }, web: { type: "compressImage", params: { format: "webp" }, use: "small" } } }),
@@ -422,3 +405,17 @@ describe("dashboard in a browser", { timeout: TEST_MS }, () => {
     expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
   });
 });
+
+/** An input server whose image is held back until `release()`: a job given it runs until then. */
+async function heldImage(): Promise<{ held: string; release: () => void }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = await listen(
+    createServer(async (_req, res) => {
+      res.writeHead(200, { "content-type": "image/jpeg" }).flushHeaders();
+      await released;
+      res.end(Buffer.from(await (await fetch(`${service.mediaUrl}/image?w=320&h=240`)).arrayBuffer()));
+    }),
+  );
+  return { held, release };
+}

@@ -85,7 +85,7 @@ describe("POST /v1/jobs", () => {
     ["a watermark URL with a password", { type: "compress-image", input: "https://example.com/a.jpg", options: { watermark: { url: "https://user:pw@example.com/logo.png" } } }, "options.watermark.url", /user name or password/],
     ["a frames watermark URL with a password", { type: "videoExtraction", params: { url: "https://example.com/a.mp4", frames: { mode: "count", count: 2, watermark: { url: "https://user:pw@example.com/logo.png" } } } }, "params.frames.watermark.url", /user name or password/],
     ["an append URL with a password", { type: "video-concat", input: "https://example.com/a.mp4", options: { append: ["https://example.com/b.mp4", "https://user:pw@example.com/c.mp4"] } }, "options.append.1", /user name or password/],
-    ["an upload in append", { type: "videoConcat", params: { url: "https://example.com/a.mp4", append: ["upload:upl_abcdefghijklmnopqrstuvwx"] } }, "params.append.0", /the job's input \(url\) only/],
+    ["an upload in append that is not the organization's", { type: "videoConcat", params: { url: "https://example.com/a.mp4", append: ["upload:upl_abcdefghijklmnopqrstuvwx"] } }, "params.append.0", /no upload upl_abcdefghijklmnopqrstuvwx for this organization/],
     ["a join of 11 videos on the pro plan", { type: "video-concat", input: "https://example.com/a.mp4", options: { append: Array.from({ length: 10 }, (_, i) => `https://example.com/${i}.mp4`) } }, "options.append", /pro plan allows joins of at most 10 videos/],
     ["a clip that ends before it starts", { type: "video-clip", input: "https://example.com/a.mp4", options: { start: 10, end: 4 } }, "options.end", /after start/],
   ])("refuses %s with 400 invalid_input naming the field", async (_, body, path, rule?: RegExp) => {

@@ -27,6 +27,26 @@ async function uploadRow(id: string) {
 }
 
 describe("direct uploads", () => {
+  it("joins uploaded videos: videoConcat's url and an append each an upload, read through the runner by their places", async () => {
+    const { key } = await newKey();
+    const refs: string[] = [];
+    for (const seconds of [2, 3]) {
+      const bytes = new Uint8Array(await (await fetch(media(`/video?w=320&h=180&d=${seconds}`))).arrayBuffer());
+      const created = await call("POST", "/v1/uploads", { key, body: { filename: `clip-${seconds}.mp4`, contentType: "video/mp4", size: bytes.byteLength } });
+      expect(created.status).toBe(201);
+      expect((await put(created.json.target, bytes)).status).toBe(200);
+      refs.push(`upload:${created.json.id}`);
+    }
+    // An upload, a URL, then the same upload again: each read by its own place.
+    const job = await call("POST", "/v1/jobs", { key, body: { type: "videoConcat", params: { url: refs[0], append: [media("/video?w=320&h=180&d=1"), refs[1], refs[0]] } } });
+    expect(job.status, job.text).toBe(201);
+    const { job: done } = await waitForJob(key, job.json.id, undefined, 60_000);
+    expect(done.status, JSON.stringify(done.error)).toBe("completed");
+    expect(done.result.duration).toBeCloseTo(2 + 1 + 3 + 2, 0);
+    const probe = (await (await fetch(media("/probe"), { method: "POST", body: await (await workerFetch(done.result.url)).arrayBuffer() })).json()) as { streams: { codec_type: string; nb_frames?: string }[] };
+    expect(probe.streams.find((st) => st.codec_type === "video")?.nb_frames).toBe(String(25 * 8));
+  });
+
   it("upload → PUT the bytes → a job using it completes with a probed output, in both dialects", async () => {
     const { key, orgId } = await newKey();
     const bytes = await imageBytes();

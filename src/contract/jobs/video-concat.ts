@@ -8,8 +8,8 @@ export const CONCAT_MAX_INPUTS = 20;
 export const videoConcatParams = z.strictObject({
   /** The first video: the join takes its size and frame rate unless told otherwise. */
   url: mediaUrl,
-  /** The videos joined after it, in order, by URL. */
-  append: z.array(mediaUrl, { error: "must be a list of the videos to join after url, 1 to 19 URLs" }).min(1).max(CONCAT_MAX_INPUTS - 1),
+  /** The videos joined after it, in order: URLs or uploads (`upload:upl_…`). */
+  append: z.array(mediaUrl, { error: "must be a list of the videos to join after url, 1 to 19 URLs or uploads" }).min(1).max(CONCAT_MAX_INPUTS - 1),
   /** The joined video's size; one side alone keeps the first video's aspect. Each video is fitted inside it, letterboxed. */
   width: dimension.max(3840).optional(),
   height: dimension.max(3840).optional(),

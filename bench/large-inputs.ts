@@ -22,7 +22,7 @@ import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia } from "../container/src/tools/ffprobe.ts";
 import { readyCounts, startReadyTools, stopReadyTools } from "../container/src/tools/ready-tools.ts";
 import { readyKinds } from "../container/src/processors/index.ts";
-import { grabFrame } from "../container/src/tools/frames.ts";
+import { frameBox, grabFrame } from "../container/src/tools/frames.ts";
 import { readyImageToolsWaiting, startReadyImageTools, stopReadyImageTools } from "../container/src/tools/image-process.ts";
 import { startRangeServer, type Behaviour, type RangeServer } from "../test/support/range-server.ts";
 import { MEDIA_DIR } from "./media.ts";
@@ -209,10 +209,10 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
         const job = await served(file, { kind: "ranges" }, "videoThumbnail", params);
         jobMs.push(job.ms);
         last = job;
-        const png = join(work, "frame.png");
-        const args = thumbnailArgs(params as never, probe, { input: file, output: png, time: 60 });
+        const raw = join(work, "frame.raw");
+        const args = thumbnailArgs(params as never, probe, { input: file, output: raw, time: 60 });
         await readyToolsRefilled(config.READY_PROCESSES);
-        toolMs.push(await timed(() => grabFrame({ input: { source: file }, workDir: work, signal, config }, probe, args, { time: 60, png, format: "jpg", quality: 80, output: join(work, "thumb.jpg") })));
+        toolMs.push(await timed(() => grabFrame({ input: { source: file }, workDir: work, signal, config }, probe, args, { time: 60, raw, format: "jpg", quality: 80, output: join(work, "thumb.jpg"), box: frameBox(probe.video!) })));
       }
       const row = { job: "videoThumbnail at 60 s", input, inputBytes: size, jobMs: median(jobMs), toolMs: median(toolMs), servedBytes: last.bytes, servedShare: last.bytes / size, requests: last.requests, runs: thumbnailRuns };
       rows.push({ ...row, goal: `≤ ${most * 100} % fetched, ≤ 1.5× the tool`, met: row.servedShare <= most && row.jobMs <= 1.5 * row.toolMs });
@@ -295,9 +295,9 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
         "videoThumbnail",
         { timestamp: 5, format: "jpg", quality: 80 },
         () => {
-          const png = join(work, "clip.png");
-          const args = thumbnailArgs({ timestamp: 5, format: "jpg", quality: 80 } as never, clipProbe, { input: clip, output: png, time: 5 });
-          return grabFrame({ input: { source: clip }, workDir: work, signal, config }, clipProbe, args, { time: 5, png, format: "jpg", quality: 80, output: join(work, "clip.jpg") });
+          const raw = join(work, "clip.raw");
+          const args = thumbnailArgs({ timestamp: 5, format: "jpg", quality: 80 } as never, clipProbe, { input: clip, output: raw, time: 5 });
+          return grabFrame({ input: { source: clip }, workDir: work, signal, config }, clipProbe, args, { time: 5, raw, format: "jpg", quality: 80, output: join(work, "clip.jpg"), box: frameBox(clipProbe.video!) });
         },
       ],
     ] as const) {

@@ -16,7 +16,7 @@ import type { StoredResult } from "../../../src/contract/stored-result.ts";
 
 type Params = JobParams<"videoThumbnail">;
 
-/** `output` is an intermediate PNG; the processor encodes it to the format asked for. */
+/** `output` is the frame's raw pixels (tools/frames.ts framePixels); the processor encodes them to the format asked for. */
 export function buildArgs(params: Params, probe: MediaProbe, paths: { input: string; output: string; time: number }): string[] {
   return grabArgs(paths.input, probe, paths.time, frameBox(probe.video!, params), paths.output);
 }
@@ -47,21 +47,21 @@ interface Started {
 }
 
 export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoThumbnail">> {
-  const png = join(ctx.workDir, "thumbnail-frame.png");
+  const raw = join(ctx.workDir, "thumbnail-frame.raw");
   const ready = params.timestamp !== "auto" && ctx.input.answer ? (takeReadyGrab() ?? null) : null;
   const early =
     params.timestamp === "auto" || ready
       ? null
-      : new EarlyFfmpeg(earlyGrabArgs(ctx.input.source, params.timestamp, png), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS, graph: "output" });
+      : new EarlyFfmpeg(earlyGrabArgs(ctx.input.source, params.timestamp, raw), { signal: ctx.signal, waitLimitMs: ctx.config.JOB_TIMEOUT_MS, graph: "output" });
   try {
-    return await thumbnail(params, ctx, png, { ready, early });
+    return await thumbnail(params, ctx, raw, { ready, early });
   } finally {
     ready?.release();
     await early?.discard();
   }
 }
 
-async function thumbnail(params: Params, ctx: ProcessorContext, png: string, { ready, early }: Started): Promise<StoredResult<"videoThumbnail">> {
+async function thumbnail(params: Params, ctx: ProcessorContext, raw: string, { ready, early }: Started): Promise<StoredResult<"videoThumbnail">> {
   const probe = await probeInput(ctx, { video: true });
   const box = frameBox(probe.video!, params);
   checkBox(box, ctx.config);
@@ -81,8 +81,8 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, { r
   const earlyGraph = !readyGraph && early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
   if (!earlyGraph) await early?.discard();
   // The ready grab writes its frame where it was told at its start; a run of grabArgs after it (a decoding seek) writes there too.
-  const framePng = readyGraph ? ready!.output : png;
-  const args = buildArgs(params, probe, { input: ctx.input.source, output: framePng, time });
+  const frameRaw = readyGraph ? ready!.output : raw;
+  const args = buildArgs(params, probe, { input: ctx.input.source, output: frameRaw, time });
   const started = readyGraph
     ? // What only the movie source fails on (a seek it cannot make) is run as grabArgs; a cancel or the time limit is not.
       (options: FfmpegOptions) =>
@@ -92,7 +92,7 @@ async function thumbnail(params: Params, ctx: ProcessorContext, png: string, { r
     : earlyGraph
       ? (options: FfmpegOptions) => early!.run(earlyGraph, options)
       : undefined;
-  const image = await grabFrame(ctx, probe, args, { time, png: framePng, format: params.format, quality: params.quality, output, box, overlay }, started);
+  const image = await grabFrame(ctx, probe, args, { time, raw: frameRaw, format: params.format, quality: params.quality, output, box, overlay }, started);
   return {
     url: name,
     size: image.size,

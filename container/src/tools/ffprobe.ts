@@ -53,6 +53,8 @@ export interface VideoStream {
    * decodes (width and height above are already the turned picture's). Absent when not.
    */
   transformed?: true;
+  /** Its pixels carry transparency (ffprobe's pix_fmt: yuva420p, rgba, …): a frame of it keeps its alpha. Absent when not. */
+  alpha?: true;
 }
 
 export interface AudioStream {
@@ -158,6 +160,9 @@ export function parseProbe(json: unknown): MediaProbe | null {
   };
 }
 
+/** ffmpeg's pixel formats with an alpha channel (libavutil/pixdesc.c), and pal8, whose palette may hold one. */
+const ALPHA_PIXEL_FORMATS = /^(yuva|gbrap|ya\d|rgba|bgra|argb|abgr|pal8$)/;
+
 function parseVideo(s: Record<string, any>): VideoStream {
   let width = Number(s.width) || 0;
   let height = Number(s.height) || 0;
@@ -170,7 +175,11 @@ function parseVideo(s: Record<string, any>): VideoStream {
   const turned = Number(matrix?.rotation ?? s.tags?.rotate ?? 0) || 0;
   if (Math.abs(turned) % 180 === 90) [width, height] = [height, width];
   const transformed = turned % 360 !== 0 || (matrix !== undefined && !isIdentity(matrix.displaymatrix));
-  return { index: s.index, codec: s.codec_name ?? "unknown", width, height, frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate), ...(transformed ? { transformed: true as const } : {}) };
+  const alpha = ALPHA_PIXEL_FORMATS.test(String(s.pix_fmt ?? ""));
+  return {
+    index: s.index, codec: s.codec_name ?? "unknown", width, height, frameRate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate),
+    ...(transformed ? { transformed: true as const } : {}), ...(alpha ? { alpha: true as const } : {}),
+  };
 }
 
 /** The identity display matrix, as ffprobe prints one: 16.16 fixed point, the last column 2.30. */

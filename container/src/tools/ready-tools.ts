@@ -5,7 +5,7 @@
 // "What the processor runs"). A ready process has loaded and waits:
 // - a ready probe has asked this processor's ready server for its input, at a URL of its
 //   own, and waits for the answer;
-// - a ready grab (ffmpeg writing one frame as PNG) waits for its filter graph on stdin;
+// - a ready grab (ffmpeg writing one frame's raw pixels) waits for its filter graph on stdin;
 //   the graph names the same kind of URL (tools/frames.ts readyGrabGraph).
 // A job takes one: its input (input-source.ts InputSource.answer) answers that URL from then
 // on, as it answers its own loopback URL, and the process reads as if it had just started.
@@ -167,7 +167,7 @@ class ReadyPool {
   /** Starts one process: under `lease`'s uid, writing in `dir`, when isolated. */
   #spawn(lease: ToolLease | undefined, dir = this.#dir): void {
     const { path, url, route } = this.#server.route(lease?.identity.uid);
-    const output = lease ? join(dir, "frame.png") : join(this.#dir, `${path.slice(1)}.png`);
+    const output = lease ? join(dir, "frame.raw") : join(this.#dir, `${path.slice(1)}.raw`);
     const kill = new AbortController();
     let send!: (input: { text: string; timeoutMs: number } | null) => void;
     const startedAt = Date.now();

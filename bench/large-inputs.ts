@@ -173,7 +173,7 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
   const config = loadConfig({ WORK_DIR: join(work, "jobs"), ALLOW_PRIVATE_NETWORK_INPUTS: "true" }, tmpdir());
   const table = new JobTable(config);
   // As the processor runs (server.ts): ffprobe, ffmpeg and image tools started before the jobs.
-  await startReadyTools(config.READY_PROCESSES, join(work, "ready"), readyKinds, table.identities);
+  await startReadyTools(config.READY_PROCESSES, join(work, "ready"), readyKinds, table.identities, () => table.running > 0);
   await startReadyImageTools(config.READY_PROCESSES, join(work, "ready-images"), table.identities);
   const origin = await startRangeServer();
   const signal = new AbortController().signal;

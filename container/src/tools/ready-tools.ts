@@ -40,10 +40,14 @@ export type InputAnswer = (req: http.IncomingMessage, res: http.ServerResponse, 
 const READY_WAIT_MS = 24 * 3600_000;
 
 /**
- * A taken process is replaced this long after it ends, not at once: the new one's start (its
- * CPU) would otherwise compete with the work of the job that just took it.
+ * A taken process is replaced once no job runs on the processor (`busy`), checked every
+ * REFILL_DELAY_MS from its end, and at the latest MAX_REFILL_DELAY_MS after it: a start
+ * (40–50 ms of ffprobe's or ffmpeg's CPU, and the processor's fork) would otherwise compete
+ * with the work of the job that just took it, which goes on after its probe (a thumbnail's
+ * grab of a 1080p frame: 300 ms and more).
  */
 const REFILL_DELAY_MS = 250;
+const MAX_REFILL_DELAY_MS = 2_000;
 
 /**
  * A taken process's directory (its frame, which its job reads and removes) is removed this
@@ -101,7 +105,10 @@ class ReadyPool {
   /** Processes jobs have run, since the start. */
   taken = 0;
 
-  constructor(kind: Kind, count: number, server: ReadyServer, dir: string, identities?: ToolIdentities) {
+  readonly #busy: () => boolean;
+
+  constructor(kind: Kind, count: number, server: ReadyServer, dir: string, identities: ToolIdentities | undefined, busy: () => boolean) {
+    this.#busy = busy;
     this.#kind = kind;
     this.#count = count;
     this.#server = server;
@@ -141,6 +148,11 @@ class ReadyPool {
         log("warn", `a ready ${this.#kind.command} could not get a uid`, { error: String(error) });
       },
     );
+  }
+
+  /** Adds a process once no job runs, or MAX_REFILL_DELAY_MS after `since` (REFILL_DELAY_MS). */
+  #refillWhenQuiet(since: number): void {
+    setTimeout(() => (this.#busy() && Date.now() - since < MAX_REFILL_DELAY_MS ? this.#refillWhenQuiet(since) : this.#add()), REFILL_DELAY_MS).unref();
   }
 
   /** Makes the directory of a process under `lease`'s uid (isolation.ts ToolLease.prepare), then starts it. */
@@ -221,7 +233,7 @@ class ReadyPool {
       const index = this.#waiting.indexOf(ready);
       if (index >= 0) this.#waiting.splice(index, 1);
       if (!this.#working) return;
-      if (taken) return void setTimeout(() => this.#add(), REFILL_DELAY_MS).unref();
+      if (taken) return this.#refillWhenQuiet(Date.now());
       if (Date.now() - startedAt >= MIN_READY_LIFE_MS) return this.#add();
       // Ended while it waited, at once: its tool is missing or broken, or the machine is short of something. Tried again later and later.
       const delayMs = Math.min(MAX_RETRY_DELAY_MS, 1_000 * 2 ** this.#failures++);
@@ -296,7 +308,14 @@ let pools: { probes: ReadyPool; grabs: ReadyPool; server: ReadyServer } | undefi
  * Starts `count` ready probes and `count` ready grabs for the processor (config
  * READY_PROCESSES; 0 starts none), their frames written under `dir`.
  */
-export async function startReadyTools(count: number, dir: string, kinds: { probe: Kind["args"]; grab: Kind["args"] }, identities?: ToolIdentities): Promise<void> {
+export async function startReadyTools(
+  count: number,
+  dir: string,
+  kinds: { probe: Kind["args"]; grab: Kind["args"] },
+  identities?: ToolIdentities,
+  /** Whether a job runs on the processor now: a taken process is replaced once none does (REFILL_DELAY_MS). */
+  busy: () => boolean = () => false,
+): Promise<void> {
   if (pools || count <= 0) return;
   // Frames a crashed processor left are of no one's.
   await rm(dir, { recursive: true, force: true });
@@ -306,8 +325,8 @@ export async function startReadyTools(count: number, dir: string, kinds: { probe
   const server = new ReadyServer();
   await server.listen();
   pools = {
-    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir, identities),
-    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab }, count, server, dir, identities),
+    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir, identities, busy),
+    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab }, count, server, dir, identities, busy),
     server,
   };
 }

@@ -7,7 +7,7 @@ import { JobCancelled, JobFailure, throwIfAborted } from "../errors.ts";
 import { describeDuration, EarlyFfmpeg, runFfmpeg, runReadyFfmpeg, type FfmpegOptions } from "../tools/ffmpeg.ts";
 import { probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { representativeFrameTime } from "../tools/frame-choice.ts";
-import { checkBox, earlyGrabArgs, earlyGrabGraph, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame, readyGrabGraph } from "../tools/frames.ts";
+import { checkBox, earlyGrabArgs, earlyGrabGraph, FRAME_CONTENT_TYPES, frameBox, frameTimeAt, grabArgs, grabFrame, readyGrabGraph, readyGrabSource } from "../tools/frames.ts";
 import { takeReadyGrab, type ReadyTool } from "../tools/ready-tools.ts";
 import { round3 } from "./compress-video.ts";
 import { prepareWatermark, sharpOverlay } from "../tools/watermark.ts";
@@ -33,13 +33,13 @@ export function requestedFrameTime(seconds: number, probe: MediaProbe): number {
 }
 
 /**
- * For a time in seconds, the grab's ffmpeg is already running when the probe answers:
+ * For a time in seconds, the grab's ffmpeg is already running when the probe answers, and
+ * has opened the input and sought to the time while the probe ran:
  * - a ready grab (tools/ready-tools.ts), started before the job, when one waits and the
- *   input can answer its URL: no process starts for the grab;
- * - else an early one, started now beside the probe, which opens the input while the
- *   probe runs (tools/frames.ts earlyGrabArgs).
- * The probe's verdict releases or kills it unused. "auto" first samples windows that need
- * the probe.
+ *   input can answer its URL: no process starts for the grab (tools/frames.ts readyGrabSource);
+ * - else an early one, started now beside the probe (tools/frames.ts earlyGrabArgs).
+ * The probe's verdict gives it its filter, or kills it unused. "auto" first samples windows
+ * that need the probe.
  */
 interface Started {
   ready: ReadyTool | null;
@@ -48,7 +48,9 @@ interface Started {
 
 export async function videoThumbnail(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoThumbnail">> {
   const raw = join(ctx.workDir, "thumbnail-frame.raw");
-  const ready = params.timestamp !== "auto" && ctx.input.answer ? (takeReadyGrab() ?? null) : null;
+  const answer = ctx.input.answer;
+  const ready = params.timestamp !== "auto" && answer ? (takeReadyGrab() ?? null) : null;
+  if (ready) ready.open(answer!, readyGrabSource(ready.url, params.timestamp as number));
   const early =
     params.timestamp === "auto" || ready
       ? null
@@ -75,8 +77,8 @@ async function thumbnail(params: Params, ctx: ProcessorContext, raw: string, { r
   const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[params.format]);
   const overlay = watermark && (await sharpOverlay(watermark, box));
   const answer = ctx.input.answer;
-  const readyGraph = ready?.alive && answer ? readyGrabGraph(ready.url, probe, time, box) : null;
-  // Not for this input: back to the ready set now, for the next job.
+  const readyGraph = ready?.alive && answer && params.timestamp !== "auto" ? readyGrabGraph(probe, params.timestamp, time, box) : null;
+  // Not for this input: killed now (it has opened the input), and replaced for the next job.
   if (!readyGraph) ready?.release();
   const earlyGraph = !readyGraph && early && params.timestamp !== "auto" ? earlyGrabGraph(probe, params.timestamp, time, box) : null;
   if (!earlyGraph) await early?.discard();

@@ -81,6 +81,8 @@ export interface MediaProbe {
   bitRate: number | null;
   video: VideoStream | null;
   audio: AudioStream | null;
+  /** How many video streams the input has, cover art (an attached picture) included; absent when not counted. */
+  videoStreams?: number;
 }
 
 const PROBE_TIMEOUT_MS = 30_000;
@@ -157,6 +159,7 @@ export function parseProbe(json: unknown): MediaProbe | null {
     bitRate: positive(format.bit_rate),
     video,
     audio,
+    videoStreams: streams.filter((s) => s.codec_type === "video").length,
   };
 }
 

@@ -197,19 +197,27 @@ export function earlyGrabGraph(probe: MediaProbe, requested: number, time: numbe
 }
 
 /**
- * A ready grab's command line (tools/ready-tools.ts): ffmpeg whose one input is a filter
- * graph read from stdin (libavdevice's lavfi, `graph_file`), writing one frame's pixels to
- * `output` as grabArgs does. The graph (readyGrabGraph) opens the job's input itself, so the
- * process can start before any job. An input graph is built once, where a `-filter_complex`
- * one is built twice (ffmpeg 5.1 builds it first only to learn its outputs), and each build of
- * `movie` opens the input: its index read and parsed, its first frames decoded (about 55 ms
- * of CPU for a 12-minute 1080p phone video). The graph's one output is known, so ffmpeg
- * probes no more of it than its first frame (`-probesize`, `-analyzeduration`, `-fpsprobesize`).
+ * A ready grab's command line (tools/ready-tools.ts), writing one frame's pixels to `output`
+ * as grabArgs does. Its input is a filter graph read from fd 3 (libavdevice's lavfi,
+ * `graph_file`): `movie` opening the job's input (readyGrabSource), which the job sends as it
+ * starts. ffmpeg opens its inputs before it reads an output's options, so the grab reads
+ * the input's index, seeks and decodes its first frame there while the probe runs, then
+ * waits for the frame's filter (readyGrabGraph) on stdin, as an early grab does (ffmpeg.ts
+ * EarlyFfmpeg, `graph: "output"`). So the process can start before any job.
+ *
+ * An input graph is built once, where a `-filter_complex` one is built twice (ffmpeg 5.1
+ * builds it first only to learn its outputs), and each build of `movie` opens the input:
+ * its index read and parsed, its first frames decoded (about 55 ms of CPU for a 12-minute
+ * 1080p phone video). The graph's one output is known, so ffmpeg probes no more of it than
+ * its first frame (`-probesize`, `-analyzeduration`, `-fpsprobesize`). `-copyts` keeps the
+ * frames' own times for the filter's `trim` (lavfi's stream would start at its first
+ * frame's); `-fps_mode passthrough` writes the frame as it comes.
  */
 export function readyGrabArgs(output: string): string[] {
   return [
     ...globalOptions(), "-probesize", "32", "-analyzeduration", "0", "-fpsprobesize", "0",
-    "-format_whitelist", "lavfi", "-f", "lavfi", "-graph_file", "pipe:0", "-i", "graph", "-map", "0:v", ...rawOutput(output),
+    "-format_whitelist", "lavfi", "-f", "lavfi", "-graph_file", "pipe:3", "-i", "graph",
+    "-copyts", "-fps_mode", "passthrough", "-map", "0:v", "-filter_script:v", "pipe:0", ...rawOutput(output),
   ];
 }
 
@@ -227,29 +235,40 @@ function optionValue(value: string): string {
 }
 
 /**
- * A ready grab's graph: the frame grabArgs gives, from the input at `url` (the ready
- * process's own URL, answered by the job's input). The `movie` source opens it under the
- * whitelists the loopback input gets (inputOptions; no proxy, by the ready process's
- * environment), reads the probe's video stream from the keyframe before the early seek
- * point (as ffmpeg's `-ss` does, EARLY_SEEK_MARGIN_S before, which covers its own 3/23 s for
- * B-frames), and `trim` keeps frames from the seek point on. movie's times count from the file's start
- * time, as `-ss` does, while its frames keep the file's own times: hence the start time
+ * A ready grab's input (readyGrabArgs), for the frame on screen at `requested` seconds,
+ * before any probe: the input at `url` (the ready process's own URL, answered by the job's
+ * input), opened by the `movie` source under the whitelists the loopback input gets
+ * (inputOptions; no proxy, by the ready process's environment); its video stream (`dv`, the
+ * one video stream: readyGrabGraph checks there is one) read from the keyframe before the
+ * early seek point (as ffmpeg's `-ss` does; EARLY_SEEK_MARGIN_S before, which covers its own
+ * 3/23 s for B-frames). movie's seek counts from the file's start time, as `-ss` does.
+ */
+export function readyGrabSource(url: string, requested: number): string {
+  const formatOptions = `protocol_whitelist=${LOOPBACK_PROTOCOLS}:format_whitelist=${INPUT_FORMATS}`;
+  // lavfi names a graph's outputs out0, out1, …
+  return `movie=filename=${optionValue(url)}:s=dv:sp=${earlySeek(requested)}:format_opts=${optionValue(formatOptions)}[out0]`;
+}
+
+/**
+ * A ready grab's filter once the probe has answered: `trim` keeps the frames from grabArgs'
+ * seek point on (the first is grabArgs' frame), then the box and pixels as grabArgs'.
+ * movie's frames keep the file's own times (and `-copyts` keeps them): hence the start time
  * added to trim's. Null when the frame could differ from grabArgs', and the job runs grabArgs:
  * - a picture the display matrix turns or mirrors (ffmpeg's command line undoes it, movie
  *   does not);
  * - a container whose seeks do not land on keyframes through an index (MPEG-TS, MPEG, Ogg,
  *   …): there `-ss` may land on a frame the decoder cannot start from and give a later
  *   frame, and a seek 0.25 s earlier would not;
- * - a seek point before the file's start time.
+ * - a seek point before the file's start time, or before the early seek point (under 6 fps;
+ *   the last frame of a video whose audio runs longer), as earlyGrabGraph;
+ * - more than one video stream (cover art included): movie's `dv` might not be the probe's.
  */
-export function readyGrabGraph(url: string, probe: MediaProbe, time: number, box: FrameBox): string | null {
+export function readyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox): string | null {
   const start = probe.startTime ?? 0;
   const point = Number(seconds(seekPoint(time, probe)));
   if (probe.video!.transformed || !INDEXED_CONTAINERS.has(probe.format) || point + start < 0) return null;
-  const formatOptions = `protocol_whitelist=${LOOPBACK_PROTOCOLS}:format_whitelist=${INPUT_FORMATS}`;
-  const movie = `movie=filename=${optionValue(url)}:si=${probe.video!.index}:sp=${earlySeek(point)}:format_opts=${optionValue(formatOptions)}`;
-  // lavfi names a graph's outputs out0, out1, …
-  return `${movie},trim=start=${seconds(point + start)},${frameFilter(probe, box)}[out0]`;
+  if (point < Number(earlySeek(requested)) || probe.videoStreams !== 1) return null;
+  return `trim=start=${seconds(point + start)},${frameFilter(probe, box)}`;
 }
 
 /**

@@ -23,6 +23,13 @@ export const INPUT_FORMATS = [
 export const LOOPBACK_PROTOCOLS = "http,tcp";
 
 /**
+ * ffmpeg's http options for the loopback input: a range answered in part (input-server.ts
+ * ReadPacing) is continued at once where it ended; a second failure in a row is the read's
+ * failure, without waiting (the input's own failure stops the job's tools anyway).
+ */
+export const LOOPBACK_RECONNECT = ["-reconnect", "1", "-reconnect_delay_max", "0"];
+
+/**
  * Options that go before every `-i`: known containers only, and local files only, except
  * for the job's input served on loopback (input-server.ts), opened over http and nothing
  * else. (The listed demuxers open no other URL: MOV's external references, `enable_drefs`,
@@ -31,7 +38,7 @@ export const LOOPBACK_PROTOCOLS = "http,tcp";
  * `http_proxy` (ffmpeg's http honours it; an empty `-http_proxy` turns it off).
  */
 export function inputOptions(input?: string): string[] {
-  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", LOOPBACK_PROTOCOLS, "-http_proxy", "", "-format_whitelist", INPUT_FORMATS];
+  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", LOOPBACK_PROTOCOLS, "-http_proxy", "", ...LOOPBACK_RECONNECT, "-format_whitelist", INPUT_FORMATS];
   return ["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS];
 }
 

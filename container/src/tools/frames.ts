@@ -244,7 +244,8 @@ function optionValue(value: string): string {
  * 3/23 s for B-frames). movie's seek counts from the file's start time, as `-ss` does.
  */
 export function readyGrabSource(url: string, requested: number): string {
-  const formatOptions = `protocol_whitelist=${LOOPBACK_PROTOCOLS}:format_whitelist=${INPUT_FORMATS}`;
+  // The loopback input's options (inputOptions, LOOPBACK_RECONNECT among them), as options of movie's open.
+  const formatOptions = `protocol_whitelist=${LOOPBACK_PROTOCOLS}:reconnect=1:reconnect_delay_max=0:format_whitelist=${INPUT_FORMATS}`;
   // lavfi names a graph's outputs out0, out1, …
   return `movie=filename=${optionValue(url)}:s=dv:sp=${earlySeek(requested)}:format_opts=${optionValue(formatOptions)}[out0]`;
 }

@@ -367,9 +367,13 @@ for the 1 GB encode). The processor runs as in
 production, with its ready processes (\`READY_PROCESSES\`,
 [job-types.md](job-types.md#processes-started-before-the-job)); each job and each tool run
 starts once they all wait again. The 1 GB inputs: 5 minutes of 640×360 at about 28 Mbit/s,
-a keyframe every second, AAC audio. The phone videos: 12 minutes of 1080p at 29.97 fps and
-13 Mbit/s with a keyframe every 34 frames (1.13 s) as phones write, AAC at 192 kbit/s, 624 KB of
-index. The machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
+a keyframe every second, AAC audio. The 1080p inputs are written as recorders write them
+(H.264 High profile, two B-frames, grain over a test pattern so the bitrate is real, AAC):
+the phone's 12 minutes at 29.97 fps and 13 Mbit/s with a keyframe every 34 frames (1.13 s)
+and 741 KB of index; the camera's 5 minutes at 25 fps and 24 Mbit/s with a keyframe every 12
+frames (0.48 s). Each is 30 s encoded once and joined without re-encoding; making them takes
+about 1 and 1.3 minutes on these two cores (\`bench/large-inputs.ts\` recorderInputs). The
+machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
 (\`ffmpeg -version\`), a whole download over loopback runs at ${Math.round(r.downloadMBps)} MB/s.
 
 | job | input | as a job | the tool alone | ratio | fetched | target | met |
@@ -378,13 +382,14 @@ ${rows.join("\n")}
 
 ${r.rows.filter((row) => row.cpu).map((row) => cpuLine(row)).join("\n")}
 
-"As a job" is the processor's start to its end, probe included; a thumbnail's tool alone is
-ffmpeg's grab (its start included) and sharp's encode on the local file, without a probe.
-With tools isolated (as here and in production), each connection a tool opens to its relay
-is checked for its uid in \`/proc/net/tcp\` before a byte is served: 4–6 ms each, and a
-thumbnail opens 4 to 10 (the probe's, the grab's two opens of \`movie\`, its seeks); the
-thumbnails here took about 120–150 ms more than the same jobs without isolation measured on
-2026-11-28 at 20:20 (224 and 232 ms against 170 ms for the tool).
+"As a job" is the processor's start to its end, probe included. A thumbnail's tool alone is
+ffmpeg seeking in the local file and writing the JPEG itself (\`-ss 60 -i … -frames:v 1\`,
+its start included), without a probe; a short job's is the processor's own grab and
+encode. With tools isolated (as here and in production), each connection a tool opens to
+its relay is checked for its uid in \`/proc/net/tcp\` before a byte is served (4.5 ms of CPU
+each, the kernel walking its whole table); a range is answered in parts (512 KiB, doubling
+while the tool reads on), each a connection of its own: a thumbnail at 60 s makes 8 (index
+at the start) to 13 (at the end).
 An origin that ignores Range sends the whole file in one answer: the tools read it as it
 arrives, and the job closes it once the frame is out: what comes is the bytes up to the frame,
 and what arrived while it was grabbed. Its target is how every job ran before: the whole download, then the tool.

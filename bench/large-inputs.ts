@@ -2,8 +2,9 @@
 // own job table (no Worker: this is the processor's reading of its input), their input on
 // a range-counting origin over loopback (test/support/range-server.ts), against the raw
 // tool on a local copy of the same file, in the same run: a thumbnail at 60 s of a 1 GB
-// MP4 and of a 1.2 GB 1080p phone video (each with its index at the start, and at the
-// end) with the bytes it fetched; extractAudio and compressVideo of the 1 GB MP4 against a
+// MP4, of a 1.2 GB 1080p phone video and of a 0.9 GB 1080p camera video (each with its
+// index at the start, and at the end) with the bytes it fetched, against ffmpeg writing the
+// JPEG from the local file; extractAudio and compressVideo of the 1 GB MP4 against a
 // download and the tool measured apart; short jobs against their tool.
 // `npm run bench -- --only largeInputs`.
 import { readFileSync } from "node:fs";
@@ -22,7 +23,7 @@ import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia } from "../container/src/tools/ffprobe.ts";
 import { readyCounts, startReadyTools, stopReadyTools } from "../container/src/tools/ready-tools.ts";
 import { readyKinds } from "../container/src/processors/index.ts";
-import { grabFrame } from "../container/src/tools/frames.ts";
+import { frameBox, grabFrame } from "../container/src/tools/frames.ts";
 import { readyImageToolsWaiting, startReadyImageTools, stopReadyImageTools } from "../container/src/tools/image-process.ts";
 import { startRangeServer, type Behaviour, type RangeServer } from "../test/support/range-server.ts";
 import { MEDIA_DIR } from "./media.ts";
@@ -93,25 +94,40 @@ async function largeInputs(): Promise<{ faststart: string; moovAtEnd: string; sh
 }
 
 /**
- * A phone's video: 12 minutes of 1080p at 29.97 fps, about 13 Mbit/s (1.2 GB), a keyframe
- * every 34 frames (1.13 s, as phones write), AAC at 192 kbit/s; its index (624 KB) at the
- * start and at the end. 10 s encoded once, then 72 copies joined without re-encoding.
+ * 1080p videos as phones and cameras write them: H.264 High profile with two B-frames,
+ * grain over a test pattern so the bitrate is real, AAC; 30 s encoded once (x264
+ * superfast), then copies joined without re-encoding, and the index at the start and at
+ * the end. On this bench's two shared cores: about 1 min for the phone's 30 s, 1.3 min for
+ * the camera's, and seconds for each join (measured 2026-11-29 under a load of 10).
+ * - phone: 12 minutes at 29.97 fps, 13 Mbit/s (1.2 GB), a keyframe every 34 frames (1.13 s),
+ *   AAC at 192 kbit/s, 741 KB of index;
+ * - camera: 5 minutes at 25 fps, 24 Mbit/s (0.9 GB), a keyframe every 12 frames (0.48 s, a
+ *   camcorder's GOP), AAC at 256 kbit/s.
  */
-async function phoneInputs(): Promise<{ faststart: string; moovAtEnd: string }> {
-  const clip = join(LARGE_DIR, "phone-clip.mp4");
-  const faststart = join(LARGE_DIR, "phone-faststart.mp4");
-  const moovAtEnd = join(LARGE_DIR, "phone-moov-at-end.mp4");
-  const made = await stat(moovAtEnd).then((s) => s.size >= 1e9, () => false);
+const RECORDERS = {
+  phone: { rate: "30000/1001", gop: 34, bitrate: "13M", audio: "192k", copies: 24 },
+  camera: { rate: "25", gop: 12, bitrate: "24M", audio: "256k", copies: 10 },
+} as const;
+
+async function recorderInputs(kind: keyof typeof RECORDERS): Promise<{ faststart: string; moovAtEnd: string; makeS?: number }> {
+  const r = RECORDERS[kind];
+  const clip = join(LARGE_DIR, `${kind}-b-clip.mp4`);
+  const faststart = join(LARGE_DIR, `${kind}-b-faststart.mp4`);
+  const moovAtEnd = join(LARGE_DIR, `${kind}-b-moov-at-end.mp4`);
+  const made = await stat(faststart).then((s) => s.size >= 5e8, () => false);
   if (made) return { faststart, moovAtEnd };
-  log("making the 1.2 GB phone-like inputs (once, cached in bench/.media/large)");
+  log(`making the 1080p ${kind}-like inputs (once, cached in bench/.media/large)`);
+  const started = performance.now();
   await exec("ffmpeg", [
-    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30000/1001:d=10,noise=alls=20:allf=t", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=10",
-    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "34", "-keyint_min", "34", "-sc_threshold", "0", "-b:v", "13M", "-maxrate", "13M", "-bufsize", "8M",
-    "-c:a", "aac", "-b:a", "192k", "-shortest", clip,
+    "-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=s=1920x1080:r=${r.rate}:d=30,noise=alls=20:allf=t`, "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=30",
+    "-c:v", "libx264", "-preset", "superfast", "-profile:v", "high", "-pix_fmt", "yuv420p", "-bf", "2", "-g", String(r.gop), "-keyint_min", String(r.gop), "-sc_threshold", "0",
+    "-b:v", r.bitrate, "-maxrate", r.bitrate, "-bufsize", r.bitrate, "-c:a", "aac", "-b:a", r.audio, "-shortest", clip,
   ]);
-  await exec("ffmpeg", ["-v", "error", "-y", "-stream_loop", "71", "-i", clip, "-c", "copy", moovAtEnd]);
+  await exec("ffmpeg", ["-v", "error", "-y", "-stream_loop", String(r.copies - 1), "-i", clip, "-c", "copy", moovAtEnd]);
   await exec("ffmpeg", ["-v", "error", "-y", "-i", moovAtEnd, "-c", "copy", "-movflags", "+faststart", faststart]);
-  return { faststart, moovAtEnd };
+  const makeS = (performance.now() - started) / 1000;
+  log(`  made in ${Math.round(makeS)} s`);
+  return { faststart, moovAtEnd, makeS };
 }
 
 async function runJob(table: JobTable, type: JobType, params: Record<string, unknown>): Promise<{ ms: number; state: ProcessorJobState }> {
@@ -167,13 +183,14 @@ async function cpuTimed(work: () => Promise<unknown>): Promise<{ ms: number; pro
 
 export async function measureLargeInputs(quick: boolean): Promise<LargeInputsResult> {
   const files = await largeInputs();
-  const phone = await phoneInputs();
+  const phone = await recorderInputs("phone");
+  const camera = await recorderInputs("camera");
   const work = join(tmpdir(), `media-jobs-bench-large-${process.pid}`);
   await mkdir(work, { recursive: true });
   const config = loadConfig({ WORK_DIR: join(work, "jobs"), ALLOW_PRIVATE_NETWORK_INPUTS: "true" }, tmpdir());
   const table = new JobTable(config);
   // As the processor runs (server.ts): ffprobe, ffmpeg and image tools started before the jobs.
-  await startReadyTools(config.READY_PROCESSES, join(work, "ready"), readyKinds, table.identities);
+  await startReadyTools(config.READY_PROCESSES, join(work, "ready"), readyKinds, table.identities, () => table.running > 0);
   await startReadyImageTools(config.READY_PROCESSES, join(work, "ready-images"), table.identities);
   const origin = await startRangeServer();
   const signal = new AbortController().signal;
@@ -189,15 +206,16 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
       return { ms, bytes: origin.bytesServed, requests: origin.requests.length };
     };
 
-    // A thumbnail at 60 s: the job against ffmpeg's grab (and sharp's encode) on the local copy.
+    // A thumbnail at 60 s: the job against ffmpeg writing the JPEG from the local copy.
     for (const [input, file, most] of [
       ["1 GB MP4, index at the start", files.faststart, 0.02],
       ["1 GB MP4, index at the end", files.moovAtEnd, 0.05],
       ["1.2 GB 1080p phone video, index at the start", phone.faststart, 0.02],
       ["1.2 GB 1080p phone video, index at the end", phone.moovAtEnd, 0.02],
+      ["0.9 GB 1080p camera video, index at the start", camera.faststart, 0.02],
+      ["0.9 GB 1080p camera video, index at the end", camera.moovAtEnd, 0.02],
     ] as const) {
       const size = (await stat(file)).size;
-      const probe = await probeMedia(file, signal);
       const params = { timestamp: 60, format: "jpg", quality: 80 } as const;
       const jobMs: number[] = [];
       const toolMs: number[] = [];
@@ -209,14 +227,12 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
         const job = await served(file, { kind: "ranges" }, "videoThumbnail", params);
         jobMs.push(job.ms);
         last = job;
-        const png = join(work, "frame.png");
-        const args = thumbnailArgs(params as never, probe, { input: file, output: png, time: 60 });
         await readyToolsRefilled(config.READY_PROCESSES);
-        toolMs.push(await timed(() => grabFrame({ input: { source: file }, workDir: work, signal, config }, probe, args, { time: 60, png, format: "jpg", quality: 80, output: join(work, "thumb.jpg") })));
+        toolMs.push(await timed(() => exec("ffmpeg", ["-v", "error", "-y", "-ss", "60", "-i", file, "-frames:v", "1", "-q:v", "3", join(work, "thumb.jpg")])));
       }
       const row = { job: "videoThumbnail at 60 s", input, inputBytes: size, jobMs: median(jobMs), toolMs: median(toolMs), servedBytes: last.bytes, servedShare: last.bytes / size, requests: last.requests, runs: thumbnailRuns };
       rows.push({ ...row, goal: `≤ ${most * 100} % fetched, ≤ 1.5× the tool`, met: row.servedShare <= most && row.jobMs <= 1.5 * row.toolMs });
-      log(`  thumbnail, ${input}: ${Math.round(row.jobMs)} ms against ${Math.round(row.toolMs)} ms, ${(row.servedShare * 100).toFixed(2)} % fetched in ${row.requests} requests`);
+      log(`  thumbnail, ${input}: ${Math.round(row.jobMs)} ms against ${Math.round(row.toolMs)} ms (${(row.jobMs / row.toolMs).toFixed(2)}×), ${(row.servedShare * 100).toFixed(2)} % fetched in ${row.requests} requests`);
     }
 
     // extractAudio and compressVideo of the whole file: the job against the download and the tool measured apart.
@@ -295,9 +311,9 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
         "videoThumbnail",
         { timestamp: 5, format: "jpg", quality: 80 },
         () => {
-          const png = join(work, "clip.png");
-          const args = thumbnailArgs({ timestamp: 5, format: "jpg", quality: 80 } as never, clipProbe, { input: clip, output: png, time: 5 });
-          return grabFrame({ input: { source: clip }, workDir: work, signal, config }, clipProbe, args, { time: 5, png, format: "jpg", quality: 80, output: join(work, "clip.jpg") });
+          const raw = join(work, "clip.raw");
+          const args = thumbnailArgs({ timestamp: 5, format: "jpg", quality: 80 } as never, clipProbe, { input: clip, output: raw, time: 5 });
+          return grabFrame({ input: { source: clip }, workDir: work, signal, config }, clipProbe, args, { time: 5, raw, format: "jpg", quality: 80, output: join(work, "clip.jpg"), box: frameBox(clipProbe.video!) });
         },
       ],
     ] as const) {
@@ -339,7 +355,7 @@ function cpuLine(row: LargeInputRow): string {
 
 export function largeInputsSection(r: LargeInputsResult, title: string): string {
   const rows = r.rows.map((row) =>
-    `| \`${row.job}\` | ${row.input} | ${ms(row.jobMs)} | ${ms(row.toolMs)}${row.downloadMs === undefined ? "" : ` + ${ms(row.downloadMs)} download`} | ${(row.servedShare * 100).toFixed(2)} % (${(row.servedBytes / 1e6).toFixed(1)} MB, ${row.requests} request${row.requests === 1 ? "" : "s"}) | ${row.goal} | ${row.met ? "yes" : "**no**"} |`,
+    `| \`${row.job}\` | ${row.input} | ${ms(row.jobMs)} | ${ms(row.toolMs)}${row.downloadMs === undefined ? "" : ` + ${ms(row.downloadMs)} download`} | ${(row.jobMs / (row.toolMs + (row.downloadMs ?? 0))).toFixed(2)}× | ${(row.servedShare * 100).toFixed(2)} % (${(row.servedBytes / 1e6).toFixed(1)} MB, ${row.requests} request${row.requests === 1 ? "" : "s"}) | ${row.goal} | ${row.met ? "yes" : "**no**"} |`,
   );
   return `## ${title}
 
@@ -351,24 +367,29 @@ for the 1 GB encode). The processor runs as in
 production, with its ready processes (\`READY_PROCESSES\`,
 [job-types.md](job-types.md#processes-started-before-the-job)); each job and each tool run
 starts once they all wait again. The 1 GB inputs: 5 minutes of 640×360 at about 28 Mbit/s,
-a keyframe every second, AAC audio. The phone videos: 12 minutes of 1080p at 29.97 fps and
-13 Mbit/s with a keyframe every 34 frames (1.13 s) as phones write, AAC at 192 kbit/s, 624 KB of
-index. The machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
+a keyframe every second, AAC audio. The 1080p inputs are written as recorders write them
+(H.264 High profile, two B-frames, grain over a test pattern so the bitrate is real, AAC):
+the phone's 12 minutes at 29.97 fps and 13 Mbit/s with a keyframe every 34 frames (1.13 s)
+and 741 KB of index; the camera's 5 minutes at 25 fps and 24 Mbit/s with a keyframe every 12
+frames (0.48 s). Each is 30 s encoded once and joined without re-encoding; making them takes
+about 1 and 1.3 minutes on these two cores (\`bench/large-inputs.ts\` recorderInputs). The
+machine's floor: one start of ffmpeg costs ${ms(r.ffmpegStartMs)}
 (\`ffmpeg -version\`), a whole download over loopback runs at ${Math.round(r.downloadMBps)} MB/s.
 
-| job | input | as a job | the tool alone | fetched | target | met |
-|---|---|--:|--:|--:|---|---|
+| job | input | as a job | the tool alone | ratio | fetched | target | met |
+|---|---|--:|--:|--:|--:|---|---|
 ${rows.join("\n")}
 
 ${r.rows.filter((row) => row.cpu).map((row) => cpuLine(row)).join("\n")}
 
-"As a job" is the processor's start to its end, probe included; a thumbnail's tool alone is
-ffmpeg's grab (its start included) and sharp's encode on the local file, without a probe.
-With tools isolated (as here and in production), each connection a tool opens to its relay
-is checked for its uid in \`/proc/net/tcp\` before a byte is served: 4–6 ms each, and a
-thumbnail opens 4 to 10 (the probe's, the grab's two opens of \`movie\`, its seeks); the
-thumbnails here took about 120–150 ms more than the same jobs without isolation measured on
-2026-11-28 at 20:20 (224 and 232 ms against 170 ms for the tool).
+"As a job" is the processor's start to its end, probe included. A thumbnail's tool alone is
+ffmpeg seeking in the local file and writing the JPEG itself (\`-ss 60 -i … -frames:v 1\`,
+its start included), without a probe; a short job's is the processor's own grab and
+encode. With tools isolated (as here and in production), each connection a tool opens to
+its relay is checked for its uid in \`/proc/net/tcp\` before a byte is served (4.5 ms of CPU
+each, the kernel walking its whole table); a range is answered in parts (512 KiB, doubling
+while the tool reads on), each a connection of its own: a thumbnail at 60 s makes 8 (index
+at the start) to 13 (at the end).
 An origin that ignores Range sends the whole file in one answer: the tools read it as it
 arrives, and the job closes it once the frame is out: what comes is the bytes up to the frame,
 and what arrived while it was grabbed. Its target is how every job ran before: the whole download, then the tool.

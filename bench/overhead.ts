@@ -21,7 +21,7 @@ import { buildArgs as previewArgs, previewPlan, probeAnimation } from "../contai
 import { buildArgs as adaptiveArgs, ladderFor } from "../container/src/processors/video-adaptive.ts";
 import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
-import { grabFrame } from "../container/src/tools/frames.ts";
+import { frameBox, grabFrame } from "../container/src/tools/frames.ts";
 import { ghostscriptFailure, runGhostscript } from "../container/src/tools/ghostscript.ts";
 import { identifyImage } from "../container/src/tools/image.ts";
 import { prepareWatermark, sharpOverlay } from "../container/src/tools/watermark.ts";
@@ -132,11 +132,11 @@ const longCases: Case[] = [
     input: "video",
     options: { timestamp: 12, format: "jpg" },
     direct: async (params: JobParams<"videoThumbnail">, paths, probe) => {
-      const png = join(paths.out, "frame.png");
+      const raw = join(paths.out, "frame.raw");
       const time = params.timestamp as number;
-      const args = thumbnailArgs(params, probe!, { input: paths.input, output: png, time });
+      const args = thumbnailArgs(params, probe!, { input: paths.input, output: raw, time });
       const ctx = { input: { source: paths.input }, workDir: paths.out, signal: limits.signal, config };
-      await grabFrame(ctx, probe!, args, { time, png, format: params.format, quality: params.quality, output: join(paths.out, "thumb.jpg") });
+      await grabFrame(ctx, probe!, args, { time, raw, format: params.format, quality: params.quality, output: join(paths.out, "thumb.jpg"), box: frameBox(probe!.video!, params) });
     },
     extras: (paths) => probeMedia(paths.input, limits.signal),
   },
@@ -147,13 +147,13 @@ const longCases: Case[] = [
     direct: async (params: JobParams<"videoExtraction">, paths, probe) => {
       // The processor's order: the MP3 first, then each frame grabbed and encoded in turn.
       const times = params.frames === false ? [] : frameTimes(params.frames, probe!);
-      const frames = times.map((time, i) => ({ time, output: join(paths.out, `f${i}.png`) }));
+      const frames = times.map((time, i) => ({ time, output: join(paths.out, `f${i}.raw`) }));
       const args = extractionArgs(params, probe!, { input: paths.input, audio: join(paths.out, "audio.mp3"), frames });
       await runFfmpeg(args.audio!, { ...limits, task: "bench" });
       const ctx = { input: { source: paths.input }, workDir: paths.out, signal: limits.signal, config };
       for (const [i, frame] of frames.entries()) {
         const f = params.frames as Exclude<typeof params.frames, false>;
-        await grabFrame(ctx, probe!, args.frames[i]!, { time: frame.time, png: frame.output, format: f.format, quality: f.quality, output: join(paths.out, `f${i}.jpg`) });
+        await grabFrame(ctx, probe!, args.frames[i]!, { time: frame.time, raw: frame.output, format: f.format, quality: f.quality, output: join(paths.out, `f${i}.jpg`), box: frameBox(probe!.video!, f) });
       }
     },
     extras: (paths) => probeMedia(paths.input, limits.signal),

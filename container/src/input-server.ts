@@ -1,6 +1,7 @@
 // The loopback URL a job's tools open to read its input (input-source.ts): a random path on a
 // random port of 127.0.0.1, answered only for the attempt's own tools (their uid, peer.ts);
-// each read answered by range (206) or whole (200), its bytes sent as they arrive.
+// each read answered by range (206) or whole (200), its bytes sent as they arrive; a range
+// in parts that grow while the tool reads on (ReadPacing).
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -17,6 +18,8 @@ export interface ServedInput {
   readonly stats: { toolReads: number };
   /** Each call gives the next bytes from `pos` toward `end` (exclusive), fetched as needed; with `readAhead`, the next window is asked for early. */
   reader(readAhead: boolean): (pos: number, end: number) => Promise<Buffer>;
+  /** Asks the origin for the bytes of [start, end) not here or coming, in one request, without waiting. */
+  prefetch(start: number, end: number): void;
 }
 
 export interface LoopbackServer {
@@ -59,7 +62,41 @@ export async function listenOnLoopback(localPath: string, toolUid: number | unde
 
 /** The request handler for tools' reads of `input`, on its loopback URL or another the processor routes to it (tools/ready-tools.ts). */
 export function answerReads(input: ServedInput): InputAnswer {
-  return (req, res, allowed) => void serve(input, req, res, allowed);
+  const pacing = new ReadPacing();
+  return (req, res, allowed) => void serve(input, req, res, allowed, pacing);
+}
+
+/** The first part of a range a read is answered with, and the part past which a read is answered whole (ReadPacing). */
+export const FIRST_PART_BYTES = 512 * 1024;
+export const WHOLE_PART_BYTES = 64 * 1024 * 1024;
+
+/**
+ * How much of a range a tool asked for is sent in one answer. ffmpeg's http asks for
+ * everything from where it reads (`bytes=N-`) and closes the connection when it seeks or is
+ * done; what was sent by then is in the sockets' buffers, megabytes on loopback, all of it
+ * fetched from the origin and copied for nothing (a thumbnail at 60 s of a 12-minute 1080p
+ * phone video: 20 MB sent and 18 MB fetched, to read 5). So a range is answered in parts:
+ * FIRST_PART_BYTES, then, when the tool asks again where the last part ended (ffmpeg's
+ * `-reconnect`, tools/ffprobe.ts LOOPBACK_RECONNECT, continues a range that ended early at
+ * once), twice that, up to WHOLE_PART_BYTES, past which the rest is sent in one answer. A
+ * tool reading the whole input asks eight times more; one that seeks wastes at most its
+ * last part. (RFC 9110 §14.4: a 206's Content-Range says which part is sent.)
+ */
+export class ReadPacing {
+  /** Where recent parts ended (the next byte), with their length. */
+  readonly #ends = new Map<number, number>();
+
+  /** The most an answer from `start` sends. */
+  next(start: number): number {
+    const last = this.#ends.get(start);
+    this.#ends.delete(start);
+    const length = last === undefined ? FIRST_PART_BYTES : last * 2;
+    if (length > WHOLE_PART_BYTES) return Infinity;
+    // A few reads at once (a probe, a grab's open and its seek): the oldest ends are forgotten.
+    if (this.#ends.size >= 16) this.#ends.delete(this.#ends.keys().next().value!);
+    this.#ends.set(start + length, length);
+    return length;
+  }
 }
 
 /**
@@ -70,7 +107,7 @@ export function answerReads(input: ServedInput): InputAnswer {
  * before the check passed. A connection of another uid thus makes the input's own copy fetch
  * at most one piece it would read anyway, and gets nothing.
  */
-async function serve(input: ServedInput, req: http.IncomingMessage, res: http.ServerResponse, allowed?: Promise<boolean>): Promise<void> {
+async function serve(input: ServedInput, req: http.IncomingMessage, res: http.ServerResponse, allowed: Promise<boolean> | undefined, pacing: ReadPacing): Promise<void> {
   const refused = async (): Promise<boolean> => {
     if (allowed === undefined || (await allowed)) return false;
     req.socket.destroy();
@@ -85,8 +122,13 @@ async function serve(input: ServedInput, req: http.IncomingMessage, res: http.Se
     if (!(await refused())) res.writeHead(416, { "content-range": `bytes */${input.size}` }).end();
     return;
   }
-  const { start, end } = range ?? { start: 0, end: input.size - 1 };
-  const next = input.reader(true);
+  const { start, end: asked } = range ?? { start: 0, end: input.size - 1 };
+  // A range is sent in parts (ReadPacing), each asked for whole and nothing past it (the tool
+  // may not read on); a whole answer (200) cannot be.
+  const end = range && req.method === "GET" ? Math.min(asked, start + pacing.next(start) - 1) : asked;
+  const part = end < asked;
+  if (part) input.prefetch(start, end + 1);
+  const next = input.reader(!part);
   const first = req.method === "GET" && start <= end ? next(start, Math.min(end + 1, start + SERVE_BYTES)) : undefined;
   // Not awaited when the connection is refused; its failure is the loop's below.
   first?.catch(() => undefined);
@@ -96,6 +138,8 @@ async function serve(input: ServedInput, req: http.IncomingMessage, res: http.Se
     "content-type": "application/octet-stream",
     "content-length": String(end + 1 - start),
     ...(range ? { "content-range": `bytes ${start}-${end}/${input.size}` } : {}),
+    // ffmpeg's http continues a range that ended early only once the connection closes.
+    ...(part ? { connection: "close" } : {}),
   });
   if (req.method === "HEAD") return void res.end();
   input.stats.toolReads++;

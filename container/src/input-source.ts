@@ -154,6 +154,13 @@ export class InputSource implements ProcessorInput {
     };
   }
 
+  /** Asks the origin for [start, end) in one request, from the first byte not here up to the next here or coming, unless a request already brings it; without waiting. */
+  prefetch(start: number, end: number): void {
+    const from = this.#copy.held.runEnd(start);
+    if (this.#failure || this.stats.mode !== "ranges" || from >= Math.min(end, this.size) || this.#requests.bringing(from)) return;
+    this.#fetchRange(from, end);
+  }
+
   /** The input's first `bytes` bytes (fewer when it is shorter): what sniffing a refused input reads. */
   head(bytes: number): Promise<Buffer> {
     return this.read(0, bytes);

@@ -39,7 +39,7 @@ export async function startProcessor(env: Record<string, string | undefined> = p
   if (jobs.isolation.on) log("info", "tools are isolated: each attempt's under a uid of its own", { uids: `${config.TOOL_UID_BASE}-${config.TOOL_UID_BASE + config.TOOL_UIDS - 1}` });
   else log("warn", "tools are NOT isolated: every attempt's tools run as the processor's user and can read each other's files", { reason: jobs.isolation.reason });
   // `.ready`: no job's directory can be named so (jobs.ts safeName).
-  await startReadyTools(config.READY_PROCESSES, join(config.workDir, ".ready"), readyKinds, jobs.identities);
+  await startReadyTools(config.READY_PROCESSES, join(config.workDir, ".ready"), readyKinds, jobs.identities, () => jobs.running > 0);
   await startReadyImageTools(config.READY_PROCESSES, join(config.workDir, ".ready-images"), jobs.identities);
   const app = createApp(config, jobs);
   const sweeper = setInterval(() => void jobs.sweep(Date.now()), 60_000).unref();

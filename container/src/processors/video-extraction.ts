@@ -53,7 +53,7 @@ export interface Paths {
   input: string;
   /** MP3 output, when audio is asked for and the input has it. */
   audio?: string;
-  /** One intermediate PNG per frame, at its (final) time. */
+  /** One intermediate file of raw pixels per frame, at its (final) time (tools/frames.ts framePixels). */
   frames: { time: number; output: string }[];
 }
 
@@ -103,9 +103,9 @@ async function extract(params: Params, ctx: ProcessorContext, early: EarlyMp3 | 
       const time = frames.skipBlackFrames ? await nextNonBlackTime(ctx, probe, requested) : requested;
       const name = frameName(i, frames.format);
       const output = ctx.addOutput(name, FRAME_CONTENT_TYPES[frames.format]);
-      const png = join(ctx.workDir, `frame-${i + 1}.png`);
-      const [args] = buildArgs({ ...params, audio: false }, probe, { input: ctx.input.source, frames: [{ time, output: png }] }).frames;
-      const image = await grabFrame(ctx, probe, args!, { time, png, format: frames.format, quality: frames.quality, output, box, overlay });
+      const raw = join(ctx.workDir, `frame-${i + 1}.raw`);
+      const [args] = buildArgs({ ...params, audio: false }, probe, { input: ctx.input.source, frames: [{ time, output: raw }] }).frames;
+      const image = await grabFrame(ctx, probe, args!, { time, raw, format: frames.format, quality: frames.quality, output, box, overlay });
       results.push({ url: name, size: image.size, width: image.width, height: image.height, format: frames.format, timestamp: round3(time) });
       ctx.setProgress(10 + 85 * (audioShare + ((1 - audioShare) * (i + 1)) / times.length));
     }

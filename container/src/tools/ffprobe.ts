@@ -23,6 +23,13 @@ export const INPUT_FORMATS = [
 export const LOOPBACK_PROTOCOLS = "http,tcp";
 
 /**
+ * ffmpeg's http options for the loopback input: a range answered in part (input-server.ts
+ * ReadPacing) is continued at once where it ended; a second failure in a row is the read's
+ * failure, without waiting (the input's own failure stops the job's tools anyway).
+ */
+export const LOOPBACK_RECONNECT = ["-reconnect", "1", "-reconnect_delay_max", "0"];
+
+/**
  * Options that go before every `-i`: known containers only, and local files only, except
  * for the job's input served on loopback (input-server.ts), opened over http and nothing
  * else. (The listed demuxers open no other URL: MOV's external references, `enable_drefs`,
@@ -31,7 +38,7 @@ export const LOOPBACK_PROTOCOLS = "http,tcp";
  * `http_proxy` (ffmpeg's http honours it; an empty `-http_proxy` turns it off).
  */
 export function inputOptions(input?: string): string[] {
-  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", LOOPBACK_PROTOCOLS, "-http_proxy", "", "-format_whitelist", INPUT_FORMATS];
+  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", LOOPBACK_PROTOCOLS, "-http_proxy", "", ...LOOPBACK_RECONNECT, "-format_whitelist", INPUT_FORMATS];
   return ["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS];
 }
 
@@ -57,6 +64,8 @@ export interface VideoStream {
    * decodes (width and height above are already the turned picture's). Absent when not.
    */
   transformed?: true;
+  /** Its pixels carry transparency (ffprobe's pix_fmt: yuva420p, rgba, …): a frame of it keeps its alpha. Absent when not. */
+  alpha?: true;
 }
 
 export interface AudioStream {
@@ -83,6 +92,8 @@ export interface MediaProbe {
   bitRate: number | null;
   video: VideoStream | null;
   audio: AudioStream | null;
+  /** How many video streams the input has, cover art (an attached picture) included; absent when not counted. */
+  videoStreams?: number;
 }
 
 const PROBE_TIMEOUT_MS = 30_000;
@@ -159,8 +170,12 @@ export function parseProbe(json: unknown): MediaProbe | null {
     bitRate: positive(format.bit_rate),
     video,
     audio,
+    videoStreams: streams.filter((s) => s.codec_type === "video").length,
   };
 }
+
+/** ffmpeg's pixel formats with an alpha channel (libavutil/pixdesc.c), and pal8, whose palette may hold one. */
+const ALPHA_PIXEL_FORMATS = /^(yuva|gbrap|ya\d|rgba|bgra|argb|abgr|pal8$)/;
 
 function parseVideo(s: Record<string, any>): VideoStream {
   let width = Number(s.width) || 0;
@@ -177,6 +192,7 @@ function parseVideo(s: Record<string, any>): VideoStream {
   const frames = Number(s.nb_frames);
   const exact = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(String(s.r_frame_rate ?? ""));
   const constant = exact && s.avg_frame_rate === s.r_frame_rate && rate(s.r_frame_rate) !== null ? { num: Number(exact[1]), den: Number(exact[2]) } : undefined;
+  const alpha = ALPHA_PIXEL_FORMATS.test(String(s.pix_fmt ?? ""));
   return {
     index: s.index,
     codec: s.codec_name ?? "unknown",
@@ -186,6 +202,7 @@ function parseVideo(s: Record<string, any>): VideoStream {
     ...(Number.isInteger(frames) && frames > 0 ? { frames } : {}),
     ...(constant ? { constantRate: constant } : {}),
     ...(transformed ? { transformed: true as const } : {}),
+    ...(alpha ? { alpha: true as const } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // Still frames from video: where a time falls on the frame grid, what size a frame comes
-// out, and grabbing one (ffmpeg decodes and scales; sharp crops or pads when asked, and
-// encodes JPEG, PNG or WebP).
+// out, and grabbing one (ffmpeg decodes and scales, handing its pixels over raw; sharp crops
+// or pads when asked, and encodes JPEG, PNG or WebP).
 // Which frame to grab, when the caller asks for "auto" or for no black frame, is
 // frame-choice.ts.
 import { access, rm } from "node:fs/promises";
@@ -98,6 +98,31 @@ export function boxFilter(box: FrameBox): string {
   return `scale=${box.scaleWidth}:${box.scaleHeight},setsar=1${cropped ? `,crop=${box.width}:${box.height}` : ""}`;
 }
 
+/**
+ * How a grabbed frame reaches sharp: raw pixels, 8 bits a channel, RGB, or RGBA for a video
+ * with alpha (what ffmpeg's PNG encoder chose for these before; the PNG's encode and decode,
+ * 60–80 ms of CPU for a 1080p frame, are gone, and sharp gets the same pixels). Its size is
+ * what ffmpeg's part of the box leaves.
+ */
+export interface FramePixels {
+  format: "rgb24" | "rgba";
+  channels: 3 | 4;
+  width: number;
+  height: number;
+}
+
+export function framePixels(probe: MediaProbe, box: FrameBox): FramePixels {
+  const alpha = probe.video?.alpha === true;
+  // boxFilter crops to the final size unless sharp finishes the picture.
+  const [width, height] = box.finish ? [box.scaleWidth, box.scaleHeight] : [box.width, box.height];
+  return { format: alpha ? "rgba" : "rgb24", channels: alpha ? 4 : 3, width, height };
+}
+
+/** ffmpeg's whole filter for a grab: the box, then the pixel layout sharp reads (framePixels). */
+export function frameFilter(probe: MediaProbe, box: FrameBox): string {
+  return `${boxFilter(box)},format=${framePixels(probe, box).format}`;
+}
+
 /** Frames per second: the container's rate, or FALLBACK_FPS when it states none. */
 export function fps(probe: MediaProbe): number {
   return probe.video?.frameRate ?? FALLBACK_FPS;
@@ -123,16 +148,16 @@ export function seekPoint(frameTime: number, probe: MediaProbe): number {
   return Math.max(0, frameTime - 0.5 / fps(probe));
 }
 
-/** One frame out, as a quickly compressed PNG (sharp encodes the format asked for). */
-function pngOutput(output: string): string[] {
-  return ["-frames:v", "1", "-c:v", "png", "-compression_level", "1", "-f", "image2", "-update", "1", output];
+/** One frame out, its pixels raw in the layout its filter ends with (framePixels; sharp encodes the format asked for). */
+function rawOutput(output: string): string[] {
+  return ["-frames:v", "1", "-c:v", "rawvideo", "-f", "rawvideo", output];
 }
 
-/** ffmpeg arguments writing one frame at `time`, scaled and cropped, as PNG. */
+/** ffmpeg arguments writing one frame at `time`, scaled and cropped, as raw pixels (framePixels). */
 export function grabArgs(input: string, probe: MediaProbe, time: number, box: FrameBox, output: string): string[] {
   return [
     ...inputOptions(input), "-ss", seconds(seekPoint(time, probe)), "-i", input,
-    "-map", `0:${probe.video!.index}`, "-an", "-sn", "-dn", "-vf", boxFilter(box), ...pngOutput(output),
+    "-map", `0:${probe.video!.index}`, "-an", "-sn", "-dn", "-vf", frameFilter(probe, box), ...rawOutput(output),
   ];
 }
 
@@ -154,7 +179,7 @@ const earlySeek = (t: number) => seconds(Math.max(0, t - EARLY_SEEK_MARGIN_S));
  * stream the probe chooses (ffprobe.ts parseProbe).
  */
 export function earlyGrabArgs(input: string, requested: number, output: string): string[] {
-  return [...inputOptions(input), "-ss", earlySeek(requested), "-i", input, "-map", "0:V:0", "-filter_script:v", "pipe:0", ...pngOutput(output)];
+  return [...inputOptions(input), "-ss", earlySeek(requested), "-i", input, "-map", "0:V:0", "-filter_script:v", "pipe:0", ...rawOutput(output)];
 }
 
 /**
@@ -168,16 +193,32 @@ export function earlyGrabArgs(input: string, requested: number, output: string):
 export function earlyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox): string | null {
   const skip = Number(seconds(seekPoint(time, probe))) - Number(earlySeek(requested));
   if (skip < 0) return null;
-  return `trim=start=${seconds(skip)},${boxFilter(box)}`;
+  return `trim=start=${seconds(skip)},${frameFilter(probe, box)}`;
 }
 
 /**
- * A ready grab's command line (tools/ready-tools.ts): ffmpeg with no input of its own, its
- * filter graph read from stdin, writing one frame to `output` as grabArgs does. The graph
- * (readyGrabGraph) opens the input itself, so the process can start before any job.
+ * A ready grab's command line (tools/ready-tools.ts), writing one frame's pixels to `output`
+ * as grabArgs does. Its input is a filter graph read from fd 3 (libavdevice's lavfi,
+ * `graph_file`): `movie` opening the job's input (readyGrabSource), which the job sends as it
+ * starts. ffmpeg opens its inputs before it reads an output's options, so the grab reads
+ * the input's index, seeks and decodes its first frame there while the probe runs, then
+ * waits for the frame's filter (readyGrabGraph) on stdin, as an early grab does (ffmpeg.ts
+ * EarlyFfmpeg, `graph: "output"`). So the process can start before any job.
+ *
+ * An input graph is built once, where a `-filter_complex` one is built twice (ffmpeg 5.1
+ * builds it first only to learn its outputs), and each build of `movie` opens the input:
+ * its index read and parsed, its first frames decoded (about 55 ms of CPU for a 12-minute
+ * 1080p phone video). The graph's one output is known, so ffmpeg probes no more of it than
+ * its first frame (`-probesize`, `-analyzeduration`, `-fpsprobesize`). `-copyts` keeps the
+ * frames' own times for the filter's `trim` (lavfi's stream would start at its first
+ * frame's); `-fps_mode passthrough` writes the frame as it comes.
  */
 export function readyGrabArgs(output: string): string[] {
-  return [...globalOptions(), "-filter_complex_script", "pipe:0", "-map", "[out]", ...pngOutput(output)];
+  return [
+    ...globalOptions(), "-probesize", "32", "-analyzeduration", "0", "-fpsprobesize", "0",
+    "-format_whitelist", "lavfi", "-f", "lavfi", "-graph_file", "pipe:3", "-i", "graph",
+    "-copyts", "-fps_mode", "passthrough", "-map", "0:v", "-filter_script:v", "pipe:0", ...rawOutput(output),
+  ];
 }
 
 /** Containers (MediaProbe.format) whose index takes a seek to a keyframe: MP4 and MOV (their sample tables), Matroska and WebM (their cues). */
@@ -194,28 +235,41 @@ function optionValue(value: string): string {
 }
 
 /**
- * A ready grab's graph: the frame grabArgs gives, from the input at `url` (the ready
- * process's own URL, answered by the job's input). The `movie` source opens it under the
- * whitelists the loopback input gets (inputOptions; no proxy, by the ready process's
- * environment), reads the probe's video stream from the keyframe before the early seek
- * point (as ffmpeg's `-ss` does, EARLY_SEEK_MARGIN_S before, which covers its own 3/23 s for
- * B-frames), and `trim` keeps frames from the seek point on. movie's times count from the file's start
- * time, as `-ss` does, while its frames keep the file's own times: hence the start time
+ * A ready grab's input (readyGrabArgs), for the frame on screen at `requested` seconds,
+ * before any probe: the input at `url` (the ready process's own URL, answered by the job's
+ * input), opened by the `movie` source under the whitelists the loopback input gets
+ * (inputOptions; no proxy, by the ready process's environment); its video stream (`dv`, the
+ * one video stream: readyGrabGraph checks there is one) read from the keyframe before the
+ * early seek point (as ffmpeg's `-ss` does; EARLY_SEEK_MARGIN_S before, which covers its own
+ * 3/23 s for B-frames). movie's seek counts from the file's start time, as `-ss` does.
+ */
+export function readyGrabSource(url: string, requested: number): string {
+  // The loopback input's options (inputOptions, LOOPBACK_RECONNECT among them), as options of movie's open.
+  const formatOptions = `protocol_whitelist=${LOOPBACK_PROTOCOLS}:reconnect=1:reconnect_delay_max=0:format_whitelist=${INPUT_FORMATS}`;
+  // lavfi names a graph's outputs out0, out1, …
+  return `movie=filename=${optionValue(url)}:s=dv:sp=${earlySeek(requested)}:format_opts=${optionValue(formatOptions)}[out0]`;
+}
+
+/**
+ * A ready grab's filter once the probe has answered: `trim` keeps the frames from grabArgs'
+ * seek point on (the first is grabArgs' frame), then the box and pixels as grabArgs'.
+ * movie's frames keep the file's own times (and `-copyts` keeps them): hence the start time
  * added to trim's. Null when the frame could differ from grabArgs', and the job runs grabArgs:
  * - a picture the display matrix turns or mirrors (ffmpeg's command line undoes it, movie
  *   does not);
  * - a container whose seeks do not land on keyframes through an index (MPEG-TS, MPEG, Ogg,
  *   …): there `-ss` may land on a frame the decoder cannot start from and give a later
  *   frame, and a seek 0.25 s earlier would not;
- * - a seek point before the file's start time.
+ * - a seek point before the file's start time, or before the early seek point (under 6 fps;
+ *   the last frame of a video whose audio runs longer), as earlyGrabGraph;
+ * - more than one video stream (cover art included): movie's `dv` might not be the probe's.
  */
-export function readyGrabGraph(url: string, probe: MediaProbe, time: number, box: FrameBox): string | null {
+export function readyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox): string | null {
   const start = probe.startTime ?? 0;
   const point = Number(seconds(seekPoint(time, probe)));
   if (probe.video!.transformed || !INDEXED_CONTAINERS.has(probe.format) || point + start < 0) return null;
-  const formatOptions = `protocol_whitelist=${LOOPBACK_PROTOCOLS}:format_whitelist=${INPUT_FORMATS}`;
-  const movie = `movie=filename=${optionValue(url)}:si=${probe.video!.index}:sp=${earlySeek(point)}:format_opts=${optionValue(formatOptions)}`;
-  return `${movie},trim=start=${seconds(point + start)},${boxFilter(box)}[out]`;
+  if (point < Number(earlySeek(requested)) || probe.videoStreams !== 1) return null;
+  return `trim=start=${seconds(point + start)},${frameFilter(probe, box)}`;
 }
 
 /**
@@ -255,38 +309,40 @@ export function checkBox(box: FrameBox, config: Pick<Config, "MAX_INPUT_PIXELS">
 }
 
 /**
- * Runs `args` (grabArgs writing the frame to `frame.png`), then crops or pads that PNG when
- * `frame.box` says so (FrameBox.finish) and encodes it to `frame.output` in the format asked
- * for. Always: the intermediate PNG is removed.
+ * Runs `args` (grabArgs writing the frame's pixels to `frame.raw`), then crops or pads them when
+ * `frame.box` says so (FrameBox.finish) and encodes them to `frame.output` in the format asked
+ * for. Always: the intermediate file is removed.
  */
 export async function grabFrame(
   ctx: FrameContext,
   probe: MediaProbe,
   args: string[],
-  frame: { time: number; png: string; format: FrameFormat; quality: number; output: string; box?: FrameBox; /** A watermark for the final size (tools/watermark.ts sharpOverlay). */ overlay?: OverlayOptions },
-  /** The grab's ffmpeg already started (an EarlyFfmpeg, a ready grab): its run, given its options; it writes `frame.png` as `args` would. */
+  frame: { time: number; raw: string; format: FrameFormat; quality: number; output: string; box: FrameBox; /** A watermark for the final size (tools/watermark.ts sharpOverlay). */ overlay?: OverlayOptions },
+  /** The grab's ffmpeg already started (an EarlyFfmpeg, a ready grab): its run, given its options; it writes `frame.raw` as `args` would. */
   started?: (options: FfmpegOptions) => Promise<RunResult>,
 ): Promise<GrabbedFrame> {
   const at = `${Math.round(frame.time * 1000) / 1000} s`;
   const options = { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), task: `reading the frame at ${at}` };
   const run = (argv: string[]) => runFfmpeg(argv, options);
   try {
-    // Seeking through the index first (`started` does the same, writing the same PNG);
+    // Seeking through the index first (`started` does the same, writing the same pixels);
     // when that gives an error or no frame, decoding up to the time.
     const seeked = await (started ? started(options) : run(args)).then(
-      () => exists(frame.png),
+      () => exists(frame.raw),
       (error: unknown) => (error instanceof JobFailure && error.code === "corrupt_media" ? false : Promise.reject(error)),
     );
     if (!seeked) await run(decodingSeek(args));
     throwIfAborted(ctx.signal);
+    const noFrame = (cause: unknown) => new JobFailure("corrupt_media", `no frame could be decoded at ${at}; the video may be damaged there`, { cause });
     // The frame's bytes, read as a tool's file (attempt-files.ts): never through a link it left.
-    const png = await readToolFile(frame.png).catch((error: NodeJS.ErrnoException) =>
-      Promise.reject(error.code === "ENOENT" ? new JobFailure("corrupt_media", `no frame could be decoded at ${at}; the video may be damaged there`, { cause: error }) : error),
-    );
-    let image = sharp(png, { limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
-    // The PNG is already at the scale the box needs, so this crops or pads without resampling.
+    const raw = await readToolFile(frame.raw).catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === "ENOENT" ? noFrame(error) : error));
     const box = frame.box;
-    if (box?.finish) {
+    const pixels = framePixels(probe, box);
+    // Exactly one frame of the size the filter makes, or none at all (an empty file: nothing decoded).
+    if (raw.length !== pixels.width * pixels.height * pixels.channels) throw noFrame(`${raw.length} bytes of pixels for a ${pixels.width}×${pixels.height} frame`);
+    let image = sharp(raw, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels }, limitInputPixels: ctx.config.MAX_INPUT_PIXELS });
+    // The pixels are already at the scale the box needs, so this crops or pads without resampling.
+    if (box.finish) {
       image = image.resize({
         width: box.width,
         height: box.height,
@@ -297,9 +353,8 @@ export async function grabFrame(
     }
     if (frame.overlay) {
       // An opaque frame stays opaque under the watermark, unless contain pads it with nothing (tools/watermark.ts).
-      const transparentPadding = box?.finish?.fit === "contain" && !box.finish.background && frame.format !== "jpg";
-      const frameHasAlpha = (await sharp(png).metadata()).hasAlpha ?? false;
-      image = withWatermark(image, frame.overlay, frameHasAlpha || transparentPadding);
+      const transparentPadding = box.finish?.fit === "contain" && !box.finish.background && frame.format !== "jpg";
+      image = withWatermark(image, frame.overlay, pixels.channels === 4 || transparentPadding);
     }
     switch (frame.format) {
       case "jpg":
@@ -325,7 +380,7 @@ export async function grabFrame(
       throw imageFailure(error);
     }
   } finally {
-    await rm(frame.png, { force: true });
+    await rm(frame.raw, { force: true });
   }
 }
 

@@ -5,8 +5,10 @@
 // "What the processor runs"). A ready process has loaded and waits:
 // - a ready probe has asked this processor's ready server for its input, at a URL of its
 //   own, and waits for the answer;
-// - a ready grab (ffmpeg writing one frame as PNG) waits for its filter graph on stdin;
-//   the graph names the same kind of URL (tools/frames.ts readyGrabGraph).
+// - a ready grab (ffmpeg writing one frame's raw pixels) waits for its input, a graph naming
+//   the same kind of URL, on its fd 3 (tools/frames.ts readyGrabSource), which a job sends as
+//   it starts, so the grab opens the input and seeks beside the probe; then for the frame's
+//   filter on stdin, once the probe has answered (readyGrabGraph).
 // A job takes one: its input (input-source.ts InputSource.answer) answers that URL from then
 // on, as it answers its own loopback URL, and the process reads as if it had just started.
 //
@@ -40,10 +42,14 @@ export type InputAnswer = (req: http.IncomingMessage, res: http.ServerResponse, 
 const READY_WAIT_MS = 24 * 3600_000;
 
 /**
- * A taken process is replaced this long after it ends, not at once: the new one's start (its
- * CPU) would otherwise compete with the work of the job that just took it.
+ * A taken process is replaced once no job runs on the processor (`busy`), checked every
+ * REFILL_DELAY_MS from its end, and at the latest MAX_REFILL_DELAY_MS after it: a start
+ * (40–50 ms of ffprobe's or ffmpeg's CPU, and the processor's fork) would otherwise compete
+ * with the work of the job that just took it, which goes on after its probe (a thumbnail's
+ * grab of a 1080p frame: 300 ms and more).
  */
 const REFILL_DELAY_MS = 250;
+const MAX_REFILL_DELAY_MS = 2_000;
 
 /**
  * A taken process's directory (its frame, which its job reads and removes) is removed this
@@ -66,7 +72,13 @@ export interface ReadyTool {
    * ended at once when `signal` aborts. A step of the current job, named after the tool.
    */
   take(answer: InputAnswer, stdin: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<RunResult>;
-  /** Gives a process back untaken (the job found no use for it). */
+  /**
+   * A ready grab's first part, before `take`: `answer` answers its input's requests from now
+   * on, and `input` (its input graph) goes to its fd 3, so it opens the input while the job
+   * still decides what to take it for. A process opened is the job's: `release` kills it.
+   */
+  open(answer: InputAnswer, input: string): void;
+  /** Gives a process back untaken (the job found no use for it); one opened is killed instead. */
   release(): void;
   /** False once the process has ended: a job holding it (not yet taken) starts its own instead. */
   readonly alive: boolean;
@@ -74,6 +86,8 @@ export interface ReadyTool {
 
 interface Kind {
   command: "ffprobe" | "ffmpeg";
+  /** It reads an input graph on fd 3 (ReadyTool.open) before stdin. */
+  opens?: true;
   /** The command line for a process reading `url` (and writing `output`). */
   args(url: string, output: string): string[];
 }
@@ -101,7 +115,10 @@ class ReadyPool {
   /** Processes jobs have run, since the start. */
   taken = 0;
 
-  constructor(kind: Kind, count: number, server: ReadyServer, dir: string, identities?: ToolIdentities) {
+  readonly #busy: () => boolean;
+
+  constructor(kind: Kind, count: number, server: ReadyServer, dir: string, identities: ToolIdentities | undefined, busy: () => boolean) {
+    this.#busy = busy;
     this.#kind = kind;
     this.#count = count;
     this.#server = server;
@@ -143,6 +160,11 @@ class ReadyPool {
     );
   }
 
+  /** Adds a process once no job runs, or MAX_REFILL_DELAY_MS after `since` (REFILL_DELAY_MS). */
+  #refillWhenQuiet(since: number): void {
+    setTimeout(() => (this.#busy() && Date.now() - since < MAX_REFILL_DELAY_MS ? this.#refillWhenQuiet(since) : this.#add()), REFILL_DELAY_MS).unref();
+  }
+
   /** Makes the directory of a process under `lease`'s uid (isolation.ts ToolLease.prepare), then starts it. */
   async #prepare(lease: ToolLease): Promise<void> {
     const dir = join(this.#dir, `p${lease.identity.uid}-${randomBytes(6).toString("hex")}`);
@@ -167,11 +189,13 @@ class ReadyPool {
   /** Starts one process: under `lease`'s uid, writing in `dir`, when isolated. */
   #spawn(lease: ToolLease | undefined, dir = this.#dir): void {
     const { path, url, route } = this.#server.route(lease?.identity.uid);
-    const output = lease ? join(dir, "frame.png") : join(this.#dir, `${path.slice(1)}.png`);
+    const output = lease ? join(dir, "frame.raw") : join(this.#dir, `${path.slice(1)}.raw`);
     const kill = new AbortController();
     let send!: (input: { text: string; timeoutMs: number } | null) => void;
+    let sendInput!: (input: string | null) => void;
     const startedAt = Date.now();
     let taken = false;
+    let opened = false;
     let ended = false;
     // Spawned outside any job: its run is a step of the job that takes it (take), not of this context.
     const result = runTool(this.#kind.command, this.#kind.args(url, output), {
@@ -179,6 +203,7 @@ class ReadyPool {
       timeoutMs: READY_WAIT_MS,
       // Writing stdin (and closing it) starts the job's own time limit (spawn.ts).
       stdin: new Promise((resolve) => (send = resolve)),
+      ...(this.#kind.opens ? { fd3: new Promise<string | null>((resolve) => (sendInput = resolve)) } : {}),
       // Without `http_proxy` (toolEnv), which ffmpeg's http honours: a ready grab's input is
       // opened by its graph, where `-http_proxy ""` (tools/ffprobe.ts inputOptions) cannot be set.
       env: toolEnv(lease?.identity.home ?? tmpdir()),
@@ -191,6 +216,13 @@ class ReadyPool {
         return !ended;
       },
       kill: () => kill.abort(),
+      open: (answer, input) => {
+        if (!this.#kind.opens) throw new Error(`a ready ${this.#kind.command} reads no input graph`);
+        opened = true;
+        route.answer = answer;
+        for (const [req, res, allowed] of route.held.splice(0)) answer(req, res, allowed);
+        sendInput(input);
+      },
       take: (answer, stdin, { signal, timeoutMs }) => {
         taken = true;
         this.taken++;
@@ -204,6 +236,7 @@ class ReadyPool {
         return step(this.#kind.command, () => result).finally(() => signal.removeEventListener("abort", onAbort));
       },
       release: () => {
+        if (opened && !taken) return kill.abort();
         if (taken || ended || this.#waiting.includes(ready)) return;
         if (this.#working && this.#waiting.length < this.#count) this.#waiting.push(ready);
         else kill.abort();
@@ -221,7 +254,8 @@ class ReadyPool {
       const index = this.#waiting.indexOf(ready);
       if (index >= 0) this.#waiting.splice(index, 1);
       if (!this.#working) return;
-      if (taken) return void setTimeout(() => this.#add(), REFILL_DELAY_MS).unref();
+      // One a job took, or opened and then found no use for.
+      if (taken || opened) return this.#refillWhenQuiet(Date.now());
       if (Date.now() - startedAt >= MIN_READY_LIFE_MS) return this.#add();
       // Ended while it waited, at once: its tool is missing or broken, or the machine is short of something. Tried again later and later.
       const delayMs = Math.min(MAX_RETRY_DELAY_MS, 1_000 * 2 ** this.#failures++);
@@ -296,7 +330,14 @@ let pools: { probes: ReadyPool; grabs: ReadyPool; server: ReadyServer } | undefi
  * Starts `count` ready probes and `count` ready grabs for the processor (config
  * READY_PROCESSES; 0 starts none), their frames written under `dir`.
  */
-export async function startReadyTools(count: number, dir: string, kinds: { probe: Kind["args"]; grab: Kind["args"] }, identities?: ToolIdentities): Promise<void> {
+export async function startReadyTools(
+  count: number,
+  dir: string,
+  kinds: { probe: Kind["args"]; grab: Kind["args"] },
+  identities?: ToolIdentities,
+  /** Whether a job runs on the processor now: a taken process is replaced once none does (REFILL_DELAY_MS). */
+  busy: () => boolean = () => false,
+): Promise<void> {
   if (pools || count <= 0) return;
   // Frames a crashed processor left are of no one's.
   await rm(dir, { recursive: true, force: true });
@@ -306,8 +347,8 @@ export async function startReadyTools(count: number, dir: string, kinds: { probe
   const server = new ReadyServer();
   await server.listen();
   pools = {
-    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir, identities),
-    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab }, count, server, dir, identities),
+    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir, identities, busy),
+    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab, opens: true }, count, server, dir, identities, busy),
     server,
   };
 }

@@ -6,6 +6,7 @@
 // and a run a limit ended fails the job `resource_limit_exceeded`.
 import { spawn, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
+import type { Writable } from "node:stream";
 import { JobFailure, stopped, type JobCancelled } from "../errors.ts";
 import { currentIdentity, identityArgs, limitArgs, type ToolIdentity } from "../isolation.ts";
 import { step } from "../steps.ts";
@@ -50,6 +51,8 @@ export interface RunOptions {
    * tool instead, and the run resolves as aborted. Without it, stdin is /dev/null.
    */
   stdin?: Promise<{ text: string; timeoutMs: number } | null>;
+  /** What to write to the tool's file descriptor 3 once known (then it is closed; `null` closes it unwritten): a second input read before stdin (a ready grab's graph, tools/frames.ts readyGrabArgs). */
+  fd3?: Promise<string | null>;
   /** The tool's environment, when not toolEnv's. */
   env?: NodeJS.ProcessEnv;
   /** Who the tool runs as, when not the current attempt's identity (isolation.ts; a ready process has its own). */
@@ -118,7 +121,7 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
     const [file, argv] = toolCommand(command, args, options.identity, options.cpuS);
     const env = options.env ?? toolEnv(options.identity?.home || tmpdir());
-    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true, env });
+    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", ...(options.fd3 ? ["pipe" as const] : [])], detached: true, env });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -156,6 +159,15 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
         () => {
           if (!exited) onAbort();
         },
+      );
+    }
+
+    const fd3 = child.stdio[3] as Writable | undefined;
+    if (fd3) {
+      fd3.on("error", () => {});
+      void options.fd3!.then(
+        (text) => (text === null ? fd3.destroy() : fd3.end(text)),
+        () => fd3.destroy(),
       );
     }
 

@@ -207,18 +207,19 @@ describe("extractAudio arguments", () => {
 });
 
 describe("videoThumbnail arguments and times", () => {
+  // The frame goes to sharp as raw pixels (RGB), not an encoded picture.
   const cases: { params: Record<string, unknown>; filter: string }[] = [
-    { params: {}, filter: "scale=1920:1080,setsar=1" },
-    { params: { width: 320 }, filter: "scale=320:180,setsar=1" },
-    { params: { height: 100 }, filter: "scale=178:100,setsar=1" },
-    { params: { width: 200, height: 200 }, filter: "scale=356:200,setsar=1,crop=200:200" },
-    { params: { width: 400, height: 100 }, filter: "scale=400:225,setsar=1,crop=400:100" },
+    { params: {}, filter: "scale=1920:1080,setsar=1,format=rgb24" },
+    { params: { width: 320 }, filter: "scale=320:180,setsar=1,format=rgb24" },
+    { params: { height: 100 }, filter: "scale=178:100,setsar=1,format=rgb24" },
+    { params: { width: 200, height: 200 }, filter: "scale=356:200,setsar=1,crop=200:200,format=rgb24" },
+    { params: { width: 400, height: 100 }, filter: "scale=400:225,setsar=1,crop=400:100,format=rgb24" },
   ];
   it.each(cases)("size $params → $filter", ({ params, filter }) => {
     const args = thumbnailArgs(videoThumbnailParams.parse({ url, ...params }), probe(), { input: "/w/input", output: "/w/t.png", time: 4 });
     expect(after(args, "-vf")).toBe(filter);
     expect(after(args, "-frames:v")).toBe("1");
-    expect(after(args, "-c:v")).toBe("png");
+    expect([after(args, "-c:v"), after(args, "-f")]).toEqual(["rawvideo", "rawvideo"]);
     // Half a frame early: ffmpeg's accurate seek returns the first frame at or after the point.
     expect(after(args, "-ss")).toBe("3.98");
     expect(args.indexOf("-ss")).toBeLessThan(args.indexOf("-i"));
@@ -308,7 +309,7 @@ describe("videoExtraction arguments and frame times", () => {
     });
     expect(after(built.audio!, "-b:a")).toBe("320k");
     expect(built.frames).toHaveLength(2);
-    expect(built.frames.map((a) => after(a, "-vf"))).toEqual(["scale=320:180,setsar=1", "scale=320:180,setsar=1"]);
+    expect(built.frames.map((a) => after(a, "-vf"))).toEqual(["scale=320:180,setsar=1,format=rgb24", "scale=320:180,setsar=1,format=rgb24"]);
     expect(built.frames.map((a) => a.at(-1))).toEqual(["/w/f1.png", "/w/f2.png"]);
   });
 

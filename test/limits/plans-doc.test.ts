@@ -51,7 +51,7 @@ const media =
 
 describe("docs/limits.md", () => {
   it("states each plan's job limits as src/limits/plans.ts has them", () => {
-    expectTable("| plan | jobs processing at once | jobs created per hour |", [jobs("concurrentJobs"), jobs("jobsPerHour")]);
+    expectTable("| plan | jobs processing at once | jobs created per hour |", [jobs("concurrentJobs"), jobs("jobsPerHour"), jobs("maxFanout")]);
   });
 
   it("states each plan's upload limits as src/limits/plans.ts has them", () => {

@@ -77,7 +77,10 @@ export class FannedJob {
       const next = { ...current, started: [...current.started, ...decision.start], since: Date.now() };
       await this.#ops.save(next);
       await recordProgress(this.#db, current.jobId, current.planAttempt, Math.round(10 + (80 * decision.done) / Math.max(1, rows.length)));
-      for (const id of decision.start) await this.#ops.env().JOB_RUNNER.getByName(id).start(id);
+      // A part started before and still queued is started again: a start that failed (a
+      // configuration problem, a lost call) left it with no runner, and start is idempotent.
+      const again = rows.filter((row) => row.status === "queued" && current.started.includes(row.id)).map((row) => row.id);
+      for (const id of [...decision.start, ...again]) await this.#ops.env().JOB_RUNNER.getByName(id).start(id);
     });
     this.#looking = look.catch(() => undefined);
     return look;

@@ -121,7 +121,8 @@ export async function startAttempt(db: Db, id: string, previousAttempt: number, 
       attempt: previousAttempt + 1,
       startedAt: sql`coalesce(${jobs.startedAt}, ${now})`,
       queuedMs: sql`coalesce(${jobs.queuedMs}, max(0, ${now} - ${jobs.createdAt}))`,
-      progress: 0,
+      // A retry starts its progress again; a fanned-out job's stitch keeps what its parts reached (docs/fanout.md).
+      progress: sql`CASE WHEN json_extract(${jobs.part}, '$.role') = 'stitch' THEN ${jobs.progress} ELSE 0 END`,
       leaseExpiresAt: now + TUNABLES.job.leaseMs,
     })
     .where(and(eq(jobs.id, id), eq(jobs.attempt, previousAttempt), inArray(jobs.status, ["queued", "processing"])))

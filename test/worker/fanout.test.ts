@@ -41,8 +41,11 @@ describe("chunked encoding of compressVideo", () => {
     const { key } = await newKey({ plan: "pro" });
     const created = await call("POST", "/v1/jobs", { key, body: { type: "compressVideo", params: { url: video(6), quality: "low" } } });
     expect(created.status).toBe(201);
-    const { job } = await waitForJob(key, created.json.id, undefined, 120_000);
+    const { job, seen } = await waitForJob(key, created.json.id, undefined, 120_000);
     expect(job.status, JSON.stringify(job.error)).toBe("completed");
+    // Progress never goes back, from the parts to the stitch.
+    const progress = seen.map((j: { progress: number | null }) => j.progress ?? 0);
+    for (let i = 1; i < progress.length; i++) expect(progress[i], `${progress}`).toBeGreaterThanOrEqual(progress[i - 1]!);
 
     // 6 s at 25 fps: 150 frames, cut into 6 chunks of 25 on the pro plan's 4 seats.
     const fanout = job.timings.fanout;

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { FanoutOffer } from "../../src/contract/fanout.ts";
 import { stitchPart } from "../../src/contract/fanout.ts";
-import { checkJoin, planFanout } from "../src/processors/compress-video-parts.ts";
+import { assertMp4, checkJoin, planFanout, stitchArgs } from "../src/processors/compress-video-parts.ts";
 import { buildArgs } from "../src/processors/compress-video.ts";
 import { probeMedia, type MediaProbe } from "../src/tools/ffprobe.ts";
 
@@ -78,7 +78,7 @@ describe("chunks joined", () => {
       }
       await writeFile(join(dir, "list.ffconcat"), `ffconcat version 1.0\n${plan.chunks.map((_, i) => `file 'part-${i}.mp4'`).join("\n")}\n`);
       const joined = join(dir, "joined.mp4");
-      await run("ffmpeg", ["-v", "error", "-f", "concat", "-safe", "0", "-i", join(dir, "list.ffconcat"), "-c", "copy", joined]);
+      await run("ffmpeg", ["-v", "error", ...stitchArgs(join(dir, "list.ffconcat"), undefined, joined)]);
       await checkJoin(joined, stitchPart(plan), AbortSignal.timeout(30_000));
       const single = join(dir, "single.mp4");
       await run("ffmpeg", ["-v", "error", ...buildArgs({ ...params, stripAudio: true }, probe, { input: source, output: single })]);
@@ -86,6 +86,39 @@ describe("chunks joined", () => {
       expect(joinedPsnr).toHaveLength(120);
       // A repeated frame shifts every later one: its PSNR falls by 15 dB or more. Encoded apart, a frame may differ a little.
       for (const [i, db] of joinedPsnr.entries()) expect(db, `frame ${i}`).toBeGreaterThan(singlePsnr[i]! - 4);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a hostile part", () => {
+  // A part's file is written under its chunk's uid: a tool taken over there could leave a
+  // list or a playlist naming another file instead of its video.
+  it("that is a concat list or an HLS playlist is refused before the join reads it; an MP4 is taken", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fanout-hostile-"));
+    try {
+      await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast", join(dir, "secret.mp4")]);
+      await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast", join(dir, "part-0.mp4")]);
+      const head = async (name: string) => (await readFile(join(dir, name))).subarray(0, 12);
+      expect(() => assertMp4(Buffer.from(""), 0)).toThrow(/part 0 of the encode is not an MP4/);
+      await head("part-0.mp4").then((bytes) => assertMp4(bytes, 0));
+      await writeFile(join(dir, "list.ffconcat"), "ffconcat version 1.0\nfile 'part-0.mp4'\nfile 'part-1.mp4'\n");
+      const count = async (file: string) => Number((await run("ffprobe", ["-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", file])).stdout.trim());
+
+      // A nested list: ffmpeg alone would join the secret's frames (the whitelist lets `concat` in); the head check stops it.
+      await writeFile(join(dir, "part-1.mp4"), "ffconcat version 1.0\nfile 'secret.mp4'\n");
+      expect(() => assertMp4(Buffer.from("ffconcat version 1.0\n"), 1)).toThrow(/part 1 of the encode is not an MP4/);
+      await run("ffmpeg", ["-v", "error", ...stitchArgs(join(dir, "list.ffconcat"), undefined, join(dir, "listed.mp4"))]);
+      expect(await count(join(dir, "listed.mp4"))).toBe(50);
+
+      // A playlist: refused by the head check, and by the join's format whitelist as well (nothing of the secret joined).
+      const playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsecret.mp4\n#EXT-X-ENDLIST\n";
+      expect(() => assertMp4(Buffer.from(playlist), 1)).toThrow(/not an MP4/);
+      await writeFile(join(dir, "part-1.mp4"), playlist);
+      const played = await run("ffmpeg", ["-v", "error", ...stitchArgs(join(dir, "list.ffconcat"), undefined, join(dir, "played.mp4"))]);
+      expect(played.stderr).toMatch(/not on whitelist/);
+      expect(await count(join(dir, "played.mp4"))).toBe(25);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -101,6 +101,8 @@ export async function encodeAudio(params: Params, ctx: ProcessorContext): Promis
 export async function stitch(params: Params, part: Part<"stitch">, ctx: ProcessorContext): Promise<StoredResult<"compressVideo">> {
   const inputs = [ctx.input, ...(await Promise.all(Array.from({ length: part.videoParts - 1 + (part.audio ? 1 : 0) }, (_, i) => ctx.openPart(i + 1))))];
   const files = await Promise.all(inputs.map((input) => input.file()));
+  // Each part begins as the MP4 its attempt wrote, or the join stops before reading any.
+  (await Promise.all(inputs.map((input) => input.head(12)))).forEach((head, n) => assertMp4(head, n));
   ctx.setProgress(40);
   const chunks = files.slice(0, part.videoParts);
   const list = join(ctx.workDir, "chunks.ffconcat");
@@ -108,10 +110,9 @@ export async function stitch(params: Params, part: Part<"stitch">, ctx: Processo
   await claimFile(list);
   await writeFile(list, `ffconcat version 1.0\n${chunks.map((file) => `file '${file}'`).join("\n")}\n`);
   const output = ctx.addOutput("video.mp4", "video/mp4");
-  const audio = part.audio ? ["-i", files[part.videoParts]!, "-map", "1:a"] : [];
   const durationS = (part.frames * part.fps.den) / part.fps.num;
   await runFfmpeg(
-    ["-protocol_whitelist", "file", "-f", "concat", "-safe", "0", "-i", list, ...audio, "-map", "0:v", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output],
+    stitchArgs(list, part.audio ? files[part.videoParts]! : undefined, output),
     { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(durationS, ctx.config), durationS, onProgress: (f) => ctx.setProgress(40 + f * 40), task: "joining the chunks" },
   );
   throwIfAborted(ctx.signal);
@@ -132,6 +133,30 @@ export async function stitch(params: Params, part: Part<"stitch">, ctx: Processo
     compressionRatio: ratio(size, part.source.size),
     source: part.source,
   };
+}
+
+/**
+ * A part's first bytes must be an MP4's (`ftyp` as its first box). Its bytes were written
+ * under another attempt's uid: one that is a list or a playlist naming files of its own must
+ * not reach the concat demuxer, which would open what it names (a nested list passes the
+ * format whitelist below, which lets `concat` in).
+ */
+export function assertMp4(head: Buffer, n: number): void {
+  if (head.subarray(4, 8).toString("latin1") === "ftyp") return;
+  throw new JobFailure("processing_failed", `part ${n} of the encode is not an MP4; this is a fault on our side, it has been logged`);
+}
+
+/**
+ * ffmpeg's join of the chunks listed in `list` (and the audio) by copy, each opened as MP4 only
+ * (the concat demuxer passes its whitelists to each file it opens): a playlist is refused unread.
+ */
+export function stitchArgs(list: string, audio: string | undefined, output: string): string[] {
+  const mp4Only = ["-protocol_whitelist", "file", "-format_whitelist", "mov"];
+  const audioInput = audio ? [...mp4Only, "-i", audio] : [];
+  return [
+    "-protocol_whitelist", "file", "-format_whitelist", "concat,mov", "-f", "concat", "-safe", "0", "-i", list,
+    ...audioInput, "-map", "0:v", ...(audio ? ["-map", "1:a"] : []), "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output,
+  ];
 }
 
 /**

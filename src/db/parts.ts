@@ -1,6 +1,6 @@
 // The parts of a fanned-out job (docs/fanout.md): rows of the jobs table that name their
 // parent, run by runners of their own, and are never listed, counted or shown.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { partJobId, type FanoutPlan, type FanoutTimings, type JobPart } from "../contract/fanout.ts";
 import type { Db } from "./client.ts";
 import { jobs, type JobRow } from "./schema.ts";
@@ -10,7 +10,7 @@ import { jobs, type JobRow } from "./schema.ts";
  * Idempotent (the ids are the parent's and the part's): a runner that plans again after a
  * crash finds the rows it made. `threads`: each chunk's encoder threads (its seat's vCPU).
  */
-export async function insertParts(db: Db, parent: JobRow, plan: FanoutPlan, threads: number, now: number): Promise<JobRow[]> {
+export async function insertParts(db: Db, parent: JobRow, plan: FanoutPlan, threads: number, now: number): Promise<void> {
   const parts: JobPart[] = [
     ...plan.chunks.map((chunk, index): JobPart => ({ role: "video", index, chunk, fps: plan.fps, video: plan.video, threads })),
     ...(plan.audio ? [{ role: "audio" } as const] : []),
@@ -30,12 +30,11 @@ export async function insertParts(db: Db, parent: JobRow, plan: FanoutPlan, thre
   // D1 binds at most 100 parameters a statement: a batch of small inserts.
   const inserts = rows.map((row) => db.insert(jobs).values(row).onConflictDoNothing());
   await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
-  return partsOf(db, parent.id);
 }
 
-/** The parts of `parentId`, chunks in order, the audio last. */
+/** The parts of `parentId`, in no order (runner/fanout.ts partRows orders them). */
 export async function partsOf(db: Db, parentId: string): Promise<JobRow[]> {
-  return db.select().from(jobs).where(eq(jobs.parentJobId, parentId)).orderBy(asc(jobs.id));
+  return db.select().from(jobs).where(eq(jobs.parentJobId, parentId));
 }
 
 /** Removes the part rows (their runners have let go, or will find nothing to do). */

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { FanoutOffer } from "../../src/contract/fanout.ts";
 import { stitchPart } from "../../src/contract/fanout.ts";
-import { assertMp4, checkJoin, planFanout, stitchArgs } from "../src/processors/compress-video-parts.ts";
+import { assertMp4, checkJoin, planFanout, stitchArgs, writeChunkList } from "../src/processors/compress-video-parts.ts";
 import { buildArgs } from "../src/processors/compress-video.ts";
 import { probeMedia, type MediaProbe } from "../src/tools/ffprobe.ts";
 
@@ -67,7 +67,7 @@ describe("chunks joined", () => {
     try {
       const source = join(dir, "source.mp4");
       // 30 fps, B-frames, a keyframe every 35 frames (not on the chunks' seams), a moving pattern whose every frame differs.
-      await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=4", "-c:v", "libx264", "-preset", "veryfast", "-g", "35", "-bf", "2", "-pix_fmt", "yuv420p", source]);
+      await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30000/1001:d=4", "-c:v", "libx264", "-preset", "veryfast", "-g", "35", "-bf", "2", "-pix_fmt", "yuv420p", source]);
       const probe = await probeMedia(source, AbortSignal.timeout(30_000));
       const plan = planFanout({ ...offer, minSeconds: 1, seats: 2 }, probe, params, 1)!;
       expect(plan.chunks).toHaveLength(4);
@@ -76,10 +76,13 @@ describe("chunks joined", () => {
         const seekS = chunk.first === 0 ? undefined : ((chunk.first - 0.5) * den) / num;
         await run("ffmpeg", ["-v", "error", ...buildArgs(params, probe, { input: source, output: join(dir, `part-${index}.mp4`) }, undefined, { seekS, frames: chunk.frames, threads: 1, timescale: num, timescaleDen: den })]);
       }
-      await writeFile(join(dir, "list.ffconcat"), `ffconcat version 1.0\n${plan.chunks.map((_, i) => `file 'part-${i}.mp4'`).join("\n")}\n`);
+      const list = await writeChunkList(dir, plan.chunks.map((_, i) => join(dir, `part-${i}.mp4`)), stitchPart(plan));
       const joined = join(dir, "joined.mp4");
-      await run("ffmpeg", ["-v", "error", ...stitchArgs(join(dir, "list.ffconcat"), undefined, joined)]);
+      await run("ffmpeg", ["-v", "error", ...stitchArgs(list, undefined, joined)]);
       await checkJoin(joined, stitchPart(plan), AbortSignal.timeout(30_000));
+      // Each frame one tick of the rate after the one before, across the seams too (the list states each chunk's length).
+      const dts = (await run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts", "-of", "csv=p=0", joined])).stdout.trim().split("\n").map(Number);
+      expect(new Set(dts.slice(1).map((t, i) => t - dts[i]!))).toEqual(new Set([dts[1]! - dts[0]!]));
       const single = join(dir, "single.mp4");
       await run("ffmpeg", ["-v", "error", ...buildArgs({ ...params, stripAudio: true }, probe, { input: source, output: single })]);
       const [joinedPsnr, singlePsnr] = [await psnrPerFrame(joined, source, dir), await psnrPerFrame(single, source, dir)];

@@ -1,13 +1,23 @@
-// Chunked encoding (docs/fanout.md): a long compressVideo runs on several seats of the pool.
-// Its first attempt probes the input and answers with a plan instead of encoding; the
-// runner then runs each chunk as a part of the job (a hidden job of its own, with its own
-// attempts and credentials), the audio as one more, and last a stitch attempt of the job
-// itself that joins them and checks the join. These are the shapes the runner and the
-// processor exchange for it (src/contract/processor-protocol.ts carries them).
+// Chunked encoding (docs/fanout.md): a long compressVideo, or the renditions of a long
+// videoAdaptive, run on several seats of the pool. The job's first attempt probes the input
+// and answers with a plan instead of encoding (videoAdaptive's first publishes its copied top
+// rendition before); the runner then runs each chunk as a part of the job (a hidden job of
+// its own, with its own attempts and credentials), the audio as one more, and last a stitch
+// attempt of the job itself that joins them and checks the join. These are the shapes the
+// runner and the processor exchange for it (src/contract/processor-protocol.ts carries them).
 import { z } from "zod";
 
-/** The compressVideo modes whose encodes are split: x264 and x265 at a constant quality, into MP4 (docs/fanout.md says why the others are not). */
-export function mayFanOut(params: { codec: string; targetBitrate?: string; format?: string }): boolean {
+/** The job types that may fan out. */
+export const FANNING_TYPES = ["compressVideo", "videoAdaptive"] as const;
+
+/**
+ * Whether a job of `type` with these params may fan out (docs/fanout.md says why the others
+ * stay on one seat): compressVideo with x264 or x265 at a constant quality into MP4; every
+ * videoAdaptive (its renditions are H.264 at a bitrate, measured after the join).
+ */
+export function mayFanOut(type: string, params: { codec?: string; targetBitrate?: string; format?: string }): boolean {
+  if (type === "videoAdaptive") return true;
+  if (type !== "compressVideo") return false;
   return (params.codec === "h264" || params.codec === "h265") && params.targetBitrate === undefined && (params.format ?? "mp4") === "mp4";
 }
 
@@ -40,7 +50,40 @@ export const fanoutSource = z.object({ size: z.int().min(0), width: z.int().min(
 /** The input's video stream as the plan probed it: a chunk needs no probe of its own (ffprobe reads megabytes to find it). */
 export const planVideo = z.object({ index: z.int().min(0), width: z.int().min(1), height: z.int().min(1) });
 
-/** The planning attempt's answer: the input's frames, its exact rate, its video stream, the chunks in order, and whether there is audio to encode. */
+/**
+ * videoAdaptive's top rendition as its planning attempt copied it from the input, measured it
+ * and published it (stream/<name>.m3u8 and .mp4): the stitch writes the master playlist with
+ * these figures, and checks its own renditions' segments against `segments` (each one's
+ * seconds), without reading the copy.
+ */
+export const copiedRendition = z.object({
+  name: z.string().regex(/^\d{2,4}p$/),
+  width: z.int().min(1),
+  height: z.int().min(1),
+  frameRate: z.number().min(0),
+  codecs: z.string().max(64),
+  bandwidth: z.int().min(0),
+  averageBandwidth: z.int().min(0),
+  mediaSize: z.int().min(0),
+  playlistSize: z.int().min(0),
+  segments: z.array(z.number().min(0)).min(1).max(4000),
+});
+export type CopiedRendition = z.infer<typeof copiedRendition>;
+
+/**
+ * What a videoAdaptive plan adds: the copied top rendition (null: every rendition is encoded
+ * in the chunks), whether the stitch reads the copy back (for the DASH manifest or the MP4
+ * download, made from it), and what the result says of the source beyond `source`.
+ */
+export const ladderPlan = z.object({
+  top: copiedRendition.nullable(),
+  readTop: z.boolean(),
+  format: z.string().max(64),
+  hasAudio: z.boolean(),
+});
+export type LadderPlan = z.infer<typeof ladderPlan>;
+
+/** The planning attempt's answer: the input's frames, its exact rate, its video stream, the chunks in order, and whether there is audio to encode; for videoAdaptive, `ladder`. */
 export const fanoutPlan = z.object({
   frames: z.int().min(2),
   fps: frameRate,
@@ -48,6 +91,7 @@ export const fanoutPlan = z.object({
   chunks: z.array(chunk).min(2).max(256),
   audio: z.boolean(),
   source: fanoutSource,
+  ladder: ladderPlan.optional(),
 });
 export type FanoutPlan = z.infer<typeof fanoutPlan>;
 
@@ -57,7 +101,16 @@ export type FanoutPlan = z.infer<typeof fanoutPlan>;
  * back through the runner's input route, in order.
  */
 export const jobPart = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("video"), index: z.int().min(0), chunk, fps: frameRate, video: planVideo, threads: z.int().min(1).max(64) }),
+  z.object({
+    role: z.literal("video"),
+    index: z.int().min(0),
+    chunk,
+    fps: frameRate,
+    video: planVideo,
+    threads: z.int().min(1).max(64),
+    /** videoAdaptive: whether the top rendition was copied (the chunk then encodes the others, with keyframes where the input has them). */
+    ladder: z.object({ copiedTop: z.boolean() }).optional(),
+  }),
   z.object({ role: z.literal("audio") }),
   z.object({
     role: z.literal("stitch"),
@@ -68,6 +121,7 @@ export const jobPart = z.discriminatedUnion("role", [
     /** The frame number each chunk after the first begins at: a keyframe must be there. */
     seams: z.array(z.int().min(1)),
     source: fanoutSource,
+    ladder: ladderPlan.optional(),
   }),
 ]);
 export type JobPart = z.infer<typeof jobPart>;
@@ -82,10 +136,11 @@ export function stitchPart(plan: FanoutPlan): Extract<JobPart, { role: "stitch" 
     fps: plan.fps,
     seams: plan.chunks.slice(1).map((chunk) => chunk.first),
     source: plan.source,
+    ...(plan.ladder ? { ladder: plan.ladder } : {}),
   };
 }
 
-/** The output each part writes: a chunk's video alone, or the audio alone. */
+/** The output each part writes: a chunk's video alone (videoAdaptive: one video stream per rendition), or the audio alone. */
 export const PART_OUTPUTS = { video: "part.mp4", audio: "audio.m4a" } as const;
 
 /** A part's job id: its parent's, then its role and number (`job_…-v03`, `job_…-a`); never a public job's (newId has no `-`). */

@@ -40,13 +40,14 @@
 //
 //   GET    <callback.input>         with an `upload:` (or a workflow step's `output:`) input only: its bytes from R2,
 //     the same token; `Range: bytes=…` answered 206 with Content-Range (416 when unsatisfiable).
-//   GET    <callback.input>/<n>     a stitch (contract/fanout.ts): its n-th part, chunks in order then the audio; or the
+//   GET    <callback.input>/<n>     a stitch (contract/fanout.ts): its n-th part, chunks in order then the audio (then, for a
+//                                     videoAdaptive whose plan says readTop, its copied top rendition); or the
 //                                     n-th of a job's other inputs when it is an upload (videoConcat's append[n-1]).
 //
 // The Worker checks the token against the attempt its runner holds (constant time) and, in
 // production, that the request comes from the container of the attempt's seat.
 import { z } from "zod";
-import { fanoutOffer, fanoutPlan, jobPart } from "./fanout.ts";
+import { FANNING_TYPES, fanoutOffer, fanoutPlan, jobPart } from "./fanout.ts";
 import { jobError } from "./job.ts";
 import { JOB_TYPES, jobTypes, type JobParams } from "./registry.ts";
 import type { StoredResult } from "./stored-result.ts";
@@ -163,14 +164,14 @@ export const processorJobRequest = z
     type: z.enum(JOB_TYPES),
     params: z.unknown(),
     callback: processorCallback,
-    /** A compressVideo attempt that may split its encode across seats (contract/fanout.ts); absent: it encodes alone. */
+    /** A compressVideo or videoAdaptive attempt that may split its encode across seats (contract/fanout.ts); absent: it encodes alone. */
     fanout: fanoutOffer.optional(),
     /** The part of a fanned-out job this attempt does; absent: the whole job. */
     part: jobPart.optional(),
   })
   .transform((body, ctx) => {
-    if ((body.fanout || body.part) && body.type !== "compressVideo") {
-      ctx.addIssue({ code: "custom", path: [body.part ? "part" : "fanout"], message: "only compressVideo fans out" });
+    if ((body.fanout || body.part) && !(FANNING_TYPES as readonly string[]).includes(body.type)) {
+      ctx.addIssue({ code: "custom", path: [body.part ? "part" : "fanout"], message: `only ${FANNING_TYPES.join(" and ")} fan out` });
       return z.NEVER;
     }
     // A workflow step's input may be another job's output (`output:…`, workflow.ts): internal,
@@ -285,7 +286,11 @@ export type PushPath = z.infer<typeof pushPath>;
  */
 export const processorJobState = z.discriminatedUnion("state", [
   z.object({ id: z.string().min(1), state: z.literal("running"), progress, pushPath: pushPath.optional() }),
-  /** `plan`: an attempt offered a fan-out split the job instead of encoding it (its result is `{}`, no outputs); the runner runs the parts. */
+  /**
+   * `plan`: an attempt offered a fan-out split the job instead of encoding it (its result is
+   * `{}`); the runner runs the parts. Its outputs are what it uploaded before (videoAdaptive's
+   * copied top rendition, published): they stay the job's, and the stitch's result names them.
+   */
   z.object({ id: z.string().min(1), state: z.literal("completed"), progress: z.literal(100), result: storedResult, outputs: z.array(processorOutput), timings: processorTimings.optional(), plan: fanoutPlan.optional() }),
   z.object({ id: z.string().min(1), state: z.literal("failed"), progress, error: jobError, timings: processorTimings.optional() }),
   /**

@@ -12,7 +12,15 @@ import { jobs, type JobRow } from "./schema.ts";
  */
 export async function insertParts(db: Db, parent: JobRow, plan: FanoutPlan, threads: number, now: number): Promise<void> {
   const parts: JobPart[] = [
-    ...plan.chunks.map((chunk, index): JobPart => ({ role: "video", index, chunk, fps: plan.fps, video: plan.video, threads })),
+    ...plan.chunks.map((chunk, index): JobPart => ({
+      role: "video",
+      index,
+      chunk,
+      fps: plan.fps,
+      video: plan.video,
+      threads,
+      ...(plan.ladder ? { ladder: { copiedTop: plan.ladder.top !== null } } : {}),
+    })),
     ...(plan.audio ? [{ role: "audio" } as const] : []),
   ];
   const rows = parts.map((part) => ({

@@ -44,10 +44,16 @@ export function fanoutTimings(rows: JobRow[], stitchMs: number | null = null): F
   };
 }
 
-/** The R2 key of the stitch's n-th part (chunks in order, then the audio); undefined past them. */
+/**
+ * The R2 key of the stitch's n-th part: the chunks in order, then the audio, then (a
+ * videoAdaptive plan with `readTop`) the job's own copied top rendition; undefined past them.
+ */
 export function stitchInputKey(parentId: string, part: Extract<JobPart, { role: "stitch" }>, n: number): string | undefined {
   if (n < part.videoParts) return outputKey(partJobId(parentId, { role: "video", index: n }), PART_OUTPUTS.video);
-  if (n === part.videoParts && part.audio) return outputKey(partJobId(parentId, { role: "audio" }), PART_OUTPUTS.audio);
+  const audio = part.audio ? 1 : 0;
+  if (n === part.videoParts && audio) return outputKey(partJobId(parentId, { role: "audio" }), PART_OUTPUTS.audio);
+  const top = part.ladder?.readTop ? part.ladder.top : null;
+  if (n === part.videoParts + audio && top) return outputKey(parentId, `stream/${top.name}.mp4`);
   return undefined;
 }
 

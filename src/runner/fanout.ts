@@ -15,12 +15,12 @@ import { deleteOutputs } from "../ops/retention.ts";
 import { ended } from "./fanout-plan.ts";
 
 /**
- * What a compressVideo attempt is offered: the seats its organization's plan allows
+ * What a compressVideo or videoAdaptive attempt is offered: the seats its organization's plan allows
  * (`maxFanout`), when more than one. Never for a part or a stitch, nor for a mode that stays
  * on one seat; the processor decides from the input's length whether to take it.
  */
 export async function fanoutOfferFor(env: Env, job: JobRow, tunables: Pick<Tunables, "fanout">): Promise<FanoutOffer | undefined> {
-  if (job.type !== "compressVideo" || job.parentJobId || job.part || !mayFanOut(job.params as JobParams<"compressVideo">)) return undefined;
+  if (job.parentJobId || job.part || !mayFanOut(job.type, job.params as JobParams<"compressVideo">)) return undefined;
   const org = await findOrganization(database(env.DB), job.orgId);
   const seats = org ? PLAN_LIMITS[org.plan].maxFanout : 1;
   if (seats < 2) return undefined;

@@ -9,6 +9,7 @@ import { deleteOutputs } from "../ops/retention.ts";
 import { scheduleFinalDelivery } from "../webhooks/schedule.ts";
 import { startStore } from "../destinations/store.ts";
 import { dropParts } from "./fanout.ts";
+import { FANNING_TYPES } from "../contract/fanout.ts";
 import { advanceWorkflow } from "./workflow.ts";
 
 export type Outcome =
@@ -76,7 +77,7 @@ export async function finishJob(env: Env, jobId: string, outcome: Outcome, optio
     return true;
   }
   // A job that fanned out: its parts' seats, outputs and rows go (the stitch has read them).
-  if (job.type === "compressVideo") await dropParts(env, jobId, (id) => finishJob(env, id, { status: "cancelled" }));
+  if ((FANNING_TYPES as readonly string[]).includes(job.type)) await dropParts(env, jobId, (id) => finishJob(env, id, { status: "cancelled" }));
   await limiterFor(env, job.orgId, job.mode).release(jobId);
   // The one `final` delivery, when the job has a webhookUrl (unique per job, so a retry adds none).
   // A job completed with its store pending gets it when the store ends (src/destinations/store.ts),

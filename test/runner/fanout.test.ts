@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import type { FanoutPlan } from "../../src/contract/fanout.ts";
 import type { JobRow } from "../../src/db/schema.ts";
-import { stitchPart } from "../../src/contract/fanout.ts";
-import { decideParts, fanoutTimings } from "../../src/runner/fanout-plan.ts";
+import { mayFanOut, stitchPart } from "../../src/contract/fanout.ts";
+import { decideParts, fanoutTimings, stitchInputKey } from "../../src/runner/fanout-plan.ts";
 
 const row = (id: string, status: JobRow["status"], part: JobRow["part"], times: { startedAt?: number; completedAt?: number } = {}, error?: { code: string; message: string }) =>
   ({ id, status, part, startedAt: times.startedAt ?? null, completedAt: times.completedAt ?? null, errorCode: error?.code ?? null, errorMessage: error?.message ?? null }) as JobRow;
@@ -49,5 +49,24 @@ describe("the stitch and the fan-out's timings", () => {
     // At 20–50 three run at once (v0, v1, a); v2 starts as v0 ends.
     expect(fanoutTimings(rows, 42.4)).toEqual({ chunks: 3, seats: 3, longestChunkMs: 290, partsMs: 300, stitchMs: 42 });
     expect(fanoutTimings(rows).stitchMs).toBeNull();
+  });
+});
+
+describe("what fans out, and where the stitch reads", () => {
+  it("fans out compressVideo in x264 or x265 at a constant quality into MP4, and every videoAdaptive; no other type", () => {
+    expect(mayFanOut("compressVideo", { codec: "h264" })).toBe(true);
+    expect(mayFanOut("compressVideo", { codec: "h264", targetBitrate: "2M" })).toBe(false);
+    expect(mayFanOut("compressVideo", { codec: "vp9" })).toBe(false);
+    expect(mayFanOut("videoAdaptive", {})).toBe(true);
+    expect(mayFanOut("videoClip", {})).toBe(false);
+  });
+
+  it("reads the chunks, the audio, then a videoAdaptive's copied top rendition when its plan says readTop; nothing past them", () => {
+    const top = { name: "1080p", width: 1920, height: 1080, frameRate: 30, codecs: "avc1.640028,mp4a.40.2", bandwidth: 1, averageBandwidth: 1, mediaSize: 1, playlistSize: 1, segments: [6, 6] };
+    const base: FanoutPlan = { frames: 100, fps: { num: 25, den: 1 }, video: { index: 0, width: 1920, height: 1080 }, chunks: [{ first: 0, frames: 50 }, { first: 50, frames: 50 }], audio: true, source: { size: 1, width: 1920, height: 1080, duration: 4 } };
+    const ladder = stitchPart({ ...base, ladder: { top, readTop: true, format: "mp4", hasAudio: true } });
+    expect([0, 1, 2, 3, 4].map((n) => stitchInputKey("job_x", ladder, n))).toEqual(["outputs/job_x-v00/part.mp4", "outputs/job_x-v01/part.mp4", "outputs/job_x-a/audio.m4a", "outputs/job_x/stream/1080p.mp4", undefined]);
+    expect(stitchInputKey("job_x", stitchPart({ ...base, ladder: { top, readTop: false, format: "mp4", hasAudio: true } }), 3)).toBeUndefined();
+    expect(stitchInputKey("job_x", stitchPart(base), 3)).toBeUndefined();
   });
 });

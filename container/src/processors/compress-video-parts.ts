@@ -3,7 +3,7 @@
 // before it completes the job as a single-seat encode would.
 import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PART_OUTPUTS, type FanoutOffer, type FanoutPlan, type JobPart } from "../../../src/contract/fanout.ts";
+import { PART_OUTPUTS, type FanoutOffer, type FanoutPlan, type FrameRate, type JobPart } from "../../../src/contract/fanout.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import { claimFile } from "../attempt-files.ts";
@@ -20,23 +20,38 @@ type Params = JobParams<"compressVideo">;
 type Part<R extends JobPart["role"]> = Extract<JobPart, { role: R }>;
 
 /**
- * The fan-out of this input, or undefined when it encodes alone: a constant-rate video whose
- * container states its frames (so chunks can be cut on frame numbers), at least
- * `offer.minSeconds` long. Chunks of about `chunkSeconds`, at least `chunksPerSeat` per seat
- * (a slow chunk then holds no seat back long), none under a second.
+ * The input's frames on its rate's grid, when chunks can be cut on frame numbers: a
+ * constant-rate video whose container states its frames (and they agree with its length), at
+ * least `offer.minSeconds` and two seconds long. Undefined: it encodes alone.
  */
-export function planFanout(offer: FanoutOffer, probe: MediaProbe, params: Params, inputSize: number): FanoutPlan | undefined {
+export function frameGrid(offer: FanoutOffer, probe: MediaProbe): { frames: number; rate: FrameRate; perSecond: number } | undefined {
   const video = probe.video;
   const rate = video?.constantRate;
   if (!video || !rate || !video.frames || probe.duration < offer.minSeconds) return undefined;
   // A container whose frame count and length disagree is not taken as constant-rate.
   const expected = (probe.duration * rate.num) / rate.den;
   if (Math.abs(video.frames - expected) > Math.max(2, expected * 0.001)) return undefined;
-  const frames = video.frames;
   const perSecond = Math.max(1, Math.floor(rate.num / rate.den));
-  const wanted = Math.max(offer.seats * offer.chunksPerSeat, Math.ceil(probe.duration / offer.chunkSeconds));
-  const count = Math.max(2, Math.min(offer.maxChunks, wanted, Math.floor(frames / perSecond)));
-  if (frames < 2 * perSecond) return undefined;
+  if (video.frames < 2 * perSecond) return undefined;
+  return { frames: video.frames, rate, perSecond };
+}
+
+/** How many chunks `offer` asks of a video this long: about `chunkSeconds` each, at least `chunksPerSeat` per seat, at most `maxChunks`. */
+export function chunkCount(offer: FanoutOffer, durationS: number): number {
+  return Math.min(offer.maxChunks, Math.max(offer.seats * offer.chunksPerSeat, Math.ceil(durationS / offer.chunkSeconds)));
+}
+
+/**
+ * The fan-out of this input (frameGrid), or undefined when it encodes alone. Chunks of about
+ * `chunkSeconds`, at least `chunksPerSeat` per seat (a slow chunk then holds no seat back
+ * long), none under a second.
+ */
+export function planFanout(offer: FanoutOffer, probe: MediaProbe, params: Params, inputSize: number): FanoutPlan | undefined {
+  const grid = frameGrid(offer, probe);
+  if (!grid) return undefined;
+  const { frames, rate, perSecond } = grid;
+  const video = probe.video!;
+  const count = Math.max(2, Math.min(chunkCount(offer, probe.duration), Math.floor(frames / perSecond)));
   const starts = Array.from({ length: count }, (_, i) => Math.round((i * frames) / count));
   return {
     frames,
@@ -104,11 +119,7 @@ export async function stitch(params: Params, part: Part<"stitch">, ctx: Processo
   // Each part begins as the MP4 its attempt wrote, or the join stops before reading any.
   (await Promise.all(inputs.map((input) => input.head(12)))).forEach((head, n) => assertMp4(head, n));
   ctx.setProgress(40);
-  const chunks = files.slice(0, part.videoParts);
-  const list = join(ctx.workDir, "chunks.ffconcat");
-  // Our own file names, one per line: nothing of the user's is in the list (a name claimed first, attempt-files.ts).
-  await claimFile(list);
-  await writeFile(list, `ffconcat version 1.0\n${chunks.map((file) => `file '${file}'`).join("\n")}\n`);
+  const list = await writeChunkList(ctx.workDir, files.slice(0, part.videoParts), part);
   const output = ctx.addOutput("video.mp4", "video/mp4");
   const durationS = (part.frames * part.fps.den) / part.fps.num;
   await runFfmpeg(
@@ -133,6 +144,22 @@ export async function stitch(params: Params, part: Part<"stitch">, ctx: Processo
     compressionRatio: ratio(size, part.source.size),
     source: part.source,
   };
+}
+
+/**
+ * The concat demuxer's list of the chunks (`files`, in order), each with its exact length
+ * (its frames ÷ the rate): the next chunk's timestamps then go on from there to the tick. Left
+ * to the files' own lengths, rounded and shifted by their edit lists, a seam drifted by a few
+ * ticks, and a rendition's segments no longer measured what the copy's did. Our own file
+ * names, one per line: nothing of the user's is in the list (a name claimed first, attempt-files.ts).
+ */
+export async function writeChunkList(dir: string, files: string[], part: Pick<Part<"stitch">, "frames" | "seams" | "fps">): Promise<string> {
+  const firsts = [0, ...part.seams, part.frames];
+  const lines = files.map((file, i) => `file '${file}'\nduration ${(((firsts[i + 1]! - firsts[i]!) * part.fps.den) / part.fps.num).toFixed(6)}`);
+  const list = join(dir, "chunks.ffconcat");
+  await claimFile(list);
+  await writeFile(list, `ffconcat version 1.0\n${lines.join("\n")}\n`);
+  return list;
 }
 
 /**
@@ -165,7 +192,7 @@ export function stitchArgs(list: string, audio: string | undefined, output: stri
  * frames ÷ rate, and a keyframe where each chunk begins. Else the job fails; nothing is
  * published that is not.
  */
-export async function checkJoin(output: string, part: Part<"stitch">, signal: AbortSignal): Promise<void> {
+export async function checkJoin(output: string, part: Pick<Part<"stitch">, "frames" | "seams">, signal: AbortSignal, what = "the encoded chunks"): Promise<void> {
   const run = await runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,dts,duration,flags", "-of", "csv=p=0", output], { signal, timeoutMs: 120_000 });
   const packets = run.stdout
     .toString()
@@ -186,5 +213,5 @@ export async function checkJoin(output: string, part: Part<"stitch">, signal: Ab
   const tick = packets[0]?.duration || 1;
   const lengthFrames = pts.length ? (Math.max(...pts) - Math.min(...pts)) / tick + 1 : 0;
   if (Math.abs(lengthFrames - part.frames) > 1) problems.push(`a length of ${lengthFrames.toFixed(1)} frames instead of ${part.frames}`);
-  if (problems.length) throw new JobFailure("processing_failed", `the encoded chunks did not join into one video (${problems.join("; ")}); this is a fault on our side, it has been logged`);
+  if (problems.length) throw new JobFailure("processing_failed", `${what} did not join into one video (${problems.join("; ")}); this is a fault on our side, it has been logged`);
 }

@@ -56,13 +56,13 @@ export interface ProcessorContext {
    * address rules, limits and uid as `input`, read as its tools need it; closed with the job.
    */
   openInput(url: string): Promise<ProcessorInput>;
-  /** A compressVideo attempt that may split its encode across seats (docs/fanout.md); absent: it encodes alone. */
+  /** A compressVideo or videoAdaptive attempt that may split its encode across seats (docs/fanout.md); absent: it encodes alone. */
   fanout?: FanoutOffer;
   /** The part of a fanned-out job this attempt does; absent: the whole job. */
   part?: JobPart;
-  /** Answers with a fan-out plan instead of a result: the runner runs the parts (the processor then returns `{}` and no output). */
+  /** Answers with a fan-out plan instead of a result: the runner runs the parts (the processor then returns `{}`; outputs it published before stay the job's). */
   plan(plan: FanoutPlan): void;
-  /** A stitch's n-th part (chunks in order, then the audio), read through the runner; part 0 is `input`. */
+  /** A stitch's n-th part (chunks in order, then the audio, then a videoAdaptive's copied top rendition when its plan reads it back), read through the runner; part 0 is `input`. */
   openPart(n: number): Promise<ProcessorInput>;
 }
 

@@ -23,6 +23,7 @@ import { avc1Codec, masterPlaylist, parseMediaPlaylist, segmentBitrates, type Se
 import { formatBitrate, parseBitrate, round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
 import { probedVideoSource } from "./video-extraction.ts";
+import { encodeLadderAudio, encodeLadderChunk, planLadder, stitchLadder } from "./video-adaptive-parts.ts";
 
 type Params = JobParams<"videoAdaptive">;
 
@@ -86,52 +87,85 @@ export interface Paths {
 }
 
 /**
- * One ffmpeg run for every rung: the decoded picture is split and scaled once per rung,
- * each encoded at its bitrate (peaks at most 1.2× over a 2-second buffer) with keyframes
- * forced at every segment boundary and nowhere else, so segments start at the same times
- * in every rendition (a player switches between them at any boundary). Each rung is one
- * hls output: fMP4 in a single file, its playlist addressing segments by byte range.
+ * Where every rendition's keyframes fall, and nowhere else: where the input has one (beside a
+ * copied top rendition, so the muxer cuts where it cut the copy), or at each multiple of
+ * `segmentS` seconds. A chunk's frames (docs/fanout.md) are numbered from its own start,
+ * `fromS` seconds into the video: its multiples are counted from the video's start.
+ */
+export type Keyframes = { at: "source" } | { at: "segments"; segmentS: number; gop: number; fromS?: number };
+
+/** The encoder's keyframe options for `stream` (`v`: an output's video; `v:2`: an output's third). */
+export function keyframeArgs(keyframes: Keyframes, stream = "v"): string[] {
+  if (keyframes.at === "source") return [`-force_key_frames:${stream}`, "source", `-g:${stream}`, "100000", `-sc_threshold:${stream}`, "0"];
+  const { segmentS: d, gop, fromS = 0 } = keyframes;
+  // The segment a chunk begins is whole: its first frame is the first at or past a multiple of d.
+  const first = Math.floor(fromS / d + 1e-9);
+  const expr = fromS > 0 ? `expr:gte(t+${fromS},(n_forced+${first})*${d})` : `expr:gte(t,n_forced*${d})`;
+  return [`-force_key_frames:${stream}`, expr, `-g:${stream}`, String(gop), `-keyint_min:${stream}`, String(gop), `-sc_threshold:${stream}`, "0"];
+}
+
+/** A rung's H.264 at its bitrate, peaks at most 1.2× over a 2-second buffer, for `stream` (as keyframeArgs). */
+export function rungRateArgs(rung: Rung, stream = "v"): string[] {
+  return [`-b:${stream}`, String(rung.bitrate), `-maxrate:${stream}`, String(Math.round(rung.bitrate * 1.2)), `-bufsize:${stream}`, String(rung.bitrate * 2)];
+}
+
+/** The frames per segment when keyframes fall on segment multiples: x264's own interval, so it adds none between. */
+export const segmentGop = (frameRate: number | null, segmentS: number) => Math.max(1, Math.round((frameRate ?? 25) * segmentS));
+
+/**
+ * The filter graph of a ladder: the picture (watermarked first when asked) split and scaled
+ * once per rung, `[v0]`… in the rungs' order; `tail` ends each rung's chain (a chunk's frame
+ * renumbering). A watermark goes on the picture at its displayed size, before the split: every
+ * rendition is a scaled copy, so it sits at the same place and relative size in each (its
+ * image is input 1). The picture is first brought to its displayed size with square pixels (a
+ * pass-through for most inputs), the size the overlay is laid out for: an anamorphic
+ * 1440×1080 is 1920 wide.
+ */
+export function ladderGraph(video: Pick<VideoStream, "index" | "width" | "height">, rungs: Rung[], watermark?: PreparedWatermark, tail = ""): { graph: string; inputs: string[] } {
+  const overlay = watermark && ffmpegOverlay(watermark, { width: video.width, height: video.height });
+  const source = overlay ? "marked" : `0:${video.index}`;
+  const marked = overlay ? `[0:${video.index}]scale=${video.width}:${video.height},setsar=1[shown];${overlay.filter("shown", "marked")};` : "";
+  const split = rungs.length > 1 ? `${marked}[${source}]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join("")};` : marked;
+  const graph = split + rungs.map((r, i) => `[${rungs.length > 1 ? `s${i}` : source}]scale=${r.width}:${r.height},setsar=1,format=yuv420p${tail}[v${i}]`).join(";");
+  return { graph, inputs: overlay?.inputs ?? [] };
+}
+
+/**
+ * One ffmpeg run for every rung: the decoded picture is split and scaled once per rung
+ * (ladderGraph), each encoded at its bitrate (rungRateArgs) with keyframes forced at every
+ * segment boundary and nowhere else (keyframeArgs), so segments start at the same times in
+ * every rendition (a player switches between them at any boundary). Each rung is one hls
+ * output: fMP4 in a single file, its playlist addressing segments by byte range.
  */
 export function buildArgs(params: Params, probe: MediaProbe, rungs: Rung[], paths: Paths, watermark?: PreparedWatermark, alignToSource = false): string[] {
   const video = probe.video!;
   const d = params.segmentDuration;
   const withAudio = params.audio && probe.audio !== null;
-  // A watermark goes on the picture at its displayed size, before the split: every rendition
-  // is a scaled copy, so it sits at the same place and relative size in each (its image is input 1).
-  // The picture is first brought to its displayed size with square pixels (a pass-through
-  // for most inputs), the size the overlay is laid out for: an anamorphic 1440×1080 is 1920 wide.
-  const overlay = watermark && ffmpegOverlay(watermark, { width: video.width, height: video.height });
-  const source = overlay ? "marked" : `0:${video.index}`;
-  const marked = overlay ? `[0:${video.index}]scale=${video.width}:${video.height},setsar=1[shown];${overlay.filter("shown", "marked")};` : "";
-  const split = rungs.length > 1 ? `${marked}[${source}]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join("")};` : marked;
-  const graph = split + rungs.map((r, i) => `[${rungs.length > 1 ? `s${i}` : source}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`).join(";");
-  const gop = String(Math.max(1, Math.round((video.frameRate ?? 25) * d)));
-  const args = [...inputOptions(paths.input), "-i", paths.input, ...(overlay?.inputs ?? []), "-filter_complex", graph];
+  const { graph, inputs } = ladderGraph(video, rungs, watermark);
+  const keyframes: Keyframes = alignToSource ? { at: "source" } : { at: "segments", segmentS: d, gop: segmentGop(video.frameRate, d) };
+  const args = [...inputOptions(paths.input), "-i", paths.input, ...inputs, "-filter_complex", graph];
   rungs.forEach((r, i) => {
     args.push("-map", `[v${i}]`);
     if (withAudio) args.push("-map", `0:${probe.audio!.index}`);
-    args.push(
-      "-c:v", "libx264", "-preset", "medium", "-profile:v", "high",
-      "-b:v", String(r.bitrate), "-maxrate", String(Math.round(r.bitrate * 1.2)), "-bufsize", String(r.bitrate * 2),
-      // Beside a copied top rendition: a keyframe exactly where the input has one and nowhere
-      // else, each frame at its own time, so the muxer cuts where it cut the copy (hlsOutput).
-      ...(alignToSource
-        ? ["-force_key_frames", "source", "-g", "100000", "-sc_threshold", "0", "-fps_mode", "passthrough"]
-        : ["-force_key_frames", `expr:gte(t,n_forced*${d})`, "-g", gop, "-keyint_min", gop, "-sc_threshold", "0"]),
-    );
-    if (withAudio) args.push("-c:a", "aac", "-b:a", AUDIO_BITRATE, ...(probe.audio!.channels > 2 ? ["-ac", "2"] : []));
+    args.push("-c:v", "libx264", "-preset", "medium", "-profile:v", "high", ...rungRateArgs(r), ...keyframeArgs(keyframes));
+    // Beside a copied top rendition each frame keeps its own time, so the muxer cuts where it cut the copy (hlsOutput).
+    if (alignToSource) args.push("-fps_mode", "passthrough");
+    if (withAudio) args.push(...audioArgs(probe.audio!.channels));
     else args.push("-an");
     args.push("-sn", "-dn", ...hlsOutput(d, paths.rungs[i]!));
   });
   return args;
 }
 
+/** The sound of every rendition: AAC-LC, at most stereo. */
+export const audioArgs = (channels: number): string[] => ["-c:a", "aac", "-b:a", AUDIO_BITRATE, ...(channels > 2 ? ["-ac", "2"] : [])];
+
 /**
  * One rendition's hls output: fMP4 in a single file, its playlist addressing segments by
  * byte range. The muxer cuts at the first keyframe past each multiple of `d` seconds, so
  * renditions with keyframes at the same times are cut at the same times.
  */
-function hlsOutput(d: number, paths: Paths["rungs"][number]): string[] {
+export function hlsOutput(d: number, paths: Paths["rungs"][number]): string[] {
   return [
     "-f", "hls", "-hls_time", String(d), "-hls_playlist_type", "vod", "-hls_list_size", "0",
     "-hls_segment_type", "fmp4", "-hls_flags", "single_file+independent_segments",
@@ -219,7 +253,7 @@ export interface MeasuredRung extends Variant {
   playlistSize: number;
 }
 
-async function measure(rung: Rung, paths: Paths["rungs"][number], withAudio: boolean, signal: AbortSignal): Promise<MeasuredRung> {
+export async function measure(rung: Rung, paths: Paths["rungs"][number], withAudio: boolean, signal: AbortSignal): Promise<MeasuredRung> {
   const playlistText = (await readToolFile(paths.playlist)).toString("utf8");
   const playlist = parseMediaPlaylist(playlistText);
   const init = Buffer.alloc(playlist.map.length);
@@ -251,7 +285,7 @@ async function measure(rung: Rung, paths: Paths["rungs"][number], withAudio: boo
  * each but the last as long. The last one's length may differ by the first frame's offset (a
  * stream copy keeps an input's audio priming before its first picture, an encode starts at 0).
  */
-function checkAligned(rungs: MeasuredRung[]): void {
+export function checkAligned(rungs: MeasuredRung[]): void {
   const starts = (r: MeasuredRung) => `${r.segments.length}:${r.segments.slice(0, -1).map((s) => s.duration.toFixed(3)).join(",")}`;
   const odd = rungs.find((r) => starts(r) !== starts(rungs[0]!));
   if (odd) throw new JobFailure("processing_failed", `the ${odd.rung.name} rendition's segments do not start where the ${rungs[0]!.rung.name} one's do`);
@@ -259,18 +293,30 @@ function checkAligned(rungs: MeasuredRung[]): void {
 
 /**
  * The top rendition as a stream copy of the input (topCopy decides whether it can be),
- * measured; null when it cannot be, or when the input's keyframes are too far apart for its
- * segments (one over twice the segment duration): then it is encoded with the others.
+ * measured, and registered as the job's outputs (`register`); null when it cannot be, or when
+ * the input's keyframes are too far apart for its segments (one over twice the segment
+ * duration): then it is encoded with the others, and the copy is left in the work directory.
  */
-async function copyTop(params: Params, ctx: ProcessorContext, probe: MediaProbe, rungs: Rung[], paths: Paths, withAudio: boolean, watermark: boolean): Promise<MeasuredRung | null> {
+async function copyTop(
+  params: Params,
+  ctx: ProcessorContext,
+  probe: MediaProbe,
+  rungs: Rung[],
+  register: (r: Rung) => Paths["rungs"][number],
+  withAudio: boolean,
+  watermark: boolean,
+): Promise<MeasuredRung | null> {
   const top = rungs.at(-1)!;
   const decision = topCopy(top, probe, await streamFacts(ctx.input.source, probe, ctx.signal), { audio: withAudio, watermark });
   if ("not" in decision) {
     log("info", "the top rendition is encoded, not copied", { reason: decision.not });
     return null;
   }
-  const files = paths.rungs.at(-1)!;
-  await runFfmpeg(copyArgs(probe, decision.audio, params.segmentDuration, paths.input, files), {
+  // Written apart under the outputs' names (the playlist names its media file), moved among the outputs once taken.
+  const dir = join(ctx.workDir, "top");
+  await toolDirectory(dir);
+  const files = { playlist: join(dir, `${top.name}.m3u8`), media: join(dir, `${top.name}.mp4`) };
+  await runFfmpeg(copyArgs(probe, decision.audio, params.segmentDuration, ctx.input.source, files), {
     signal: ctx.signal,
     timeoutMs: ffmpegTimeoutMs(probe.duration / 10, ctx.config),
     durationS: probe.duration,
@@ -283,14 +329,17 @@ async function copyTop(params: Params, ctx: ProcessorContext, probe: MediaProbe,
     log("info", "the top rendition is encoded, not copied", { reason: `the input's keyframes make a ${longest.toFixed(1)} s segment` });
     return null;
   }
+  const outputs = register(top);
+  await rename(files.playlist, outputs.playlist);
+  await rename(files.media, outputs.media);
   return measured;
 }
 
-async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, withAudio: boolean, segmentDuration: number, durationS: number): Promise<{ url: string; size: number; files: number }> {
+async function writeDash(ctx: ProcessorContext, rungs: Rung[], media: string[], withAudio: boolean, segmentDuration: number, durationS: number): Promise<{ url: string; size: number; files: number }> {
   const dir = join(ctx.workDir, "dash");
   await toolDirectory(dir);
   const manifest = join(dir, "manifest.mpd");
-  await runFfmpeg(dashArgs(rungs, paths.rungs.map((r) => r.media), withAudio, segmentDuration, manifest), {
+  await runFfmpeg(dashArgs(rungs, media, withAudio, segmentDuration, manifest), {
     signal: ctx.signal,
     timeoutMs: ffmpegTimeoutMs(durationS / 10, ctx.config),
     task: "writing the DASH manifest",
@@ -313,6 +362,9 @@ async function writeDash(ctx: ProcessorContext, rungs: Rung[], paths: Paths, wit
 
 export async function videoAdaptive(params: Params, ctx: ProcessorContext): Promise<StoredResult<"videoAdaptive">> {
   const { signal } = ctx;
+  // A part of a fanned-out job (docs/fanout.md). A part's result is its own: the runner takes it unchecked.
+  if (ctx.part?.role === "stitch") return stitchLadder(params, ctx.part, ctx);
+  if (ctx.part) return (await (ctx.part.role === "video" ? encodeLadderChunk(params, ctx.part, ctx) : encodeLadderAudio(ctx))) as unknown as StoredResult<"videoAdaptive">;
   // Every rendition is an encode of all of the input: the rest downloads at the network's pace while it runs.
   ctx.input.fillAll();
   const probe = await probeInput(ctx, { video: true });
@@ -325,31 +377,28 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   ctx.setProgress(5);
   const rungs = ladderFor(params, probe.video!);
-  const paths: Paths = {
-    input: ctx.input.source,
-    rungs: rungs.map((r) => ({ playlist: ctx.addOutput(`stream/${r.name}.m3u8`, PLAYLIST_TYPE), media: ctx.addOutput(`stream/${r.name}.mp4`, "video/mp4") })),
-  };
+  const rungPaths = (r: Rung) => ({ playlist: ctx.addOutput(`stream/${r.name}.m3u8`, PLAYLIST_TYPE), media: ctx.addOutput(`stream/${r.name}.mp4`, "video/mp4") });
   const withAudio = params.audio && probe.audio !== null;
-  const masterName = "stream/master.m3u8";
-  const masterPath = ctx.addOutput(masterName, PLAYLIST_TYPE);
-  const writeMaster = async (variants: MeasuredRung[]) => {
-    const text = masterPlaylist(variants);
-    await claimFile(masterPath);
-    await writeFile(masterPath, text);
-    return text;
-  };
-  const names = (r: Rung) => [`stream/${r.name}.m3u8`, `stream/${r.name}.mp4`];
+  const masterPath = () => ctx.addOutput(MASTER, PLAYLIST_TYPE);
 
   // The top rendition copied from the input when it can be: published with a master naming
   // only it, playable while the other renditions encode; their keyframes then fall where the
   // input's do, so their segments start where the copy's do.
-  const copied = await copyTop(params, ctx, probe, rungs, paths, withAudio, Boolean(watermark));
+  let topPaths: Paths["rungs"][number] | undefined;
+  const copied = await copyTop(params, ctx, probe, rungs, (r) => (topPaths = rungPaths(r)), withAudio, Boolean(watermark));
   if (copied) {
-    await writeMaster([copied]);
+    await writeMaster(masterPath(), [copied]);
     // Before the encode, not beside it: the upload and the announcement do not wait for CPU the encode takes.
-    await ctx.publish([...names(copied.rung), masterName], masterName);
+    await ctx.publish([...rungNames(copied.rung), MASTER], MASTER);
+  }
+  // Offered a fan-out, a long enough input's other renditions are encoded in chunks on other seats.
+  const plan = ctx.fanout && planLadder(ctx.fanout, probe, params, copied, ctx.input.size);
+  if (plan) {
+    ctx.plan(plan);
+    return {} as StoredResult<"videoAdaptive">;
   }
   const encoded = copied ? rungs.slice(0, -1) : rungs;
+  const paths: Paths = { input: ctx.input.source, rungs: [...encoded.map(rungPaths), ...(topPaths ? [topPaths] : [])] };
   if (encoded.length > 0) {
     // Each rung costs about its share of the pixels of the input's own size; the limit grows with both.
     const weight = Math.max(1, encoded.reduce((sum, r) => sum + (r.width * r.height) / (probe.video!.width * probe.video!.height), 0));
@@ -366,24 +415,56 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
 
   // The renditions' probes at once: each is ffprobe's own start (60–70 ms of CPU) more than its read.
   const measured = [...(await Promise.all(encoded.map((rung, i) => measure(rung, paths.rungs[i]!, withAudio, signal)))), ...(copied ? [copied] : [])];
+  return finishLadder(params, ctx, {
+    rungs,
+    measured,
+    media: paths.rungs.map((r) => r.media),
+    withAudio,
+    durationS: probe.duration,
+    // The published master grows: registered again, it is a new version, uploaded at the end.
+    publish: !copied,
+    source: probedVideoSource(ctx, probe),
+  });
+}
+
+const MASTER = "stream/master.m3u8";
+const rungNames = (r: Rung) => [`stream/${r.name}.m3u8`, `stream/${r.name}.mp4`];
+
+async function writeMaster(path: string, variants: Variant[]): Promise<string> {
+  const text = masterPlaylist(variants);
+  await claimFile(path);
+  await writeFile(path, text);
+  return text;
+}
+
+/**
+ * The end of a ladder, encoded in one run or stitched from chunks (video-adaptive-parts.ts):
+ * every rendition's segments checked to begin where the others' do, the master playlist written
+ * (and, when `publish`, the stream published playable at once, before the DASH and MP4 files:
+ * else its top rendition was, and the grown master goes at the end), the DASH manifest and the
+ * MP4 download when asked, from `media` (each rung's file, smallest first), and the result.
+ */
+export async function finishLadder(
+  params: Params,
+  ctx: ProcessorContext,
+  ladder: { rungs: Rung[]; measured: MeasuredRung[]; media: string[]; withAudio: boolean; durationS: number; publish: boolean; source: StoredResult<"videoAdaptive">["source"] },
+): Promise<StoredResult<"videoAdaptive">> {
+  const { rungs, measured, media, withAudio, durationS } = ladder;
   checkAligned(measured);
-  // The published master grows: registered again, it is a new version, uploaded at the end.
-  if (copied) ctx.addOutput(masterName, PLAYLIST_TYPE);
-  const master = await writeMaster(measured);
-  // Without a copy every rendition is ready at once: the stream is playable now, before the DASH and MP4 files.
-  const published = copied ? undefined : ctx.publish([...rungs.flatMap(names), masterName], masterName);
+  const master = await writeMaster(ctx.addOutput(MASTER, PLAYLIST_TYPE), measured);
+  const published = ladder.publish ? ctx.publish([...rungs.flatMap(rungNames), MASTER], MASTER) : undefined;
   ctx.setProgress(93);
 
   const top = measured.at(-1)!;
   const duration = round3(top.segments.reduce((sum, s) => sum + s.duration, 0));
-  const dash = params.dash ? await writeDash(ctx, rungs, paths, withAudio, params.segmentDuration, probe.duration) : null;
+  const dash = params.dash ? await writeDash(ctx, rungs, media, withAudio, params.segmentDuration, durationS) : null;
   let mp4: StoredResult<"videoAdaptive">["mp4"] = null;
   if (params.mp4) {
     // The top rendition's packets as they are, in one progressive file with its index first: no second encode.
     const output = ctx.addOutput("stream/download.mp4", "video/mp4");
-    await runFfmpeg([...inputOptions(), "-i", paths.rungs.at(-1)!.media, "-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output], {
-      signal,
-      timeoutMs: ffmpegTimeoutMs(probe.duration / 10, ctx.config),
+    await runFfmpeg([...inputOptions(), "-i", media.at(-1)!, "-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output], {
+      signal: ctx.signal,
+      timeoutMs: ffmpegTimeoutMs(durationS / 10, ctx.config),
       task: "writing the MP4",
     });
     const size = (await stat(output)).size;
@@ -392,7 +473,7 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
   await published;
   const masterSize = Buffer.byteLength(master);
   return {
-    url: "stream/master.m3u8",
+    url: MASTER,
     size: masterSize,
     dash: dash && { url: dash.url, size: dash.size },
     mp4,
@@ -409,6 +490,6 @@ export async function videoAdaptive(params: Params, ctx: ProcessorContext): Prom
     totalSize: masterSize + (mp4?.size ?? 0) + (dash ? dash.size + dash.files : 0) + measured.reduce((sum, r) => sum + r.mediaSize + r.playlistSize, 0),
     duration,
     segmentDuration: params.segmentDuration,
-    source: probedVideoSource(ctx, probe),
+    source: ladder.source,
   };
 }

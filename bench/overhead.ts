@@ -18,7 +18,7 @@ import { buildArgs as thumbnailArgs } from "../container/src/processors/video-th
 import { buildArgs as extractionArgs, frameTimes } from "../container/src/processors/video-extraction.ts";
 import { buildArgs as storyboardArgs, planStoryboard, storyboardVtt } from "../container/src/processors/video-storyboard.ts";
 import { buildArgs as previewArgs, previewPlan, probeAnimation } from "../container/src/processors/video-preview.ts";
-import { buildArgs as adaptiveArgs, ladderFor } from "../container/src/processors/video-adaptive.ts";
+import { buildArgs as adaptiveArgs, ladderFor } from "../container/src/tools/ladder.ts";
 import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
 import { frameBox, grabFrame } from "../container/src/tools/frames.ts";

@@ -14,7 +14,8 @@ import { stitchPart } from "../../src/contract/fanout.ts";
 import { videoAdaptiveParams } from "../../src/contract/jobs/video-adaptive.ts";
 import { checkJoin, writeChunkList } from "../src/processors/compress-video-parts.ts";
 import { chunkArgs, ladderStitchArgs, planLadder, segmentStarts } from "../src/processors/video-adaptive-parts.ts";
-import { copyArgs, ladderFor, measure, checkAligned, type MeasuredRung } from "../src/processors/video-adaptive.ts";
+import { checkAligned, measure, type MeasuredRung } from "../src/processors/video-adaptive.ts";
+import { copyArgs, ladderFor } from "../src/tools/ladder.ts";
 import { probeMedia, type MediaProbe } from "../src/tools/ffprobe.ts";
 
 const run = promisify(execFile);

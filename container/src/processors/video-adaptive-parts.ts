@@ -16,19 +16,8 @@ import { prepareWatermark } from "../tools/watermark.ts";
 import { assertMp4, checkJoin, chunkCount, frameGrid, writeChunkList } from "./compress-video-parts.ts";
 import { round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
-import {
-  audioArgs,
-  finishLadder,
-  hlsOutput,
-  keyframeArgs,
-  ladderFor,
-  ladderGraph,
-  measure,
-  rungRateArgs,
-  segmentGop,
-  type MeasuredRung,
-  type Rung,
-} from "./video-adaptive.ts";
+import { audioArgs, hlsOutput, keyframeArgs, ladderFor, ladderGraph, rungRateArgs, segmentGop, type Rung } from "../tools/ladder.ts";
+import { finishLadder, measure, type MeasuredRung } from "./video-adaptive.ts";
 
 type Params = JobParams<"videoAdaptive">;
 type Part<R extends JobPart["role"]> = Extract<JobPart, { role: R }>;

@@ -1,7 +1,8 @@
 // Chunked encoding across seats on real containers (docs/fanout.md): a fanned-out encode runs
 // its parts on both instances of a two-instance pool, one chunk's container is killed while
 // it encodes, and the job still completes with every frame: the lost chunk ran again alone,
-// the other parts once. Its own tier (wrangler dev with containers), with fan-out from 6 s
+// the other parts once. A videoAdaptive publishes its copied top rendition, encodes the other
+// in chunks on both instances, and its stitch reads the copy back for the MP4. Its own tier (wrangler dev with containers), with fan-out from 6 s
 // in 1 s chunks, so the other tier's jobs keep encoding on one seat.
 // `npm run test:containers` (docs/deploy.md: the containers tier).
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -47,6 +48,27 @@ describe("a fanned-out encode on containers", () => {
     const video = probe.streams.find((s) => s.codec_type === "video") as { nb_frames?: string } | undefined;
     expect(video?.nb_frames).toBe("150");
     expect(probe.streams.filter((s) => s.codec_type === "audio")).toHaveLength(1);
+    expect((await api(tier, "GET", "/v1/jobs?limit=100")).json.data.filter((j: { id: string }) => j.id.startsWith(`${id}-`))).toEqual([]);
+  });
+});
+
+describe("a videoAdaptive's renditions in chunks on containers", () => {
+  it("is playable from the copy first, encodes the other rendition's chunks on both instances, and makes the MP4 from the copy read back", async () => {
+    // long.mp4: 120 s of 640×360 at about 1.8 Mbit/s, a keyframe every 10 s: a copy into a 1 Mbit/s 360p rung (at most twice it), 10 s segments.
+    const id = await createJob(tier, "video-adaptive", `${tier.mediaUrl}/long.mp4`, { segmentDuration: 10, renditions: [{ height: 180 }, { height: 360, bitrate: "1M" }], mp4: true });
+    const job = (await waitForEnd(tier, id)) as { status: string; error?: unknown; playableAt?: string; completedAt?: string; timings: { fanout?: { chunks: number } }; result?: Record<string, unknown> };
+    expect(job.status, JSON.stringify(job.error)).toBe("completed");
+    expect(Date.parse(job.playableAt!)).toBeLessThan(Date.parse(job.completedAt!));
+    expect(job.timings.fanout).toMatchObject({ chunks: 12 });
+    const started = tier.logs().filter((l) => l.message === "attempt started" && typeof l.job === "string" && (l.job as string).startsWith(`${id}-v`));
+    expect(new Set(started.map((l) => l.instance))).toEqual(new Set(["processor-0", "processor-1"]));
+
+    const master = job.result!.url as string;
+    const low = await ffprobe(await download(new URL("180p.mp4", master).href));
+    expect(low.streams.map((s) => `${s.codec_type}:${s.codec_name}:${s.width ?? ""}x${s.height ?? ""}`)).toEqual(["video:h264:320x180", "audio:aac:x"]);
+    expect(Number(low.format.duration)).toBeCloseTo(120, 0);
+    const mp4 = await ffprobe(await download((job.result!.mp4 as { url: string }).url));
+    expect(mp4.streams.find((s) => s.codec_type === "video")).toMatchObject({ width: 640, height: 360 });
     expect((await api(tier, "GET", "/v1/jobs?limit=100")).json.data.filter((j: { id: string }) => j.id.startsWith(`${id}-`))).toEqual([]);
   });
 });

@@ -9,16 +9,18 @@
 import { access, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FanoutPlan } from "../src/contract/fanout.ts";
-import { checkJoin, planFanout } from "../container/src/processors/compress-video-parts.ts";
+import { checkJoin, planFanout, writeChunkList } from "../container/src/processors/compress-video-parts.ts";
 import { AUDIO_BITRATE, buildArgs } from "../container/src/processors/compress-video.ts";
-import { probeMedia } from "../container/src/tools/ffprobe.ts";
+import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
 import { stitchPart } from "../src/contract/fanout.ts";
 import { MEDIA_DIR } from "./media.ts";
 import { exec, log } from "./support.ts";
 
+const s1 = (n: number) => n.toFixed(1);
+
 const PARAMS = { url: "https://bench.invalid/in.mp4", codec: "h264", quality: "medium", stripAudio: false } as const;
 
-interface Run {
+export interface Run {
   wallS: number;
   cpuS: number;
 }
@@ -37,7 +39,7 @@ export interface FanoutResult {
 }
 
 /** A command pinned to `core`, its wall and CPU seconds (bash's `time`). */
-async function pinned(core: number, command: string[]): Promise<Run> {
+export async function pinned(core: number, command: string[]): Promise<Run> {
   const script = `TIMEFORMAT='%R %U %S'; time taskset -c ${core} "$@" >/dev/null 2>/tmp/fanout-bench-${core}.log`;
   const { stderr } = await exec("bash", ["-c", script, "bench", ...command], { maxBuffer: 16 * 1024 * 1024 });
   const [real, user, sys] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
@@ -45,7 +47,7 @@ async function pinned(core: number, command: string[]): Promise<Run> {
 }
 
 /** A phone- or camera-like 1080p30 H.264 + AAC file: moving pattern under light grain, a keyframe every 1.17 s, B-frames. */
-async function referenceInput(seconds: number): Promise<string> {
+export async function referenceInput(seconds: number): Promise<string> {
   const file = join(MEDIA_DIR, `fanout-1080p-${seconds}s.mp4`);
   if (await access(file).then(() => true, () => false)) return file;
   await mkdir(MEDIA_DIR, { recursive: true });
@@ -60,10 +62,10 @@ async function referenceInput(seconds: number): Promise<string> {
   return file;
 }
 
-/** Per-frame PSNR (average of the planes, dB) of `output` against `source`. */
-async function psnrFrames(output: string, source: string, work: string): Promise<number[]> {
+/** Per-frame PSNR (average of the planes, dB) of `output` against `source`; `pair` the graph's inputs to psnr (the source scaled, say). */
+export async function psnrFrames(output: string, source: string, work: string, pair = "[0:v][1:v]"): Promise<number[]> {
   const stats = join(work, `psnr-${Date.now()}.log`);
-  await exec("ffmpeg", ["-nostdin", "-v", "error", "-i", output, "-i", source, "-lavfi", `[0:v][1:v]psnr=stats_file=${stats}`, "-f", "null", "-"], { maxBuffer: 16 * 1024 * 1024 });
+  await exec("ffmpeg", ["-nostdin", "-v", "error", "-i", output, "-i", source, "-lavfi", `${pair}psnr=stats_file=${stats}`, "-f", "null", "-"], { maxBuffer: 16 * 1024 * 1024 });
   const lines = (await readFile(stats, "utf8")).trim().split("\n");
   return lines.map((line) => Number(/psnr_avg:([0-9.]+|inf)/.exec(line)?.[1]?.replace("inf", "99") ?? 0));
 }
@@ -80,14 +82,61 @@ export function schedule(jobs: number[], seats: number): number {
   return Math.max(...free);
 }
 
-export async function measureFanout(quick: boolean): Promise<FanoutResult> {
+/** The offer the benches plan for: two seats, any length. */
+export const BENCH_OFFER = { seats: 2, minSeconds: 1, chunkSeconds: 20, chunksPerSeat: 3, maxChunks: 96 };
+
+/** A fan-out bench's reference input (`FANOUT_BENCH_SECONDS` long, 12 s when quick), probed, and an empty work directory. */
+export async function benchSetup(quick: boolean, dir: string): Promise<{ seconds: number; input: string; work: string; probe: MediaProbe }> {
   const seconds = quick ? 12 : Number(process.env.FANOUT_BENCH_SECONDS ?? 60);
   const input = await referenceInput(seconds);
-  const work = join(MEDIA_DIR, "fanout-work");
+  const work = join(MEDIA_DIR, dir);
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
-  const probe = await probeMedia(input, AbortSignal.timeout(60_000));
-  const offer = { seats: 2, minSeconds: 1, chunkSeconds: 20, chunksPerSeat: 3, maxChunks: 96 };
+  return { seconds, input, work, probe: await probeMedia(input, AbortSignal.timeout(60_000)) };
+}
+
+/** Runs `parts` on two seats, each a core taking the next part in order as it frees (the runner's order); the wall seconds. */
+export async function onTwoSeats<P>(parts: P[], run: (part: P, core: number) => Promise<void>): Promise<number> {
+  const start = performance.now();
+  let next = 0;
+  await Promise.all(
+    [0, 1].map(async (core) => {
+      while (next < parts.length) await run(parts[next++]!, core);
+    }),
+  );
+  return (performance.now() - start) / 1000;
+}
+
+/** The speed and CPU goals of a fan-out against its single pass, as report rows: what, measured, target, met. */
+export function speedGoals(r: { single: Run; chunks: Run[]; audio: Run; stitch: Run; two: { wallS: number }; model: { seats: number; wallS: number; targetS: number }[] }): (readonly [string, string, string, boolean])[] {
+  const cpu = r.chunks.reduce((sum, c) => sum + c.cpuS, 0) + r.audio.cpuS + r.stitch.cpuS;
+  const target2 = (1.25 * r.single.wallS) / 2 + 20;
+  return [
+    ["wall time, 2 seats (measured)", `${s1(r.two.wallS)} s`, `≤ ${s1(target2)} s`, r.two.wallS <= target2],
+    ...r.model.map((m) => [`wall time, ${m.seats} seats (model)`, `${s1(m.wallS)} s`, `≤ ${s1(m.targetS)} s`, m.wallS <= m.targetS] as const),
+    ["CPU, all parts and the stitch", `${s1(cpu)} s (${(cpu / r.single.cpuS).toFixed(3)}×)`, "≤ 1.05×", cpu <= 1.05 * r.single.cpuS],
+  ];
+}
+
+/** The wall and CPU table of a fan-out's runs. */
+export function runsTable(r: { single: Run; chunks: Run[]; audio: Run; stitch: Run }, singleName: string): string {
+  return `| | wall | CPU |
+|---|--:|--:|
+| ${singleName} (T1) | ${s1(r.single.wallS)} s | ${s1(r.single.cpuS)} s |
+| chunks (each) | ${s1(Math.min(...r.chunks.map((c) => c.wallS)))}–${s1(Math.max(...r.chunks.map((c) => c.wallS)))} s | ${s1(r.chunks.reduce((a, c) => a + c.cpuS, 0))} s in all |
+| audio | ${s1(r.audio.wallS)} s | ${s1(r.audio.cpuS)} s |
+| stitch | ${s1(r.stitch.wallS)} s | ${s1(r.stitch.cpuS)} s |`;
+}
+
+/** A longest-first schedule of the measured part times on 2, 4 and 8 seats, plus the stitch, beside each target. */
+export function modelled(partTimes: number[], stitch: Run, single: Run): { seats: number; wallS: number; targetS: number }[] {
+  const longestFirst = [...partTimes].sort((a, b) => b - a);
+  return [2, 4, 8].map((seats) => ({ seats, wallS: schedule(longestFirst, seats) + stitch.wallS, targetS: (1.25 * single.wallS) / seats + 20 }));
+}
+
+export async function measureFanout(quick: boolean): Promise<FanoutResult> {
+  const { seconds, input, work, probe } = await benchSetup(quick, "fanout-work");
+  const offer = BENCH_OFFER;
   const plan: FanoutPlan = planFanout(offer, probe, PARAMS, (await stat(input)).size)!;
   if (!plan) throw new Error("the bench's input does not qualify for a fan-out");
 
@@ -100,29 +149,21 @@ export async function measureFanout(quick: boolean): Promise<FanoutResult> {
   const parts = [...plan.chunks.map((chunk, index) => ({ chunk, index })), { audio: true as const }];
   const chunkRuns: FanoutResult["chunks"] = [];
   let audio: Run | undefined;
-  const twoStart = performance.now();
-  let next = 0;
-  await Promise.all(
-    [0, 1].map(async (core) => {
-      while (next < parts.length) {
-        const part = parts[next++]!;
-        if ("audio" in part) {
-          const args = ["-nostdin", "-y", "-i", input, "-map", `0:${probe.audio!.index}`, "-vn", "-c:a", "aac", "-b:a", AUDIO_BITRATE.mp4.medium, "-f", "mp4", join(work, "audio.m4a")];
-          audio = await pinned(core, ["ffmpeg", ...args]);
-          continue;
-        }
-        const { num, den } = plan.fps;
-        const seekS = part.chunk.first === 0 ? undefined : ((part.chunk.first - 0.5) * den) / num;
-        const args = buildArgs(PARAMS, probe, { input, output: join(work, `part-${part.index}.mp4`) }, undefined, { seekS, frames: part.chunk.frames, threads: 1, timescale: num, timescaleDen: den });
-        chunkRuns[part.index] = { ...(await pinned(core, ["ffmpeg", "-nostdin", "-y", ...args])), ...part.chunk };
-      }
-    }),
-  );
-  const list = join(work, "chunks.ffconcat");
-  await exec("bash", ["-c", `printf 'ffconcat version 1.0\\n' > ${list}; for i in $(seq 0 ${plan.chunks.length - 1}); do printf "file 'part-%d.mp4'\\n" $i >> ${list}; done`]);
+  const partsWallS = await onTwoSeats(parts, async (part, core) => {
+    if ("audio" in part) {
+      const args = ["-nostdin", "-y", "-i", input, "-map", `0:${probe.audio!.index}`, "-vn", "-c:a", "aac", "-b:a", AUDIO_BITRATE.mp4.medium, "-f", "mp4", join(work, "audio.m4a")];
+      audio = await pinned(core, ["ffmpeg", ...args]);
+      return;
+    }
+    const { num, den } = plan.fps;
+    const seekS = part.chunk.first === 0 ? undefined : ((part.chunk.first - 0.5) * den) / num;
+    const args = buildArgs(PARAMS, probe, { input, output: join(work, `part-${part.index}.mp4`) }, undefined, { seekS, frames: part.chunk.frames, threads: 1, timescale: num, timescaleDen: den });
+    chunkRuns[part.index] = { ...(await pinned(core, ["ffmpeg", "-nostdin", "-y", ...args])), ...part.chunk };
+  });
+  const list = await writeChunkList(work, plan.chunks.map((_, i) => join(work, `part-${i}.mp4`)), stitchPart(plan));
   const joinedOut = join(work, "joined.mp4");
   const stitch = await pinned(0, ["ffmpeg", "-nostdin", "-y", "-protocol_whitelist", "file", "-f", "concat", "-safe", "0", "-i", list, "-i", join(work, "audio.m4a"), "-map", "0:v", "-map", "1:a", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", joinedOut]);
-  const twoWallS = (performance.now() - twoStart) / 1000;
+  const twoWallS = partsWallS + stitch.wallS;
   const checkedJoin = await checkJoin(joinedOut, stitchPart(plan), AbortSignal.timeout(120_000)).then(() => true, (error: unknown) => (log(`join check: ${String(error)}`), false));
 
   log("PSNR of both outputs against the source");
@@ -132,16 +173,14 @@ export async function measureFanout(quick: boolean): Promise<FanoutResult> {
   const worstSeamDropDb = Math.max(...seams.flatMap((s) => Array.from({ length: 7 }, (_, k) => s - 3 + k).filter((f) => f >= 0 && f < joinedFrames.length).map((f) => singleFrames[f]! - joinedFrames[f]!)));
 
   const partTimes = [...chunkRuns.map((c) => c.cpuS), audio!.cpuS];
-  const modelFor = (seats: number, order: number[]) => schedule(order, seats) + stitch.wallS;
-  const longestFirst = [...partTimes].sort((a, b) => b - a);
   const result: FanoutResult = {
     input: { seconds, bytes: (await stat(input)).size, bitrate: `${(((await stat(input)).size * 8) / seconds / 1e6).toFixed(1)} Mbit/s`, gopS: 35 / 30, description: "1920×1080, 30 fps, H.264 (x264 veryfast, CRF 21, a keyframe every 35 frames, 2 B-frames) + AAC 192 kb/s; testsrc2 under temporal grain" },
     single: { ...single, bytes: (await stat(singleOut)).size, psnr: mean(singleFrames) },
     chunks: chunkRuns,
     audio: audio!,
     stitch,
-    two: { wallS: twoWallS, modelS: modelFor(2, partTimes) },
-    model: [2, 4, 8].map((seats) => ({ seats, wallS: modelFor(seats, longestFirst), targetS: (1.25 * single.wallS) / seats + 20 })),
+    two: { wallS: twoWallS, modelS: schedule(partTimes, 2) + stitch.wallS },
+    model: modelled(partTimes, stitch, single),
     joined: { bytes: (await stat(joinedOut)).size, psnr: mean(joinedFrames), seamPsnr: mean(around(joinedFrames)), singleSeamPsnr: mean(around(singleFrames)), worstSeamDropDb },
     checkedJoin,
   };
@@ -149,15 +188,10 @@ export async function measureFanout(quick: boolean): Promise<FanoutResult> {
   return result;
 }
 
-const s1 = (n: number) => n.toFixed(1);
-
 export function fanoutSection(r: FanoutResult, title: string): string {
-  const cpu = r.chunks.reduce((sum, c) => sum + c.cpuS, 0) + r.audio.cpuS + r.stitch.cpuS;
   const sizeChange = (r.joined.bytes / r.single.bytes - 1) * 100;
   const goals = [
-    [`wall time, 2 seats (measured)`, `${s1(r.two.wallS)} s`, `≤ ${s1((1.25 * r.single.wallS) / 2 + 20)} s`, r.two.wallS <= (1.25 * r.single.wallS) / 2 + 20],
-    ...r.model.map((m) => [`wall time, ${m.seats} seats (model)`, `${s1(m.wallS)} s`, `≤ ${s1(m.targetS)} s`, m.wallS <= m.targetS] as const),
-    ["CPU, all parts and the stitch", `${s1(cpu)} s (${(cpu / r.single.cpuS).toFixed(3)}×)`, "≤ 1.05×", cpu <= 1.05 * r.single.cpuS],
+    ...speedGoals(r),
     ["size", `${sizeChange >= 0 ? "+" : ""}${sizeChange.toFixed(2)} %`, "within ±3 %", Math.abs(sizeChange) <= 3],
     ["mean PSNR", `${r.joined.psnr.toFixed(2)} dB against ${r.single.psnr.toFixed(2)}`, "within 0.5 dB", Math.abs(r.joined.psnr - r.single.psnr) <= 0.5],
     ["±3 frames around each seam", `${r.joined.seamPsnr.toFixed(2)} dB against ${r.joined.singleSeamPsnr.toFixed(2)}`, "within 1.0 dB", Math.abs(r.joined.seamPsnr - r.joined.singleSeamPsnr) <= 1],
@@ -177,12 +211,7 @@ gives ${s1(r.two.modelS)} s for N = 2 against ${s1(r.two.wallS)} s measured. The
 real fan-out adds each part's seat, start (a cold container where one was stopped, 1–3 s on Cloudflare),
 its chunk's upload to R2 and the stitch's download (docs/fanout.md, docs/capacity.md).
 
-| | wall | CPU |
-|---|--:|--:|
-| single pass (T1) | ${s1(r.single.wallS)} s | ${s1(r.single.cpuS)} s |
-| chunks (each) | ${s1(Math.min(...r.chunks.map((c) => c.wallS)))}–${s1(Math.max(...r.chunks.map((c) => c.wallS)))} s | ${s1(r.chunks.reduce((a, c) => a + c.cpuS, 0))} s in all |
-| audio | ${s1(r.audio.wallS)} s | ${s1(r.audio.cpuS)} s |
-| stitch | ${s1(r.stitch.wallS)} s | ${s1(r.stitch.cpuS)} s |
+${runsTable(r, "single pass")}
 
 | goal | measured | target | met |
 |---|--:|--:|--:|

@@ -2,6 +2,7 @@
 // sharp) from one run's measurements. Nothing here judges a timing: the
 // numbers are reported as measured, with the machine and its load beside them.
 import { fanoutSection, type FanoutResult } from "./fanout.ts";
+import { ladderFanoutSection, type LadderFanoutResult } from "./ladder-fanout.ts";
 import { largeInputsSection, type LargeInputsResult } from "./large-inputs.ts";
 import { playableSection, type PlayableResult } from "./playable.ts";
 import { readFile, writeFile } from "node:fs/promises";
@@ -45,6 +46,7 @@ export interface Results {
   cost?: CostResult;
   largeInputs?: LargeInputsResult;
   fanout?: FanoutResult;
+  ladderFanout?: LadderFanoutResult;
   playable?: PlayableResult;
   /** When each section was measured, if not in this run's first line. */
   measuredAt?: Record<string, string>;
@@ -71,6 +73,7 @@ export const SECTION_NAMES = {
   cost: "6b. A long job's Durable Object requests, and a 1080p encode's CPU time",
   largeInputs: "8. Large inputs: read as the job needs them",
   fanout: "9. A long encode across seats: chunks, audio and stitch against one seat",
+  ladderFanout: "9b. A long videoAdaptive's renditions across seats",
   playable: "10. Playable early: a long videoAdaptive job's time to playable",
 } as const;
 
@@ -125,6 +128,8 @@ ${section(r, "cost", () => costSection(r.cost!))}
 ${section(r, "largeInputs", () => largeInputsSection(r.largeInputs!, SECTION_NAMES.largeInputs))}
 
 ${section(r, "fanout", () => fanoutSection(r.fanout!, SECTION_NAMES.fanout))}
+
+${section(r, "ladderFanout", () => ladderFanoutSection(r.ladderFanout!, SECTION_NAMES.ladderFanout))}
 ${section(r, "playable", () => playableSection(r.playable!, SECTION_NAMES.playable))}
 
 ${r.analysis}

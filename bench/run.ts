@@ -15,6 +15,7 @@ import { measureAv1 } from "./av1.ts";
 import { measureCost } from "./cost.ts";
 import { measureDispatch } from "./dispatch.ts";
 import { measureFanout } from "./fanout.ts";
+import { measureLadderFanout } from "./ladder-fanout.ts";
 import { measurePlayable } from "./playable.ts";
 import { measureLargeInputs } from "./large-inputs.ts";
 import { measureLimits } from "./limits-load.ts";
@@ -111,10 +112,11 @@ async function main() {
   if (runs("quality")) measured("quality", await section("2. compression", () => measureQuality(inputs)));
   if (runs("largeInputs")) measured("largeInputs", await section("8. large inputs", () => measureLargeInputs(quick)));
   if (runs("fanout")) measured("fanout", await section("9. a long encode across seats", () => measureFanout(quick)));
+  if (runs("ladderFanout")) measured("ladderFanout", await section("9b. a ladder across seats", () => measureLadderFanout(quick)));
   if (runs("playable")) measured("playable", await section("10. playable early", () => measurePlayable()));
   // Kept now, in case the service then fails to start: the report is written at the end.
-  if (runs("quality") || runs("largeInputs") || runs("fanout") || runs("playable")) await writeFile(resultsFile, JSON.stringify(results, null, 2));
-  const needsService = only.some((name) => name !== "quality" && name !== "largeInputs" && name !== "fanout" && name !== "playable");
+  if (runs("quality") || runs("largeInputs") || runs("fanout") || runs("ladderFanout") || runs("playable")) await writeFile(resultsFile, JSON.stringify(results, null, 2));
+  const needsService = only.some((name) => !["quality", "largeInputs", "fanout", "ladderFanout", "playable"].includes(name));
   if (needsService) log("starting the service (processor + wrangler dev)");
   const service = needsService ? await startService({ startTimeout: 120_000, ...BENCH_SERVICE }) : undefined;
   const media = await startMediaServer();

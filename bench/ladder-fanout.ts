@@ -1,6 +1,6 @@
 // Section 9b (issue 35 item 3): a long videoAdaptive's renditions encoded in chunks across
 // seats (docs/fanout.md) against its single run, both with the processor's own arguments
-// (video-adaptive.ts buildArgs; video-adaptive-parts.ts planLadder, chunkArgs and
+// (tools/ladder.ts buildArgs; video-adaptive-parts.ts planLadder, chunkRuns and
 // ladderStitchArgs), each process pinned to one core as a seat is one vCPU. The input is
 // section 9's, whose bitrate is over twice the 1080p rung's: every rendition is encoded, the
 // case where nothing plays before the ladder is done. Measured: the single run (T1), the chunks
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { stitchPart, type JobPart } from "../src/contract/fanout.ts";
 import { videoAdaptiveParams } from "../src/contract/jobs/video-adaptive.ts";
 import { checkJoin, writeChunkList } from "../container/src/processors/compress-video-parts.ts";
-import { chunkArgs, ladderStitchArgs, planLadder } from "../container/src/processors/video-adaptive-parts.ts";
+import { chunkRuns, ladderStitchArgs, planLadder } from "../container/src/processors/video-adaptive-parts.ts";
 import { checkAligned, measure, type MeasuredRung } from "../container/src/processors/video-adaptive.ts";
 import { audioArgs, buildArgs, ladderFor } from "../container/src/tools/ladder.ts";
 import { BENCH_OFFER, benchSetup, modelled, onTwoSeats, pinned, psnrFrames, runsTable, speedGoals, type Run } from "./fanout.ts";
@@ -60,7 +60,7 @@ export async function measureLadderFanout(quick: boolean): Promise<LadderFanoutR
 
   log(`${plan.chunks.length} chunks and the audio on two pinned seats`);
   const parts = [...plan.chunks.map((chunk, index) => ({ chunk, index })), { audio: true as const }];
-  const chunkRuns: LadderFanoutResult["chunks"] = [];
+  const chunkTimes: LadderFanoutResult["chunks"] = [];
   let audio: Run | undefined;
   const audioFile = join(work, "audio.m4a");
   const partsWallS = await onTwoSeats(parts, async (part, core) => {
@@ -68,9 +68,12 @@ export async function measureLadderFanout(quick: boolean): Promise<LadderFanoutR
       audio = await pinned(core, ["ffmpeg", "-nostdin", "-y", "-i", input, "-map", `0:${probe.audio!.index}`, "-vn", ...audioArgs(probe.audio!.channels), "-f", "mp4", audioFile]);
       return;
     }
-    const jobPart: Extract<JobPart, { role: "video" }> = { role: "video", index: part.index, chunk: part.chunk, fps: plan.fps, video: plan.video, threads: 1, ladder: { copiedTop: false } };
-    const args = chunkArgs(PARAMS, jobPart, rungs, { input, output: join(work, `part-${part.index}.mp4`) });
-    chunkRuns[part.index] = { ...(await pinned(core, ["ffmpeg", "-nostdin", "-y", ...args])), ...part.chunk };
+    const jobPart: Extract<JobPart, { role: "video" }> = { role: "video", index: part.index, chunk: part.chunk, fps: plan.fps, video: plan.video, threads: 1, ladder: { copiedTop: false, preroll: part.index === 0 ? 0 : plan.ladder!.preroll } };
+    const dir = join(work, `chunk-${part.index}`);
+    await mkdir(dir);
+    const [encode, keep] = chunkRuns(PARAMS, jobPart, rungs, { input, dir, output: join(work, `part-${part.index}.mp4`) });
+    const [a, b] = [await pinned(core, ["ffmpeg", "-nostdin", "-y", ...encode]), await pinned(core, ["ffmpeg", "-nostdin", "-y", ...keep])];
+    chunkTimes[part.index] = { wallS: a.wallS + b.wallS, cpuS: a.cpuS + b.cpuS, ...part.chunk };
   });
   const list = await writeChunkList(work, plan.chunks.map((_, i) => join(work, `part-${i}.mp4`)), stitchPart(plan));
   const joinedFiles = files("joined");
@@ -106,11 +109,11 @@ export async function measureLadderFanout(quick: boolean): Promise<LadderFanoutR
     });
   }
 
-  const partTimes = [...chunkRuns.map((c) => c.cpuS), audio!.cpuS];
+  const partTimes = [...chunkTimes.map((c) => c.cpuS), audio!.cpuS];
   const result: LadderFanoutResult = {
     input: { seconds, bytes: (await stat(input)).size },
     single,
-    chunks: chunkRuns,
+    chunks: chunkTimes,
     audio: audio!,
     stitch,
     two: { wallS: twoWallS },

@@ -4,7 +4,7 @@
 // begin where the copy's do, on a phone-like input (29.97 fps, B-frames, a keyframe every
 // 34 frames, AAC at 44.1 kHz).
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -13,12 +13,19 @@ import type { FanoutOffer, JobPart } from "../../src/contract/fanout.ts";
 import { stitchPart } from "../../src/contract/fanout.ts";
 import { videoAdaptiveParams } from "../../src/contract/jobs/video-adaptive.ts";
 import { checkJoin, writeChunkList } from "../src/processors/compress-video-parts.ts";
-import { chunkArgs, ladderStitchArgs, planLadder, segmentStarts } from "../src/processors/video-adaptive-parts.ts";
+import { chunkRuns, ladderStitchArgs, planLadder, segmentStarts } from "../src/processors/video-adaptive-parts.ts";
 import { checkAligned, measure, type MeasuredRung } from "../src/processors/video-adaptive.ts";
-import { copyArgs, ladderFor } from "../src/tools/ladder.ts";
+import { buildArgs, copyArgs, ladderFor } from "../src/tools/ladder.ts";
 import { probeMedia, type MediaProbe } from "../src/tools/ffprobe.ts";
 
 const run = promisify(execFile);
+
+/** Each frame's PSNR (dB, the planes' average) of `output` against `source` scaled to its size. */
+async function psnrFrames(output: string, source: string, dir: string): Promise<number[]> {
+  const stats = join(dir, `psnr-${Date.now()}.log`);
+  await ffmpeg(["-i", output, "-i", source, "-lavfi", `[1:v][0:v]scale2ref=flags=bicubic[ref][out];[out][ref]psnr=stats_file=${stats}`, "-f", "null", "-"]);
+  return (await readFile(stats, "utf8")).trim().split("\n").map((line) => Number(/psnr_avg:([\d.]+|inf)/.exec(line)![1]!.replace("inf", "99")));
+}
 const ffmpeg = (args: string[]) => run("ffmpeg", ["-nostdin", "-v", "error", "-y", ...args], { maxBuffer: 16 * 1024 * 1024 });
 
 const offer: FanoutOffer = { seats: 2, minSeconds: 10, chunkSeconds: 6, chunksPerSeat: 2, maxChunks: 96 };
@@ -54,7 +61,8 @@ describe("planLadder", () => {
     const starts = new Set(segmentStarts(plan.frames, ntsc, 6, null));
     for (const c of plan.chunks.slice(1)) expect(starts.has(c.first), `${c.first}`).toBe(true);
     expect(plan.chunks.reduce((sum, c) => sum + c.frames, 0)).toBe(plan.frames);
-    expect(plan.ladder).toEqual({ top: null, readTop: false, format: "mov,mp4,m4a,3gp,3g2,mj2", hasAudio: true });
+    // A second of 29.97 fps encoded before each chunk after the first, and left out.
+    expect(plan.ladder).toEqual({ top: null, preroll: 30, readTop: false, format: "mov,mp4,m4a,3gp,3g2,mj2", hasAudio: true });
   });
 
   it("stays on one seat under the offer's length, or with a single segment", () => {
@@ -92,9 +100,11 @@ describe("chunks of a phone-like video", () => {
 
     const parts: string[] = [];
     for (const [index, chunk] of plan.chunks.entries()) {
-      const part: Extract<JobPart, { role: "video" }> = { role: "video", index, chunk, fps: plan.fps, video: plan.video, threads: 1, ladder: { copiedTop: true } };
+      const part: Extract<JobPart, { role: "video" }> = { role: "video", index, chunk, fps: plan.fps, video: plan.video, threads: 1, ladder: { copiedTop: true, preroll: index === 0 ? 0 : plan.ladder!.preroll } };
       const output = join(dir, `part-${index}.mp4`);
-      await ffmpeg(chunkArgs(params, part, rungs.slice(0, -1), { input, output }));
+      const work = join(dir, `chunk-${index}`);
+      await mkdir(work);
+      for (const args of chunkRuns(params, part, rungs.slice(0, -1), { input, dir: work, output })) await ffmpeg(args);
       parts.push(output);
     }
     const audio = join(dir, "audio.m4a");
@@ -108,5 +118,15 @@ describe("chunks of a phone-like video", () => {
     expect(() => checkAligned([joined, copied])).not.toThrow();
     expect(joined.segments.map((s) => s.duration.toFixed(3))).toEqual(copied.segments.map((s) => s.duration.toFixed(3)));
     expect(joined).toMatchObject({ width: 320, height: 180, codecs: expect.stringMatching(/^avc1\.64[0-9a-f]{4},mp4a\.40\.2$/) });
+
+    // Each chunk's first frames as sharp as the single run's there: its rate control warmed up on the preroll.
+    const single = { playlist: join(dir, "single", "180p.m3u8"), media: join(dir, "single", "180p.mp4") };
+    await mkdir(join(dir, "single"));
+    await ffmpeg(buildArgs(params, probe, rungs.slice(0, 1), { input, rungs: [single] }, undefined, true));
+    const [joinedPsnr, singlePsnr] = [await psnrFrames(low.media, input, dir), await psnrFrames(single.media, input, dir)];
+    for (const c of plan.chunks.slice(1)) {
+      const after = (frames: number[]) => frames.slice(c.first, c.first + 7).reduce((a, b) => a + b, 0) / 7;
+      expect(after(joinedPsnr), `frames ${c.first}–${c.first + 6}`).toBeGreaterThan(after(singlePsnr) - 1.5);
+    }
   }, 120_000);
 });

@@ -72,11 +72,14 @@ export type CopiedRendition = z.infer<typeof copiedRendition>;
 
 /**
  * What a videoAdaptive plan adds: the copied top rendition (null: every rendition is encoded
- * in the chunks), whether the stitch reads the copy back (for the DASH manifest or the MP4
+ * in the chunks), the frames each chunk after the first encodes before its own and the stitch
+ * leaves out (`preroll`: a bitrate encode's rate control starts blind, and its first second
+ * comes out blurred), whether the stitch reads the copy back (for the DASH manifest or the MP4
  * download, made from it), and what the result says of the source beyond `source`.
  */
 export const ladderPlan = z.object({
   top: copiedRendition.nullable(),
+  preroll: z.int().min(0).max(240),
   readTop: z.boolean(),
   format: z.string().max(64),
   hasAudio: z.boolean(),
@@ -108,8 +111,12 @@ export const jobPart = z.discriminatedUnion("role", [
     fps: frameRate,
     video: planVideo,
     threads: z.int().min(1).max(64),
-    /** videoAdaptive: whether the top rendition was copied (the chunk then encodes the others, with keyframes where the input has them). */
-    ladder: z.object({ copiedTop: z.boolean() }).optional(),
+    /**
+     * videoAdaptive: whether the top rendition was copied (the chunk then encodes the others,
+     * with keyframes where the input has them), and the frames it encodes before its first
+     * (the plan's `preroll`, none for the first chunk), which its output holds and the stitch leaves out.
+     */
+    ladder: z.object({ copiedTop: z.boolean(), preroll: z.int().min(0).max(240) }).optional(),
   }),
   z.object({ role: z.literal("audio") }),
   z.object({

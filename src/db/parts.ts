@@ -19,7 +19,7 @@ export async function insertParts(db: Db, parent: JobRow, plan: FanoutPlan, thre
       fps: plan.fps,
       video: plan.video,
       threads,
-      ...(plan.ladder ? { ladder: { copiedTop: plan.ladder.top !== null } } : {}),
+      ...(plan.ladder ? { ladder: { copiedTop: plan.ladder.top !== null, preroll: index === 0 ? 0 : plan.ladder.preroll } } : {}),
     })),
     ...(plan.audio ? [{ role: "audio" } as const] : []),
   ];

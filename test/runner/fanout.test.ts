@@ -64,9 +64,9 @@ describe("what fans out, and where the stitch reads", () => {
   it("reads the chunks, the audio, then a videoAdaptive's copied top rendition when its plan says readTop; nothing past them", () => {
     const top = { name: "1080p", width: 1920, height: 1080, frameRate: 30, codecs: "avc1.640028,mp4a.40.2", bandwidth: 1, averageBandwidth: 1, mediaSize: 1, playlistSize: 1, segments: [6, 6] };
     const base: FanoutPlan = { frames: 100, fps: { num: 25, den: 1 }, video: { index: 0, width: 1920, height: 1080 }, chunks: [{ first: 0, frames: 50 }, { first: 50, frames: 50 }], audio: true, source: { size: 1, width: 1920, height: 1080, duration: 4 } };
-    const ladder = stitchPart({ ...base, ladder: { top, readTop: true, format: "mp4", hasAudio: true } });
+    const ladder = stitchPart({ ...base, ladder: { top, preroll: 25, readTop: true, format: "mp4", hasAudio: true } });
     expect([0, 1, 2, 3, 4].map((n) => stitchInputKey("job_x", ladder, n))).toEqual(["outputs/job_x-v00/part.mp4", "outputs/job_x-v01/part.mp4", "outputs/job_x-a/audio.m4a", "outputs/job_x/stream/1080p.mp4", undefined]);
-    expect(stitchInputKey("job_x", stitchPart({ ...base, ladder: { top, readTop: false, format: "mp4", hasAudio: true } }), 3)).toBeUndefined();
+    expect(stitchInputKey("job_x", stitchPart({ ...base, ladder: { top, preroll: 25, readTop: false, format: "mp4", hasAudio: true } }), 3)).toBeUndefined();
     expect(stitchInputKey("job_x", stitchPart(base), 3)).toBeUndefined();
   });
 });

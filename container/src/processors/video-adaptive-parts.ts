@@ -5,10 +5,12 @@
 // the audio is encoded once; the stitch joins each rendition's chunks by copy into its HLS
 // files, checks the join, and writes the master playlist, which only grows: the copy's line
 // is as it was, the others are added.
+import { join } from "node:path";
 import { PART_OUTPUTS, type CopiedRendition, type FanoutOffer, type FanoutPlan, type JobPart } from "../../../src/contract/fanout.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
+import { toolDirectory } from "../isolation.ts";
 import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { runTool } from "../tools/spawn.ts";
@@ -26,6 +28,14 @@ const PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
 
 /** How far (in frames) a segment's start may sit from the rate's grid and still be taken as that frame. */
 const GRID_SLACK = 0.1;
+
+/**
+ * The seconds of video a chunk after the first encodes before its own frames, then leaves out:
+ * x264's one-pass bitrate control starts from a guess, and a chunk's first second came out
+ * 6–10 dB below the single run's at 240p (bench section 9b); a second of warm-up brings it
+ * within about 1 dB, for about 1/20 more encoding per 20 s chunk. Under a segment (2 s at least).
+ */
+const PREROLL_S = 1;
 
 /**
  * The frame numbers where segments begin (after the first), or undefined when one does not
@@ -90,6 +100,7 @@ export function planLadder(
     source: { size: inputSize, width: video.width, height: video.height, duration: round3(probe.duration) },
     ladder: {
       top: copied && copiedRendition(copied),
+      preroll: Math.round((PREROLL_S * rate.num) / rate.den),
       readTop: copied !== null && (params.dash || params.mp4),
       format: probe.format,
       hasAudio: probe.audio !== null,
@@ -120,25 +131,54 @@ function encodedRungs(params: Params, video: { width: number; height: number }, 
 }
 
 /**
- * One chunk's arguments: its frames, from an accurate seek half a frame before its first,
- * renumbered from 0 on the rate's grid, scaled to every encoded rung (ladderGraph), each a
- * video stream of one MP4 at its rung's bitrate, in `threads` threads, joinable by copy
- * (x264's stitchable), with the keyframes a single run would place (keyframeArgs).
+ * One chunk's encode: its frames, after its preroll's, from an accurate seek half a frame
+ * before the first, renumbered from 0 on the rate's grid, scaled to every encoded rung
+ * (ladderGraph), each rung an MP4 of its own (`outputs`, in the rungs' order) at its bitrate,
+ * in `threads` threads, joinable by copy (x264's stitchable), with the keyframes a single run
+ * would place (keyframeArgs): the chunk's own first frame is one.
  */
-export function chunkArgs(params: Params, part: Part<"video">, rungs: Rung[], paths: { input: string; output: string }, watermark?: Parameters<typeof ladderGraph>[2]): string[] {
+export function chunkArgs(params: Params, part: Part<"video">, rungs: Rung[], paths: { input: string; outputs: string[] }, watermark?: Parameters<typeof ladderGraph>[2]): string[] {
   const { num, den } = part.fps;
-  const fromS = (part.chunk.first * den) / num;
-  const seek = part.chunk.first === 0 ? [] : ["-ss", (((part.chunk.first - 0.5) * den) / num).toFixed(6)];
+  const preroll = prerollOf(part);
+  const start = part.chunk.first - preroll;
+  const seek = start === 0 ? [] : ["-ss", (((start - 0.5) * den) / num).toFixed(6)];
   const { graph, inputs } = ladderGraph(part.video, rungs, watermark, `,setpts=N*${den}/${num}/TB`);
   const d = params.segmentDuration;
-  const keyframes = part.ladder?.copiedTop ? ({ at: "source" } as const) : ({ at: "segments", segmentS: d, gop: segmentGop(num / den, d), fromS } as const);
+  const keyframes = part.ladder?.copiedTop ? ({ at: "source" } as const) : ({ at: "segments", segmentS: d, gop: segmentGop(num / den, d), fromS: (start * den) / num } as const);
   const args = [...inputOptions(paths.input), ...seek, "-i", paths.input, ...inputs, "-filter_complex", graph];
-  rungs.forEach((_, i) => args.push("-map", `[v${i}]`));
-  args.push("-frames:v", String(part.chunk.frames), "-fps_mode", "passthrough");
-  args.push("-c:v", "libx264", "-preset", "medium", "-profile:v", "high", "-threads", String(part.threads), "-x264-params", "stitchable=1");
-  rungs.forEach((rung, i) => args.push(...rungRateArgs(rung, `v:${i}`), ...keyframeArgs(keyframes, `v:${i}`)));
-  args.push("-an", "-sn", "-dn", "-video_track_timescale", String(num), "-movflags", "+faststart", "-f", "mp4", paths.output);
+  rungs.forEach((rung, i) =>
+    args.push(
+      "-map", `[v${i}]`, "-frames:v", String(preroll + part.chunk.frames), "-fps_mode", "passthrough",
+      "-c:v", "libx264", "-preset", "medium", "-profile:v", "high", "-threads", String(part.threads), "-x264-params", "stitchable=1",
+      ...rungRateArgs(rung), ...keyframeArgs(keyframes), "-an", "-sn", "-dn", "-video_track_timescale", String(num), "-f", "mp4", paths.outputs[i]!,
+    ),
+  );
   return args;
+}
+
+/** A chunk's two ffmpeg runs: its rungs' encodes into `dir` (chunkArgs), then its own frames of them into `output` (keepArgs). */
+export function chunkRuns(params: Params, part: Part<"video">, rungs: Rung[], paths: { input: string; dir: string; output: string }, watermark?: Parameters<typeof ladderGraph>[2]): [string[], string[]] {
+  const encodes = rungs.map((r) => join(paths.dir, `${r.name}.mp4`));
+  const { num, den } = part.fps;
+  return [chunkArgs(params, part, rungs, { input: paths.input, outputs: encodes }, watermark), keepArgs(encodes, (prerollOf(part) * den) / num, num, paths.output)];
+}
+
+/** The frames a chunk encodes before its own (none for the first). */
+const prerollOf = (part: Part<"video">) => Math.min(part.ladder?.preroll ?? 0, part.chunk.first);
+
+/**
+ * The chunk's output from its rungs' encodes: each from the chunk's first frame (a keyframe,
+ * `prerollS` in; the preroll's packets are left out by copy), one video stream per rung, in the
+ * rungs' order. Each encode is opened and cut on its own: cut in one file, a stream after the
+ * first kept the packets before the cut.
+ */
+export function keepArgs(encodes: string[], prerollS: number, timescale: number, output: string): string[] {
+  const cut = prerollS > 0 ? ["-ss", prerollS.toFixed(6)] : [];
+  return [
+    ...encodes.flatMap((file) => [...inputOptions(file), ...cut, "-i", file]),
+    ...encodes.flatMap((_, i) => ["-map", `${i}:v:0`]),
+    "-c", "copy", "-video_track_timescale", String(timescale), "-movflags", "+faststart", "-f", "mp4", output,
+  ];
 }
 
 /** Each video stream's frame count in `file`, in stream order. */
@@ -151,18 +191,22 @@ async function streamFrames(file: string, signal: AbortSignal): Promise<number[]
 export async function encodeLadderChunk(params: Params, part: Part<"video">, ctx: ProcessorContext): Promise<Record<string, never>> {
   const rungs = encodedRungs(params, part.video, part.ladder?.copiedTop ?? false);
   const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
+  const dir = join(ctx.workDir, "rungs");
+  await toolDirectory(dir);
   const output = ctx.addOutput(PART_OUTPUTS.video, "video/mp4");
-  const durationS = (part.chunk.frames * part.fps.den) / part.fps.num;
+  const [encode, keep] = chunkRuns(params, part, rungs, { input: ctx.input.source, dir, output }, watermark || undefined);
+  const durationS = ((part.chunk.frames + prerollOf(part)) * part.fps.den) / part.fps.num;
   // Each rung costs about its share of the input's pixels: the limit grows with them.
   const weight = Math.max(1, rungs.reduce((sum, r) => sum + (r.width * r.height) / (part.video.width * part.video.height), 0));
-  await runFfmpeg(chunkArgs(params, part, rungs, { input: ctx.input.source, output }, watermark || undefined), {
+  await runFfmpeg(encode, {
     signal: ctx.signal,
     timeoutMs: ffmpegTimeoutMs(durationS * weight, ctx.config),
     durationS,
-    onProgress: (f) => ctx.setProgress(5 + f * 90),
+    onProgress: (f) => ctx.setProgress(5 + f * 85),
     task: `encoding chunk ${part.index + 1}`,
   });
   throwIfAborted(ctx.signal);
+  await runFfmpeg(keep, { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(durationS / 10, ctx.config), task: `keeping chunk ${part.index + 1}'s frames` });
   const made = await streamFrames(output, ctx.signal);
   if (made.length !== rungs.length || made.some((n) => n !== part.chunk.frames)) {
     throw new JobFailure("processing_failed", `chunk ${part.index + 1} came out with ${made.join(", ") || "no"} frames instead of ${part.chunk.frames} in each of ${rungs.length} renditions: the video's frame count is not what its container states`);

@@ -75,14 +75,21 @@ export interface Paths {
  */
 export type Keyframes = { at: "source" } | { at: "segments"; segmentS: number; gop: number; fromS?: number };
 
-/** The encoder's keyframe options for `stream` (`v`: an output's video; `v:2`: an output's third). */
+/**
+ * The encoder's keyframe options for `stream` (`v`: an output's video; `v:2`: an output's
+ * third). Scene cuts add none (`sc_threshold` 0), and every forced one is an IDR frame, where a
+ * segment can begin: x264 makes one closer than `keyint_min` to the last a plain I frame, which
+ * is no keyframe to the muxer (a 29.97 fps segment's 179 frames after one of 180; a chunk's first
+ * frame a second after its preroll's).
+ */
 export function keyframeArgs(keyframes: Keyframes, stream = "v"): string[] {
-  if (keyframes.at === "source") return [`-force_key_frames:${stream}`, "source", `-g:${stream}`, "100000", `-sc_threshold:${stream}`, "0"];
+  const always = [`-keyint_min:${stream}`, "1", `-sc_threshold:${stream}`, "0"];
+  if (keyframes.at === "source") return [`-force_key_frames:${stream}`, "source", `-g:${stream}`, "100000", ...always];
   const { segmentS: d, gop, fromS = 0 } = keyframes;
   // The segment a chunk begins is whole: its first frame is the first at or past a multiple of d.
   const first = Math.floor(fromS / d + 1e-9);
   const expr = fromS > 0 ? `expr:gte(t+${fromS},(n_forced+${first})*${d})` : `expr:gte(t,n_forced*${d})`;
-  return [`-force_key_frames:${stream}`, expr, `-g:${stream}`, String(gop), `-keyint_min:${stream}`, String(gop), `-sc_threshold:${stream}`, "0"];
+  return [`-force_key_frames:${stream}`, expr, `-g:${stream}`, String(gop), ...always];
 }
 
 /** A rung's H.264 at its bitrate, peaks at most 1.2× over a 2-second buffer, for `stream` (as keyframeArgs). */

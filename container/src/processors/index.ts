@@ -60,9 +60,11 @@ export const STARTS_IMAGE_TOOL: ReadonlySet<JobType> = new Set<JobType>(["compre
 
 /**
  * The processes kept started for jobs (tools/ready-tools.ts): a probe, as every video and
- * audio job's begins, and a thumbnail's grab of one frame.
+ * audio job's begins, and a thumbnail's grab of one frame, its JPEG at videoThumbnail's
+ * default quality until a job asks for another (checked against the contract in a test).
  */
 export const readyKinds = {
   probe: probeArgs,
-  grab: (_url: string, output: string) => readyGrabArgs(output),
+  grab: (_url: string, output: string, jpeg?: { output: string; quality: number }) => readyGrabArgs(output, jpeg!),
+  grabJpegQuality: 85,
 };

@@ -128,6 +128,17 @@ describe("a plain JPEG thumbnail, written by ffmpeg", () => {
     expect(psnr(ours, theirs)).toBeGreaterThan(33);
   });
 
+  it("of a video with alpha goes through sharp, as before, its image tool started when needed", async () => {
+    const file = join(dir, "alpha.mov");
+    await exec("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=2,format=rgba", "-c:v", "png", file]);
+    const job = await runJob("videoThumbnail", { url: serveBytes("/alpha.mov", await readFile(file)), timestamp: 1 });
+    const bytes = await job.output(completed(job.state).result.url);
+    expect((await sharp(bytes).metadata()).format).toBe("jpeg");
+    // The early grab, started to write a JPEG (its encoder fixed), is discarded once the probe
+    // has seen the alpha; grabArgs writes the pixels after it.
+    expect(job.steps.map((s) => s.step)).toEqual(["ffprobe", "ffmpeg", "ffmpeg", "sharp encode"]);
+  });
+
   it.each([
     ["a crop at a side", { width: 180, height: 180, position: "top-left" }],
     ["padding", { width: 180, height: 180, fit: "contain" }],

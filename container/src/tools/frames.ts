@@ -170,9 +170,9 @@ const JPEG_CHROMA = [
 /**
  * ffmpeg's tables as a fraction of libjpeg's for the same quality. ffmpeg's quantiser rounds
  * towards zero (3/8 of a step where libjpeg rounds to the nearest), so with libjpeg's own
- * tables its files are 10–16 % smaller and 0.5–1.2 dB lower in luma PSNR; at 0.85 of them,
- * size and luma PSNR are within a few percent and 0.3 dB of sharp's from 50 to 95 (measured
- * on three sources: docs/job-types.md, "videoThumbnail's JPEG").
+ * tables its files are 3–16 % smaller and 0.3–1.3 dB lower in luma PSNR; at 0.85 of them,
+ * size is within 8 % and luma PSNR within 0.35 dB of sharp's from 50 to 95 (three sources:
+ * docs/job-types.md, "videoThumbnail's JPEG").
  */
 const FFMPEG_TABLE_SCALE = 0.85;
 

@@ -23,7 +23,7 @@ import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia } from "../container/src/tools/ffprobe.ts";
 import { readyCounts, startReadyTools, stopReadyTools } from "../container/src/tools/ready-tools.ts";
 import { readyKinds } from "../container/src/processors/index.ts";
-import { frameBox, grabFrame } from "../container/src/tools/frames.ts";
+import { frameBox, grabJpeg } from "../container/src/tools/frames.ts";
 import { readyImageToolsWaiting, startReadyImageTools, stopReadyImageTools } from "../container/src/tools/image-process.ts";
 import { startRangeServer, type Behaviour, type RangeServer } from "../test/support/range-server.ts";
 import { MEDIA_DIR } from "./media.ts";
@@ -311,9 +311,10 @@ export async function measureLargeInputs(quick: boolean): Promise<LargeInputsRes
         "videoThumbnail",
         { timestamp: 5, format: "jpg", quality: 80 },
         () => {
-          const raw = join(work, "clip.raw");
-          const args = thumbnailArgs({ timestamp: 5, format: "jpg", quality: 80 } as never, clipProbe, { input: clip, output: raw, time: 5 });
-          return grabFrame({ input: { source: clip }, workDir: work, signal, config }, clipProbe, args, { time: 5, raw, format: "jpg", quality: 80, output: join(work, "clip.jpg"), box: frameBox(clipProbe.video!) });
+          // A plain JPEG: ffmpeg writes it (frames.ts jpegByFfmpeg), as the job does.
+          const output = join(work, "clip.jpg");
+          const args = thumbnailArgs({ timestamp: 5, format: "jpg", quality: 80 } as never, clipProbe, { input: clip, output, time: 5 });
+          return grabJpeg({ input: { source: clip }, workDir: work, signal, config }, clipProbe, args, { time: 5, written: output, output, box: frameBox(clipProbe.video!) });
         },
       ],
     ] as const) {

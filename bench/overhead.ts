@@ -21,7 +21,7 @@ import { buildArgs as previewArgs, previewPlan, probeAnimation } from "../contai
 import { buildArgs as adaptiveArgs, ladderFor } from "../container/src/tools/ladder.ts";
 import { runFfmpeg } from "../container/src/tools/ffmpeg.ts";
 import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
-import { frameBox, grabFrame } from "../container/src/tools/frames.ts";
+import { frameBox, grabFrame, grabJpeg } from "../container/src/tools/frames.ts";
 import { ghostscriptFailure, runGhostscript } from "../container/src/tools/ghostscript.ts";
 import { identifyImage } from "../container/src/tools/image.ts";
 import { prepareWatermark, sharpOverlay } from "../container/src/tools/watermark.ts";
@@ -132,11 +132,12 @@ const longCases: Case[] = [
     input: "video",
     options: { timestamp: 12, format: "jpg" },
     direct: async (params: JobParams<"videoThumbnail">, paths, probe) => {
-      const raw = join(paths.out, "frame.raw");
+      // A plain JPEG: ffmpeg writes it (frames.ts jpegByFfmpeg), as the job does.
+      const output = join(paths.out, "thumb.jpg");
       const time = params.timestamp as number;
-      const args = thumbnailArgs(params, probe!, { input: paths.input, output: raw, time });
+      const args = thumbnailArgs(params, probe!, { input: paths.input, output, time });
       const ctx = { input: { source: paths.input }, workDir: paths.out, signal: limits.signal, config };
-      await grabFrame(ctx, probe!, args, { time, raw, format: params.format, quality: params.quality, output: join(paths.out, "thumb.jpg"), box: frameBox(probe!.video!, params) });
+      await grabJpeg(ctx, probe!, args, { time, written: output, output, box: frameBox(probe!.video!, params) });
     },
     extras: (paths) => probeMedia(paths.input, limits.signal),
   },

@@ -3,7 +3,9 @@
 // range-counting origin in this process, each beside ffmpeg writing the JPEG from the local
 // file. Prints each job's "job finished" line (steps), the ranges fetched, this process's
 // CPU and the ended tools' CPU; PROF=1 writes a CPU profile of each job (this process) to the temp dir.
-// ISOLATION=on node_modules/.bin/node bench/profile-thumbnail.ts FILE [runs] [seconds] [format]
+// ISOLATION=on node_modules/.bin/node bench/profile-thumbnail.ts FILE [runs] [seconds] [format] [quality]
+// (quality 80 unless given; the ready grabs write their JPEG at 85 until a job asks for another, so at 80 the
+// first READY_PROCESSES jobs give theirs to sharp).
 import { mkdir, rm, stat } from "node:fs/promises";
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -20,7 +22,7 @@ import { exec, median } from "./support.ts";
 
 const session = new Session();
 session.connect();
-const [file, runsArg = "5", atArg = "60", format = "jpg"] = process.argv.slice(2);
+const [file, runsArg = "5", atArg = "60", format = "jpg", qualityArg = "80"] = process.argv.slice(2);
 const at = Number(atArg);
 const work = join(tmpdir(), `profile-thumb-${process.pid}`);
 await mkdir(work, { recursive: true });
@@ -51,7 +53,7 @@ for (let i = 0; i < Number(runsArg); i++) {
   const cpu0 = process.cpuUsage();
   const kids0 = kids();
   t = performance.now();
-  table.start({ id, type: "videoThumbnail", params: jobTypes.videoThumbnail.params.parse({ url, timestamp: at, format, quality: 80 }) as never });
+  table.start({ id, type: "videoThumbnail", params: jobTypes.videoThumbnail.params.parse({ url, timestamp: at, format, quality: Number(qualityArg) }) as never });
   while (table.get(id)!.state === "running") await new Promise((r) => setTimeout(r, 2));
   jobMs.push(performance.now() - t);
   const state = table.get(id)!;

@@ -23,7 +23,7 @@ import { buildArgs as thumbnailArgs } from "../src/processors/video-thumbnail.ts
 import { StepLog } from "../src/steps.ts";
 import { runFfmpeg } from "../src/tools/ffmpeg.ts";
 import { probeMedia } from "../src/tools/ffprobe.ts";
-import { frameBox, grabFrame } from "../src/tools/frames.ts";
+import { frameBox, grabJpeg } from "../src/tools/frames.ts";
 import { localInput } from "../src/local-input.ts";
 import { ghostscriptFailure, runGhostscript } from "../src/tools/ghostscript.ts";
 import { buildPdf, photoJpeg } from "../test/pdf-fixtures.ts";
@@ -85,10 +85,11 @@ const cases: Case[] = [
     input: clip,
     options: { timestamp: 2, format: "jpg" },
     raw: (params, out) => {
-      const raw = join(out, "frame.raw");
-      const args = thumbnailArgs(params, clipProbe, { input: clip, output: raw, time: 2 });
+      // A plain JPEG: ffmpeg writes it (frames.ts jpegByFfmpeg), as the job does.
+      const output = join(out, "thumbnail.jpg");
+      const args = thumbnailArgs(params, clipProbe, { input: clip, output, time: 2 });
       const ctx = { input: { source: clip }, workDir: out, signal, config };
-      return grabFrame(ctx, clipProbe, args, { time: 2, raw, format: params.format, quality: params.quality, output: join(out, "thumbnail.jpg"), box: frameBox(clipProbe.video!, params) });
+      return grabJpeg(ctx, clipProbe, args, { time: 2, written: output, output, box: frameBox(clipProbe.video!, params) });
     },
   },
   {

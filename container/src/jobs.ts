@@ -28,7 +28,7 @@ import { InputSource } from "./input-source.ts";
 import { decideIsolation, ToolIdentities, withIdentity, type IsolationState, type ToolLease } from "./isolation.ts";
 import { log } from "./log.ts";
 import { PushPaths } from "./push-path.ts";
-import { processors, READS_INPUT_AS_NEEDED, STARTS_IMAGE_TOOL } from "./processors/index.ts";
+import { processors, READS_INPUT_AS_NEEDED, startsImageTool } from "./processors/index.ts";
 import type { Processor } from "./processors/types.ts";
 import { StepLog, type StepTime } from "./steps.ts";
 import { IMAGE_TOOL_PROGRAMS, imageProcess, takeReadyImageTool } from "./tools/image-process.ts";
@@ -243,7 +243,7 @@ export class JobTable {
       if (!processor) throw new JobFailure("processing_failed", `${request.type} jobs are not available on this processor yet`);
       // The attempt's uid, and its directory: only it and the processor reach what is in there.
       // A type that calls sharp takes a ready image tool with the uid it runs under (tools/image-process.ts).
-      const usesImages = STARTS_IMAGE_TOOL.has(request.type) || Boolean((request.params as { watermark?: unknown }).watermark);
+      const usesImages = startsImageTool(request.type, request.params);
       lease = (usesImages ? takeReadyImageTool()?.lease : undefined) ?? (await this.identities?.acquire(signal));
       if (lease) {
         await lease.prepare(entry.dir);

@@ -110,6 +110,36 @@ describe("a thumbnail from a ready probe and a ready grab", () => {
     expect(job.steps.map((s) => s.step)).toEqual(["ffprobe", "ffmpeg", "sharp encode"]);
   });
 
+  it.each([
+    ["video", 2.01, {}],
+    ["bframes", 1.3, { height: 90 }],
+    ["ntsc", 2.5, { width: 100, height: 100 }],
+    ["mkv", 0.98, {}],
+  ] as const)("%s at %s s %j as a plain JPEG at the quality the grab writes is its JPEG output: grabArgs' JPEG byte for byte, sharp not run", async (name, requested, size) => {
+    await refilled();
+    const before = readyCounts().taken;
+    const job = await runJob("videoThumbnail", { url: url(name), timestamp: requested, ...size });
+    const { result } = completed(job.state);
+    expect(job.steps.map((s) => s.step)).toEqual(["ffprobe", "ffmpeg"]);
+    expect(readyCounts().taken).toEqual({ probes: before.probes + 1, grabs: before.grabs + 1 });
+    const probe = await probeMedia(file(name), limits.signal);
+    const expected = join(dir, `${name}-${requested}-${Math.random().toString(36).slice(2)}.jpg`);
+    await runFfmpeg(grabArgs(file(name), probe, frameTimeAt(requested, probe), frameBox(probe.video!, size), expected, readyKinds.grabJpegQuality), limits);
+    expect((await job.output(result.url)).equals(await readFile(expected))).toBe(true);
+  });
+
+  it("a JPEG at another quality: the ready grab's raw pixels go to sharp, and the grabs started after it write that quality", async () => {
+    await refilled();
+    const job = await runJob("videoThumbnail", { url: url("video"), timestamp: 1, quality: 60 });
+    completed(job.state);
+    expect(job.steps.map((s) => s.step)).toEqual(["ffprobe", "ffmpeg", "sharp encode"]);
+    await refilled();
+    // The one it took was replaced by one writing 60; the other still writes the first quality.
+    const waiting = [takeReadyGrab()!, takeReadyGrab()!];
+    expect(waiting.map((ready) => ready.jpeg?.quality).sort()).toEqual([60, readyKinds.grabJpegQuality]);
+    for (const ready of waiting) ready.release();
+  });
+
   it.each([0.98, 1.78])("MPEG-TS at %s s, whose seeks need no keyframe, is grabbed by grabArgs after the probe, the ready grab (opened beside the probe) killed and replaced", async (requested) => {
     await refilled();
     const before = readyCounts().taken;
@@ -168,6 +198,10 @@ describe("a thumbnail from a ready probe and a ready grab", () => {
 });
 
 describe("the ready set", () => {
+  it("writes its JPEG at videoThumbnail's default quality until a job asks for another", () => {
+    expect(readyKinds.grabJpegQuality).toBe(jobTypes.videoThumbnail.params.parse({ url: "https://media.example/v.mp4" }).quality);
+  });
+
   it("takes a process once: given back twice, it waits once", async () => {
     await refilled();
     const ready = takeReadyGrab()!;

@@ -12,7 +12,7 @@ import { buildArgs as thumbnailArgs, requestedFrameTime } from "../src/processor
 import { describeDuration, ffmpegTimeoutMs, progressParser } from "../src/tools/ffmpeg.ts";
 import { checkMedia, classifyUnreadable, containerName, INPUT_FORMATS, parseProbe, type MediaProbe } from "../src/tools/ffprobe.ts";
 import { chooseRepresentative, frameStats, isBlack, isTransition, sampleArgs, type FrameStats } from "../src/tools/frame-choice.ts";
-import { boxFilter, decodingSeek, frameBox, frameTimeAt, seekPoint } from "../src/tools/frames.ts";
+import { boxFilter, decodingSeek, ffmpegWritesJpeg, frameBox, frameTimeAt, jpegByFfmpeg, jpegTables, seekPoint } from "../src/tools/frames.ts";
 
 const url = "https://example.com/v.mp4";
 const paths = { input: "/w/input", output: "/w/out/video.mp4" };
@@ -207,7 +207,7 @@ describe("extractAudio arguments", () => {
 });
 
 describe("videoThumbnail arguments and times", () => {
-  // The frame goes to sharp as raw pixels (RGB), not an encoded picture.
+  // For sharp (here a PNG) the frame goes as raw pixels (RGB), not an encoded picture.
   const cases: { params: Record<string, unknown>; filter: string }[] = [
     { params: {}, filter: "scale=1920:1080,setsar=1,format=rgb24" },
     { params: { width: 320 }, filter: "scale=320:180,setsar=1,format=rgb24" },
@@ -216,13 +216,50 @@ describe("videoThumbnail arguments and times", () => {
     { params: { width: 400, height: 100 }, filter: "scale=400:225,setsar=1,crop=400:100,format=rgb24" },
   ];
   it.each(cases)("size $params → $filter", ({ params, filter }) => {
-    const args = thumbnailArgs(videoThumbnailParams.parse({ url, ...params }), probe(), { input: "/w/input", output: "/w/t.png", time: 4 });
+    const args = thumbnailArgs(videoThumbnailParams.parse({ url, format: "png", ...params }), probe(), { input: "/w/input", output: "/w/t.raw", time: 4 });
     expect(after(args, "-vf")).toBe(filter);
     expect(after(args, "-frames:v")).toBe("1");
     expect([after(args, "-c:v"), after(args, "-f")]).toEqual(["rawvideo", "rawvideo"]);
     // Half a frame early: ffmpeg's accurate seek returns the first frame at or after the point.
     expect(after(args, "-ss")).toBe("3.98");
     expect(args.indexOf("-ss")).toBeLessThan(args.indexOf("-i"));
+  });
+
+  it.each(cases)("a plain JPEG of size $params is ffmpeg's: the same RGB, then JFIF's YCbCr, with libjpeg's tables scaled", ({ params, filter }) => {
+    const args = thumbnailArgs(videoThumbnailParams.parse({ url, quality: 75, ...params }), probe(), { input: "/w/input", output: "/w/out/thumbnail.jpg", time: 4 });
+    expect(after(args, "-vf")).toBe(`${filter},scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p`);
+    expect([after(args, "-c:v"), after(args, "-q:v"), after(args, "-f"), args.at(-1)]).toEqual(["mjpeg", "8", "mjpeg", "/w/out/thumbnail.jpg"]);
+    expect(after(args, "-intra_matrix")).toBe(jpegTables(75).luma.join(","));
+    expect(after(args, "-chroma_intra_matrix")).toBe(jpegTables(75).chroma.join(","));
+  });
+
+  it("jpegTables are libjpeg's for the quality, times 0.85, each 1–255", () => {
+    // libjpeg at 50 uses the base tables themselves (Annex K); 75 halves them.
+    expect(jpegTables(50).luma.slice(0, 8)).toEqual([16, 11, 10, 16, 24, 40, 51, 61].map((v) => Math.round(v * 0.85)));
+    expect(jpegTables(75).chroma[0]).toBe(Math.round(17 * 0.5 * 0.85));
+    expect(jpegTables(100).luma.every((v) => v === 1)).toBe(true);
+    expect(Math.max(...jpegTables(1).luma)).toBe(255);
+    expect(jpegTables(10).luma[0]).toBe(Math.round((16 * 500 * 0.85) / 100));
+  });
+
+  it.each([
+    [{}, true],
+    [{ width: 320 }, true],
+    [{ width: 200, height: 200 }, true],
+    [{ width: 200, height: 200, fit: "fill" }, true],
+    [{ width: 200, height: 200, fit: "inside" }, true],
+    [{ width: 200, height: 200, fit: "cover", position: "top" }, false],
+    [{ width: 200, height: 200, fit: "cover", position: "attention" }, false],
+    [{ width: 200, height: 200, fit: "contain" }, false],
+    [{ format: "png" }, false],
+    [{ format: "webp" }, false],
+    [{ watermark: { url: "https://media.example/logo.png" } }, false],
+  ] as const)("ffmpeg writes the JPEG of %j: %s (frameBox leaves sharp nothing to do exactly then)", (params, byFfmpeg) => {
+    const parsed = videoThumbnailParams.parse({ url, ...params });
+    expect(ffmpegWritesJpeg(parsed)).toBe(byFfmpeg);
+    if (byFfmpeg) expect(frameBox({ width: 1920, height: 1080 }, parsed).finish).toBeUndefined();
+    // A video with alpha goes to sharp whatever was asked.
+    expect(jpegByFfmpeg(parsed, { ...probe(), video: { ...probe().video!, alpha: true } })).toBeUndefined();
   });
 
   it("snaps times to the frame on screen and never past the last frame", () => {

@@ -15,7 +15,7 @@ import { videoThumbnail } from "./video-thumbnail.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import type { Processor } from "./types.ts";
 import { probeArgs } from "../tools/ffprobe.ts";
-import { readyGrabArgs } from "../tools/frames.ts";
+import { ffmpegWritesJpeg, readyGrabArgs, type FrameFormat, type FrameShape } from "../tools/frames.ts";
 
 export const processors: { [T in JobType]: Processor<T> } = {
   compressImage,
@@ -54,15 +54,30 @@ export const READS_INPUT_AS_NEEDED: ReadonlySet<JobType> = new Set<JobType>([
 /**
  * Types whose processor calls sharp on every job (tools/image-process.ts): their attempt
  * starts its image tool as it starts, so its start (~80 ms of a Node process loading
- * libvips) overlaps the input's fetch. A watermark's does so for any type.
+ * libvips) overlaps the input's fetch (startsImageTool).
  */
 export const STARTS_IMAGE_TOOL: ReadonlySet<JobType> = new Set<JobType>(["compressImage", "videoThumbnail", "videoExtraction", "videoStoryboard", "videoPreview", "audioWaveform"]);
 
 /**
+ * Whether a job's attempt starts its image tool as it starts (STARTS_IMAGE_TOOL, or a
+ * watermark). Not a thumbnail whose JPEG ffmpeg writes (tools/frames.ts ffmpegWritesJpeg):
+ * it calls sharp only for a video with alpha, and starts the tool then. Taking a ready one
+ * would have another started a moment later, in the middle of the grab's decode.
+ */
+export function startsImageTool(type: JobType, params: unknown): boolean {
+  const shape = params as FrameShape & { format: FrameFormat; watermark?: unknown };
+  if (shape.watermark) return true;
+  if (type === "videoThumbnail" && ffmpegWritesJpeg(shape)) return false;
+  return STARTS_IMAGE_TOOL.has(type);
+}
+
+/**
  * The processes kept started for jobs (tools/ready-tools.ts): a probe, as every video and
- * audio job's begins, and a thumbnail's grab of one frame.
+ * audio job's begins, and a thumbnail's grab of one frame, its JPEG at videoThumbnail's
+ * default quality until a job asks for another (checked against the contract in a test).
  */
 export const readyKinds = {
   probe: probeArgs,
-  grab: (_url: string, output: string) => readyGrabArgs(output),
+  grab: (_url: string, output: string, jpeg?: { output: string; quality: number }) => readyGrabArgs(output, jpeg!),
+  grabJpegQuality: 85,
 };

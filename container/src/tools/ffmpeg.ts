@@ -129,9 +129,9 @@ export class EarlyFfmpeg {
   }
 }
 
-/** Runs a ready ffmpeg (tools/ready-tools.ts) for the job: `answer` serves its input, `graph` goes to its stdin; the outcome in public words, as runFfmpeg's. */
-export function runReadyFfmpeg(ready: ReadyTool, answer: InputAnswer, graph: string, options: FfmpegOptions): Promise<RunResult> {
-  return checked(ready.take(answer, graph, { signal: options.signal, timeoutMs: options.timeoutMs }), options);
+/** Runs a ready grab (tools/ready-tools.ts) for the job: `answer` serves its input, `graph` goes to its two outputs (tools/frames.ts readyGrabGraph); the outcome in public words, as runFfmpeg's. */
+export function runReadyFfmpeg(ready: ReadyTool, answer: InputAnswer, graph: { pixels: string; jpeg: string }, options: FfmpegOptions): Promise<RunResult> {
+  return checked(ready.take(answer, graph.pixels, { signal: options.signal, timeoutMs: options.timeoutMs, jpegGraph: graph.jpeg }), options);
 }
 
 /** A failed run's public reason: damaged input, or a processing failure. */

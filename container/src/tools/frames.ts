@@ -1,13 +1,14 @@
 // Still frames from video: where a time falls on the frame grid, what size a frame comes
-// out, and grabbing one (ffmpeg decodes and scales, handing its pixels over raw; sharp crops
-// or pads when asked, and encodes JPEG, PNG or WebP).
+// out, and grabbing one (ffmpeg decodes and scales; it writes a JPEG itself when sharp has
+// nothing to do, else hands its pixels over raw and sharp crops, pads, watermarks and
+// encodes JPEG, PNG or WebP).
 // Which frame to grab, when the caller asks for "auto" or for no black frame, is
 // frame-choice.ts.
-import { access, rm } from "node:fs/promises";
+import { access, rm, writeFile } from "node:fs/promises";
 import type { OverlayOptions } from "sharp";
 import { sharp } from "./image-process.ts";
 import type { Config } from "../config.ts";
-import { readToolFile } from "../attempt-files.ts";
+import { claimFile, readToolFile, toolFileSize } from "../attempt-files.ts";
 import { JobFailure, throwIfAborted } from "../errors.ts";
 import { step } from "../steps.ts";
 import { imageFailure } from "./image.ts";
@@ -118,9 +119,74 @@ export function framePixels(probe: MediaProbe, box: FrameBox): FramePixels {
   return { format: alpha ? "rgba" : "rgb24", channels: alpha ? 4 : 3, width, height };
 }
 
-/** ffmpeg's whole filter for a grab: the box, then the pixel layout sharp reads (framePixels). */
-export function frameFilter(probe: MediaProbe, box: FrameBox): string {
-  return `${boxFilter(box)},format=${framePixels(probe, box).format}`;
+/**
+ * ffmpeg's whole filter for a grab: the box, then the pixel layout sharp reads (framePixels);
+ * or, for a JPEG ffmpeg writes (`jpegQuality` given), the same RGB turned to what sharp's
+ * libjpeg would make of it (JPEG_PIXELS).
+ */
+export function frameFilter(probe: MediaProbe, box: FrameBox, jpegQuality?: number): string {
+  return `${boxFilter(box)},format=${framePixels(probe, box).format}${jpegQuality === undefined ? "" : `,${JPEG_PIXELS}`}`;
+}
+
+/**
+ * Whether ffmpeg writes the frame's JPEG itself: sharp would have nothing to do but encode (no
+ * padding, no crop but ffmpeg's centre one, no watermark), and sending it 6 MB of pixels costs
+ * more than ffmpeg's own JPEG (docs/job-types.md, "videoThumbnail's JPEG"). Decided from the
+ * job's parameters alone, before the probe, since the grab's ffmpeg starts beside it with its
+ * encoder fixed; frameBox gives no `finish` for these. A video with alpha still goes to sharp
+ * (jpegByFfmpeg).
+ */
+export function ffmpegWritesJpeg(params: FrameShape & { format: FrameFormat; watermark?: unknown }): boolean {
+  if (params.format !== "jpg" || params.watermark) return false;
+  if (!params.width || !params.height) return true;
+  const fit = params.fit ?? "cover";
+  return fit === "fill" || fit === "inside" || (fit === "cover" && (params.position ?? "center") === "center");
+}
+
+/** ffmpegWritesJpeg, once the probe has answered: its quality, or undefined when sharp encodes (alpha, which sharp's JPEG treats its own way). */
+export function jpegByFfmpeg(params: FrameShape & { format: FrameFormat; quality: number; watermark?: unknown }, probe: MediaProbe): number | undefined {
+  return ffmpegWritesJpeg(params) && !probe.video?.alpha ? params.quality : undefined;
+}
+
+/**
+ * From the frame's RGB (today's pixels for sharp) to the planes libjpeg makes of them: JFIF's
+ * full-range YCbCr by BT.601's coefficients (what every JPEG decoder assumes, whatever the
+ * video's matrix and range were), chroma halved both ways by averaging 2×2 (`area`, as
+ * libjpeg's downsampling, and sharp's 4:2:0). Going through RGB keeps the colours exactly
+ * those sharp is given, for any matrix the video states or none.
+ */
+const JPEG_PIXELS = "scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p";
+
+/** libjpeg's base tables (ITU-T T.81 Annex K, K.1 and K.2), in row order, as jcparam.c scales them for a quality. */
+const JPEG_LUMA = [
+  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
+  18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+];
+const JPEG_CHROMA = [
+  17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99,
+  ...Array<number>(32).fill(99),
+];
+
+/**
+ * ffmpeg's tables as a fraction of libjpeg's for the same quality. ffmpeg's quantiser rounds
+ * towards zero (3/8 of a step where libjpeg rounds to the nearest), so with libjpeg's own
+ * tables its files are 3–16 % smaller and 0.3–1.3 dB lower in luma PSNR; at 0.85 of them,
+ * size is within 8 % and luma PSNR within 0.35 dB of sharp's from 50 to 95 (three sources:
+ * docs/job-types.md, "videoThumbnail's JPEG").
+ */
+const FFMPEG_TABLE_SCALE = 0.85;
+
+/**
+ * The quantisation tables ffmpeg's mjpeg encoder is given for `quality` (1–100): libjpeg's
+ * scaling of the base tables (jcparam.c jpeg_quality_scaling: 5000/q below 50, 200 − 2q from
+ * 50), times FFMPEG_TABLE_SCALE, each entry 1–255 (baseline JPEG). Row order, as ffmpeg's
+ * `-intra_matrix` reads them; it writes them zigzagged. Its DC entry is always 8 (mjpeg
+ * takes no other DC precision), not the table's.
+ */
+export function jpegTables(quality: number): { luma: number[]; chroma: number[] } {
+  const scale = (quality < 50 ? 5000 / quality : 200 - 2 * quality) * FFMPEG_TABLE_SCALE;
+  const table = (base: number[]) => base.map((value) => Math.min(255, Math.max(1, Math.round((value * scale) / 100))));
+  return { luma: table(JPEG_LUMA), chroma: table(JPEG_CHROMA) };
 }
 
 /** Frames per second: the container's rate, or FALLBACK_FPS when it states none. */
@@ -153,11 +219,32 @@ function rawOutput(output: string): string[] {
   return ["-frames:v", "1", "-c:v", "rawvideo", "-f", "rawvideo", output];
 }
 
-/** ffmpeg arguments writing one frame at `time`, scaled and cropped, as raw pixels (framePixels). */
-export function grabArgs(input: string, probe: MediaProbe, time: number, box: FrameBox, output: string): string[] {
+/**
+ * One frame out as a baseline JPEG at `quality` (jpegTables; `-q:v 8` leaves the tables as
+ * given), Huffman tables optimised for the image as sharp's `optimiseCoding`, and no comment
+ * naming the encoder (`bitexact`): JFIF, as sharp writes.
+ */
+function jpegOutput(output: string, quality: number): string[] {
+  const { luma, chroma } = jpegTables(quality);
+  return [
+    "-frames:v", "1", "-c:v", "mjpeg", "-q:v", "8", "-intra_matrix", luma.join(","), "-chroma_intra_matrix", chroma.join(","),
+    "-huffman", "optimal", "-flags:v", "+bitexact", "-f", "mjpeg", output,
+  ];
+}
+
+/** A grab's output: raw pixels for sharp, or the JPEG itself when `jpegQuality` is given (jpegByFfmpeg). */
+function grabOutput(output: string, jpegQuality?: number): string[] {
+  return jpegQuality === undefined ? rawOutput(output) : jpegOutput(output, jpegQuality);
+}
+
+/**
+ * ffmpeg arguments writing one frame at `time`, scaled and cropped, as raw pixels
+ * (framePixels), or as the JPEG at `jpegQuality` (jpegByFfmpeg).
+ */
+export function grabArgs(input: string, probe: MediaProbe, time: number, box: FrameBox, output: string, jpegQuality?: number): string[] {
   return [
     ...inputOptions(input), "-ss", seconds(seekPoint(time, probe)), "-i", input,
-    "-map", `0:${probe.video!.index}`, "-an", "-sn", "-dn", "-vf", frameFilter(probe, box), ...rawOutput(output),
+    "-map", `0:${probe.video!.index}`, "-an", "-sn", "-dn", "-vf", frameFilter(probe, box, jpegQuality), ...grabOutput(output, jpegQuality),
   ];
 }
 
@@ -176,24 +263,26 @@ const earlySeek = (t: number) => seconds(Math.max(0, t - EARLY_SEEK_MARGIN_S));
  * frame on screen at `requested` seconds: the graph is the video stream's own filter, read
  * from stdin once the probe has answered, so ffmpeg opens the input (header, index) while
  * the probe runs. `0:V:0` is the first video stream that is not an attached picture: the
- * stream the probe chooses (ffprobe.ts parseProbe).
+ * stream the probe chooses (ffprobe.ts parseProbe). Its output, encoder included, is fixed
+ * now: raw pixels, or the JPEG at `jpegQuality` (then its graph must be made with the same).
  */
-export function earlyGrabArgs(input: string, requested: number, output: string): string[] {
-  return [...inputOptions(input), "-ss", earlySeek(requested), "-i", input, "-map", "0:V:0", "-filter_script:v", "pipe:0", ...rawOutput(output)];
+export function earlyGrabArgs(input: string, requested: number, output: string, jpegQuality?: number): string[] {
+  return [...inputOptions(input), "-ss", earlySeek(requested), "-i", input, "-map", "0:V:0", "-filter_script:v", "pipe:0", ...grabOutput(output, jpegQuality)];
 }
 
 /**
  * Its filter graph once the probe has answered: on the probe's video stream, frames dropped
  * up to grabArgs' own seek point, then scaled and cropped as there. After an input seek
  * ffmpeg's timeline starts at the seek point, so dropping `seekPoint − earlySeek` more
- * leaves the first frame at or after seekPoint: the frame grabArgs gives (tested). Null
+ * leaves the first frame at or after seekPoint: the frame grabArgs gives (tested), ending
+ * as earlyGrabArgs' output needs (`jpegQuality` as given to it). Null
  * when seekPoint lies before the early seek (under 6 fps; the last frame of a video whose
  * audio runs longer): the grab is then run as grabArgs, after the probe.
  */
-export function earlyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox): string | null {
+export function earlyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox, jpegQuality?: number): string | null {
   const skip = Number(seconds(seekPoint(time, probe))) - Number(earlySeek(requested));
   if (skip < 0) return null;
-  return `trim=start=${seconds(skip)},${frameFilter(probe, box)}`;
+  return `trim=start=${seconds(skip)},${frameFilter(probe, box, jpegQuality)}`;
 }
 
 /**
@@ -212,14 +301,29 @@ export function earlyGrabGraph(probe: MediaProbe, requested: number, time: numbe
  * its first frame (`-probesize`, `-analyzeduration`, `-fpsprobesize`). `-copyts` keeps the
  * frames' own times for the filter's `trim` (lavfi's stream would start at its first
  * frame's); `-fps_mode passthrough` writes the frame as it comes.
+ *
+ * It has two outputs, since its encoder is fixed now, before any job: the frame's raw
+ * pixels to `output`, its filter on stdin; and its JPEG at `jpeg.quality` to `jpeg.output`
+ * (as grabArgs' with that quality), its filter on fd 4. A job gives the frame's filter to
+ * the one it uses and UNUSED_OUTPUT to the other (readyGrabGraph).
  */
-export function readyGrabArgs(output: string): string[] {
+export function readyGrabArgs(output: string, jpeg: { output: string; quality: number }): string[] {
   return [
     ...globalOptions(), "-probesize", "32", "-analyzeduration", "0", "-fpsprobesize", "0",
     "-format_whitelist", "lavfi", "-f", "lavfi", "-graph_file", "pipe:3", "-i", "graph",
-    "-copyts", "-fps_mode", "passthrough", "-map", "0:v", "-filter_script:v", "pipe:0", ...rawOutput(output),
+    "-copyts", "-fps_mode", "passthrough",
+    "-map", "0:v", "-filter_script:v", "pipe:0", ...rawOutput(output),
+    "-map", "0:v", "-filter_script:v", "pipe:4", ...jpegOutput(jpeg.output, jpeg.quality),
   ];
 }
+
+/**
+ * The filter of a ready grab's output a job does not use: the first frame that comes (the
+ * keyframe its seek decodes anyway), made tiny, in the output's pixel format; then the end of
+ * its stream. ffmpeg ends once every output has its frame, so an output given no frame would
+ * keep it decoding to the end of the input.
+ */
+const UNUSED_OUTPUT = { pixels: "trim=end_frame=1,scale=2:2,format=rgb24", jpeg: `trim=end_frame=1,scale=16:16,format=rgb24,${JPEG_PIXELS}` };
 
 /** Containers (MediaProbe.format) whose index takes a seek to a keyframe: MP4 and MOV (their sample tables), Matroska and WebM (their cues). */
 const INDEXED_CONTAINERS = new Set(["mp4", "mov", "mkv", "webm"]);
@@ -263,13 +367,17 @@ export function readyGrabSource(url: string, requested: number): string {
  * - a seek point before the file's start time, or before the early seek point (under 6 fps;
  *   the last frame of a video whose audio runs longer), as earlyGrabGraph;
  * - more than one video stream (cover art included): movie's `dv` might not be the probe's.
+ *
+ * The frame goes to the JPEG output when `jpegQuality` is given (the quality the grab writes:
+ * ReadyTool.jpeg), else to the raw pixels; the other output gets UNUSED_OUTPUT.
  */
-export function readyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox): string | null {
+export function readyGrabGraph(probe: MediaProbe, requested: number, time: number, box: FrameBox, jpegQuality?: number): { pixels: string; jpeg: string } | null {
   const start = probe.startTime ?? 0;
   const point = Number(seconds(seekPoint(time, probe)));
   if (probe.video!.transformed || !INDEXED_CONTAINERS.has(probe.format) || point + start < 0) return null;
   if (point < Number(earlySeek(requested)) || probe.videoStreams !== 1) return null;
-  return `trim=start=${seconds(point + start)},${frameFilter(probe, box)}`;
+  const frame = `trim=start=${seconds(point + start)},${frameFilter(probe, box, jpegQuality)}`;
+  return jpegQuality === undefined ? { pixels: frame, jpeg: UNUSED_OUTPUT.jpeg } : { pixels: UNUSED_OUTPUT.pixels, jpeg: frame };
 }
 
 /**
@@ -308,6 +416,56 @@ export function checkBox(box: FrameBox, config: Pick<Config, "MAX_INPUT_PIXELS">
   }
 }
 
+/** The grab's ffmpeg already started (an EarlyFfmpeg, a ready grab): its run, given its options; it writes what `args` would. */
+export type StartedGrab = (options: FfmpegOptions) => Promise<RunResult>;
+
+/**
+ * Runs a grab (`started`, or `args`) writing `written`: seeking through the index first;
+ * when that gives an error or no file, decoding up to the time (decodingSeek). Resolves to
+ * the failure to give when the file holds no frame.
+ */
+async function runGrab(ctx: FrameContext, probe: MediaProbe, args: string[], time: number, written: string, started?: StartedGrab): Promise<(cause: unknown) => JobFailure> {
+  const at = `${Math.round(time * 1000) / 1000} s`;
+  const options = { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), task: `reading the frame at ${at}` };
+  const run = (argv: string[]) => runFfmpeg(argv, options);
+  const seeked = await (started ? started(options) : run(args)).then(
+    () => exists(written),
+    (error: unknown) => (error instanceof JobFailure && error.code === "corrupt_media" ? false : Promise.reject(error)),
+  );
+  if (!seeked) await run(decodingSeek(args));
+  throwIfAborted(ctx.signal);
+  return (cause) => new JobFailure("corrupt_media", `no frame could be decoded at ${at}; the video may be damaged there`, { cause });
+}
+
+/**
+ * Runs `args` (grabArgs writing the JPEG itself to `frame.written`, jpegByFfmpeg), and makes
+ * it `frame.output`: there already, or copied from where a ready grab writes. Its size is the
+ * box's: ffmpeg's filter made it, and nothing changes it after.
+ */
+export async function grabJpeg(
+  ctx: FrameContext,
+  probe: MediaProbe,
+  args: string[],
+  frame: { time: number; written: string; output: string; box: FrameBox },
+  started?: StartedGrab,
+): Promise<GrabbedFrame> {
+  const noFrame = await runGrab(ctx, probe, args, frame.time, frame.written, started);
+  const missing = (error: NodeJS.ErrnoException) => Promise.reject(error.code === "ENOENT" ? noFrame(error) : error);
+  // Read as a tool's file (attempt-files.ts): never through a link it left. Empty: ffmpeg opened it and decoded nothing.
+  let size: number;
+  if (frame.written === frame.output) size = await toolFileSize(frame.output).catch(missing);
+  else {
+    const jpeg = await readToolFile(frame.written).catch(missing).finally(() => rm(frame.written, { force: true }));
+    size = jpeg.length;
+    if (size > 0) {
+      await claimFile(frame.output);
+      await writeFile(frame.output, jpeg);
+    }
+  }
+  if (size === 0) throw noFrame("an empty JPEG");
+  return { size, width: frame.box.width, height: frame.box.height };
+}
+
 /**
  * Runs `args` (grabArgs writing the frame's pixels to `frame.raw`), then crops or pads them when
  * `frame.box` says so (FrameBox.finish) and encodes them to `frame.output` in the format asked
@@ -318,22 +476,12 @@ export async function grabFrame(
   probe: MediaProbe,
   args: string[],
   frame: { time: number; raw: string; format: FrameFormat; quality: number; output: string; box: FrameBox; /** A watermark for the final size (tools/watermark.ts sharpOverlay). */ overlay?: OverlayOptions },
-  /** The grab's ffmpeg already started (an EarlyFfmpeg, a ready grab): its run, given its options; it writes `frame.raw` as `args` would. */
-  started?: (options: FfmpegOptions) => Promise<RunResult>,
+  /** Writes `frame.raw` as `args` would. */
+  started?: StartedGrab,
 ): Promise<GrabbedFrame> {
   const at = `${Math.round(frame.time * 1000) / 1000} s`;
-  const options = { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), task: `reading the frame at ${at}` };
-  const run = (argv: string[]) => runFfmpeg(argv, options);
   try {
-    // Seeking through the index first (`started` does the same, writing the same pixels);
-    // when that gives an error or no frame, decoding up to the time.
-    const seeked = await (started ? started(options) : run(args)).then(
-      () => exists(frame.raw),
-      (error: unknown) => (error instanceof JobFailure && error.code === "corrupt_media" ? false : Promise.reject(error)),
-    );
-    if (!seeked) await run(decodingSeek(args));
-    throwIfAborted(ctx.signal);
-    const noFrame = (cause: unknown) => new JobFailure("corrupt_media", `no frame could be decoded at ${at}; the video may be damaged there`, { cause });
+    const noFrame = await runGrab(ctx, probe, args, frame.time, frame.raw, started);
     // The frame's bytes, read as a tool's file (attempt-files.ts): never through a link it left.
     const raw = await readToolFile(frame.raw).catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === "ENOENT" ? noFrame(error) : error));
     const box = frame.box;

@@ -5,10 +5,11 @@
 // "What the processor runs"). A ready process has loaded and waits:
 // - a ready probe has asked this processor's ready server for its input, at a URL of its
 //   own, and waits for the answer;
-// - a ready grab (ffmpeg writing one frame's raw pixels) waits for its input, a graph naming
-//   the same kind of URL, on its fd 3 (tools/frames.ts readyGrabSource), which a job sends as
-//   it starts, so the grab opens the input and seeks beside the probe; then for the frame's
-//   filter on stdin, once the probe has answered (readyGrabGraph).
+// - a ready grab (ffmpeg writing one frame's raw pixels, or its JPEG at the quality the last
+//   job asked for) waits for its input, a graph naming the same kind of URL, on its fd 3
+//   (tools/frames.ts readyGrabSource), which a job sends as it starts, so the grab opens the
+//   input and seeks beside the probe; then for the frame's filters on stdin and fd 4, once the
+//   probe has answered (readyGrabGraph).
 // A job takes one: its input (input-source.ts InputSource.answer) answers that URL from then
 // on, as it answers its own loopback URL, and the process reads as if it had just started.
 //
@@ -64,14 +65,20 @@ const MAX_RETRY_DELAY_MS = 60_000;
 export interface ReadyTool {
   /** The input URL this process reads: answered by the taking job's input. */
   readonly url: string;
-  /** Where a ready grab writes its frame (removed by its job). */
+  /** Where a ready grab writes its frame's raw pixels (removed by its job). */
   readonly output: string;
   /**
-   * Runs the process for a job: `answer` answers its input's requests from now on, `stdin`
-   * is written to it (a grab's graph; a probe reads none), and it has `timeoutMs` from now,
-   * ended at once when `signal` aborts. A step of the current job, named after the tool.
+   * A ready grab's other output: the frame's JPEG at `quality` (fixed at its start: the
+   * quality the last job that wanted one asked for, setReadyJpegQuality), written to `output`.
    */
-  take(answer: InputAnswer, stdin: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<RunResult>;
+  readonly jpeg?: { output: string; quality: number };
+  /**
+   * Runs the process for a job: `answer` answers its input's requests from now on, `stdin`
+   * is written to it (a grab's raw output's filter; a probe reads none), `jpegGraph` to a
+   * grab's fd 4 (its JPEG output's filter), and it has `timeoutMs` from now, ended at once
+   * when `signal` aborts. A step of the current job, named after the tool.
+   */
+  take(answer: InputAnswer, stdin: string, options: { signal: AbortSignal; timeoutMs: number; jpegGraph?: string }): Promise<RunResult>;
   /**
    * A ready grab's first part, before `take`: `answer` answers its input's requests from now
    * on, and `input` (its input graph) goes to its fd 3, so it opens the input while the job
@@ -88,8 +95,10 @@ interface Kind {
   command: "ffprobe" | "ffmpeg";
   /** It reads an input graph on fd 3 (ReadyTool.open) before stdin. */
   opens?: true;
-  /** The command line for a process reading `url` (and writing `output`). */
-  args(url: string, output: string): string[];
+  /** It also writes a JPEG (ReadyTool.jpeg), its filter read on fd 4; at this quality until a job asks for another. */
+  jpegQuality?: number;
+  /** The command line for a process reading `url` (and writing `output`, and `jpeg` when the kind writes one). */
+  args(url: string, output: string, jpeg?: { output: string; quality: number }): string[];
 }
 
 interface Route {
@@ -114,6 +123,8 @@ class ReadyPool {
   #failures = 0;
   /** Processes jobs have run, since the start. */
   taken = 0;
+  /** The quality a grab started from now writes its JPEG at (Kind.jpegQuality). */
+  jpegQuality: number | undefined;
 
   readonly #busy: () => boolean;
 
@@ -124,6 +135,7 @@ class ReadyPool {
     this.#server = server;
     this.#dir = dir;
     this.#identities = identities;
+    this.jpegQuality = kind.jpegQuality;
     for (let i = 0; i < count; i++) this.#add();
   }
 
@@ -190,20 +202,24 @@ class ReadyPool {
   #spawn(lease: ToolLease | undefined, dir = this.#dir): void {
     const { path, url, route } = this.#server.route(lease?.identity.uid);
     const output = lease ? join(dir, "frame.raw") : join(this.#dir, `${path.slice(1)}.raw`);
+    const jpeg = this.jpegQuality === undefined ? undefined : { output: lease ? join(dir, "frame.jpg") : join(this.#dir, `${path.slice(1)}.jpg`), quality: this.jpegQuality };
     const kill = new AbortController();
     let send!: (input: { text: string; timeoutMs: number } | null) => void;
     let sendInput!: (input: string | null) => void;
+    let sendJpegGraph!: (graph: string | null) => void;
     const startedAt = Date.now();
     let taken = false;
     let opened = false;
     let ended = false;
     // Spawned outside any job: its run is a step of the job that takes it (take), not of this context.
-    const result = runTool(this.#kind.command, this.#kind.args(url, output), {
+    const result = runTool(this.#kind.command, this.#kind.args(url, output, jpeg), {
       signal: kill.signal,
       timeoutMs: READY_WAIT_MS,
       // Writing stdin (and closing it) starts the job's own time limit (spawn.ts).
       stdin: new Promise((resolve) => (send = resolve)),
-      ...(this.#kind.opens ? { fd3: new Promise<string | null>((resolve) => (sendInput = resolve)) } : {}),
+      ...(this.#kind.opens
+        ? { fds: [new Promise<string | null>((resolve) => (sendInput = resolve)), ...(jpeg ? [new Promise<string | null>((resolve) => (sendJpegGraph = resolve))] : [])] }
+        : {}),
       // Without `http_proxy` (toolEnv), which ffmpeg's http honours: a ready grab's input is
       // opened by its graph, where `-http_proxy ""` (tools/ffprobe.ts inputOptions) cannot be set.
       env: toolEnv(lease?.identity.home ?? tmpdir()),
@@ -212,6 +228,7 @@ class ReadyPool {
     const ready: ReadyTool & { kill(): void } = {
       url,
       output,
+      ...(jpeg ? { jpeg } : {}),
       get alive() {
         return !ended;
       },
@@ -223,7 +240,7 @@ class ReadyPool {
         for (const [req, res, allowed] of route.held.splice(0)) answer(req, res, allowed);
         sendInput(input);
       },
-      take: (answer, stdin, { signal, timeoutMs }) => {
+      take: (answer, stdin, { signal, timeoutMs, jpegGraph }) => {
         taken = true;
         this.taken++;
         this.#failures = 0;
@@ -233,6 +250,7 @@ class ReadyPool {
         if (signal.aborted) onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
         send({ text: stdin, timeoutMs });
+        if (jpeg) sendJpegGraph(jpegGraph ?? null);
         return step(this.#kind.command, () => result).finally(() => signal.removeEventListener("abort", onAbort));
       },
       release: () => {
@@ -333,7 +351,7 @@ let pools: { probes: ReadyPool; grabs: ReadyPool; server: ReadyServer } | undefi
 export async function startReadyTools(
   count: number,
   dir: string,
-  kinds: { probe: Kind["args"]; grab: Kind["args"] },
+  kinds: { probe: Kind["args"]; grab: Kind["args"]; grabJpegQuality: number },
   identities?: ToolIdentities,
   /** Whether a job runs on the processor now: a taken process is replaced once none does (REFILL_DELAY_MS). */
   busy: () => boolean = () => false,
@@ -348,7 +366,7 @@ export async function startReadyTools(
   await server.listen();
   pools = {
     probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir, identities, busy),
-    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab, opens: true }, count, server, dir, identities, busy),
+    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab, opens: true, jpegQuality: kinds.grabJpegQuality }, count, server, dir, identities, busy),
     server,
   };
 }
@@ -373,6 +391,15 @@ export function takeReadyProbe(): ReadyTool | undefined {
 /** A ready grab, or undefined (none started, or none waiting). */
 export function takeReadyGrab(): ReadyTool | undefined {
   return pools?.grabs.take();
+}
+
+/**
+ * The quality ready grabs started from now on write their JPEG at: the one a job that wanted
+ * ffmpeg's JPEG asked for (ffmpeg fixes it at its start, before any job). Those waiting keep
+ * theirs, and still serve a job at another quality with their raw pixels.
+ */
+export function setReadyJpegQuality(quality: number): void {
+  if (pools) pools.grabs.jpegQuality = quality;
 }
 
 /** How many of each wait for a job, and how many jobs have run since the start (`taken`). */

@@ -51,8 +51,12 @@ export interface RunOptions {
    * tool instead, and the run resolves as aborted. Without it, stdin is /dev/null.
    */
   stdin?: Promise<{ text: string; timeoutMs: number } | null>;
-  /** What to write to the tool's file descriptor 3 once known (then it is closed; `null` closes it unwritten): a second input read before stdin (a ready grab's graph, tools/frames.ts readyGrabArgs). */
-  fd3?: Promise<string | null>;
+  /**
+   * What to write to the tool's file descriptors 3, 4, … once known (then each is closed;
+   * `null` closes it unwritten): inputs read beside stdin (a ready grab's input graph on 3,
+   * its JPEG output's filter on 4: tools/frames.ts readyGrabArgs).
+   */
+  fds?: Promise<string | null>[];
   /** The tool's environment, when not toolEnv's. */
   env?: NodeJS.ProcessEnv;
   /** Who the tool runs as, when not the current attempt's identity (isolation.ts; a ready process has its own). */
@@ -121,7 +125,7 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
     const [file, argv] = toolCommand(command, args, options.identity, options.cpuS);
     const env = options.env ?? toolEnv(options.identity?.home || tmpdir());
-    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", ...(options.fd3 ? ["pipe" as const] : [])], detached: true, env });
+    const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", ...(options.fds ?? []).map(() => "pipe" as const)], detached: true, env });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -162,12 +166,12 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
       );
     }
 
-    const fd3 = child.stdio[3] as Writable | undefined;
-    if (fd3) {
-      fd3.on("error", () => {});
-      void options.fd3!.then(
-        (text) => (text === null ? fd3.destroy() : fd3.end(text)),
-        () => fd3.destroy(),
+    for (const [i, text] of (options.fds ?? []).entries()) {
+      const fd = child.stdio[3 + i] as Writable;
+      fd.on("error", () => {});
+      void text.then(
+        (value) => (value === null ? fd.destroy() : fd.end(value)),
+        () => fd.destroy(),
       );
     }
 

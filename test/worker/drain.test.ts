@@ -65,13 +65,14 @@ describe("a handed-back attempt", () => {
     expect(await runnerOf(job.id).start(job.id)).toBe(true);
     await acknowledged(job.id);
     await handBack(`${job.id}.1`);
-    await waitFor(async () => ((await downloads(tag)).starts.length === 2 ? true : undefined), "attempt 2 to ask for the input");
+    // The local processor's seats serve every test file at once: under the whole suite attempt 2 may wait a while for one.
+    await waitFor(async () => ((await downloads(tag)).starts.length === 2 ? true : undefined), "attempt 2 to ask for the input", 120_000);
     await release(tag);
-    await waitFor(async () => ((await row(job.id))?.status === "completed" ? true : undefined), "the job to complete on attempt 2", 20_000);
+    await waitFor(async () => ((await row(job.id))?.status === "completed" ? true : undefined), "the job to complete on attempt 2", 60_000);
     expect(await row(job.id)).toEqual({ status: "completed", attempt: 2, errorCode: null });
     // Attempt 1 was let go on the processor.
     expect(await processorState(`${job.id}.1`)).toBeUndefined();
-  });
+  }, 240_000);
 
   it("is handed back at most maxHandBacks times uncharged; the next one is charged, and past maxAttempts the job fails", async () => {
     const job = await queuedJob("/stall", { TUNABLES_OVERRIDE: JSON.stringify({ job: { maxAttempts: 1, maxHandBacks: 2 } }) });

@@ -139,10 +139,10 @@ const segmentSeconds = (playlist: string) => [...playlist.matchAll(/#EXTINF:([\d
 describe("videoAdaptive's renditions encoded in chunks", () => {
   it("publishes the copied top rendition playable, encodes the others in chunks cut where segments begin, only adds to the master playlist, and makes the MP4 and DASH from the copy", async () => {
     const { key } = await newKey({ plan: "pro" });
-    // 12 s of 640×360 H.264 at 600 kbit/s with a keyframe every 2 s, and AAC: the 360p rung is a copy.
+    // 8 s of 320×180 H.264 at 300 kbit/s with a keyframe every 2 s, and AAC: the 180p rung is a copy.
     const created = await call("POST", "/v1/jobs", {
       key,
-      body: { type: "videoAdaptive", params: { url: media("/video?w=640&h=360&d=12&g=50&b=600K"), segmentDuration: 2, renditions: [{ height: 180 }, { height: 360 }], mp4: true, dash: true } },
+      body: { type: "videoAdaptive", params: { url: media("/video?w=320&h=180&d=8&g=50&b=300K"), segmentDuration: 2, renditions: [{ height: 144 }, { height: 180 }], mp4: true, dash: true } },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.json.id as string;
@@ -150,63 +150,63 @@ describe("videoAdaptive's renditions encoded in chunks", () => {
       const res = await call("GET", `/v1/jobs/${id}`, { key });
       return res.json.playableAt ? res.json : undefined;
     }, "the job to be playable", 90_000);
-    const early = { master: await text(playing.playable.url), top: await text(new URL("360p.m3u8", playing.playable.url).href) };
-    expect(early.master).not.toContain("180p.m3u8");
+    const early = { master: await text(playing.playable.url), top: await text(new URL("180p.m3u8", playing.playable.url).href) };
+    expect(early.master).not.toContain("144p.m3u8");
 
     const { job } = await waitForJob(key, id, undefined, 120_000);
     expect(job.status, JSON.stringify(job.error)).toBe("completed");
-    // 300 frames in 2 s segments: a chunk per segment (the worker tests' chunks are 1 s), the 360p rung not among them.
-    expect(job.timings.fanout).toMatchObject({ chunks: 6, stitchMs: expect.any(Number) });
+    // 200 frames in 2 s segments: a chunk per segment (the worker tests' chunks are 1 s), the 180p rung not among them.
+    expect(job.timings.fanout).toMatchObject({ chunks: 4, stitchMs: expect.any(Number) });
     expect(Date.parse(job.playableAt)).toBeLessThan(Date.parse(job.completedAt));
 
-    // The master only grew: the copy's line as it was, the 180p one added; the copy's playlist unchanged.
+    // The master only grew: the copy's line as it was, the 144p one added; the copy's playlist unchanged.
     const master = await text(job.result.url);
     const earlyLines = early.master.trim().split("\n");
-    expect(master.trim().split("\n").filter((line) => !earlyLines.includes(line))).toEqual([expect.stringMatching(/^#EXT-X-STREAM-INF:.*RESOLUTION=320x180/), "180p.m3u8"]);
-    expect(await text(new URL("360p.m3u8", job.result.url).href)).toBe(early.top);
+    expect(master.trim().split("\n").filter((line) => !earlyLines.includes(line))).toEqual([expect.stringMatching(/^#EXT-X-STREAM-INF:.*RESOLUTION=256x144/), "144p.m3u8"]);
+    expect(await text(new URL("180p.m3u8", job.result.url).href)).toBe(early.top);
 
-    // The joined 180p rendition: every frame, a keyframe where each segment begins, its segments the copy's.
-    const low = await text(new URL("180p.m3u8", job.result.url).href);
+    // The joined 144p rendition: every frame, a keyframe where each segment begins, its segments the copy's.
+    const low = await text(new URL("144p.m3u8", job.result.url).href);
     expect(segmentSeconds(low)).toEqual(segmentSeconds(early.top));
-    const probe = await probeOutput(new URL("180p.mp4", job.result.url).href);
+    const probe = await probeOutput(new URL("144p.mp4", job.result.url).href);
     const packets = probe.packets!.filter((p) => p.stream_index === 0);
-    expect(packets).toHaveLength(300);
-    for (const seam of [50, 100, 150, 200, 250]) expect(packets[seam]!.flags, `frame ${seam}`).toContain("K");
-    expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}:${s.width ?? ""}`)).toEqual(["video:h264:320", "audio:aac:"]);
-    expect(job.result.renditions.map((r: { width: number; height: number }) => `${r.width}x${r.height}`)).toEqual(["320x180", "640x360"]);
+    expect(packets).toHaveLength(200);
+    for (const seam of [50, 100, 150]) expect(packets[seam]!.flags, `frame ${seam}`).toContain("K");
+    expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}:${s.width ?? ""}`)).toEqual(["video:h264:256", "audio:aac:"]);
+    expect(job.result.renditions.map((r: { width: number; height: number }) => `${r.width}x${r.height}`)).toEqual(["256x144", "320x180"]);
 
     // The MP4 download and the DASH manifest are made from the copy, read back by the stitch.
     const mp4 = await probeOutput(job.result.mp4.url);
-    expect(mp4.streams.find((s) => s.codec_type === "video")).toMatchObject({ width: 640, nb_frames: "300" });
+    expect(mp4.streams.find((s) => s.codec_type === "video")).toMatchObject({ width: 320, nb_frames: "200" });
     expect((await text(job.result.dash.url)).match(/<Representation /g)).toHaveLength(3);
 
     // A player plays the whole ladder from the link alone.
     const played = (await (await fetch(media(`/play?url=${encodeURIComponent(outside(job.result.url))}`))).json()) as { code: number; frames: number; stderr: string };
-    expect(played, played.stderr).toMatchObject({ code: 0, frames: 300 });
+    expect(played, played.stderr).toMatchObject({ code: 0, frames: 200 });
     expect(await noPartsLeft(id)).toEqual({ rows: 0, objects: [] });
   }, 240_000);
 
   it("encodes every rendition in chunks when the top cannot be copied, and makes the DASH manifest and the MP4 from the joined renditions", async () => {
     const { key } = await newKey({ plan: "pro" });
-    // 3 Mbit/s is over twice the 360p rung's 800 kbit/s: the top rendition is encoded too.
+    // 1 Mbit/s is over twice the 180p rung's 400 kbit/s: the top rendition is encoded too.
     const created = await call("POST", "/v1/jobs", {
       key,
-      body: { type: "videoAdaptive", params: { url: media("/video?w=640&h=360&d=8&b=3M"), segmentDuration: 2, maxRenditions: 2, dash: true, mp4: true } },
+      body: { type: "videoAdaptive", params: { url: media("/video?w=320&h=180&d=6&b=1M"), segmentDuration: 2, renditions: [{ height: 144 }, { height: 180 }], dash: true, mp4: true } },
     });
     const { job } = await waitForJob(key, created.json.id, undefined, 120_000);
     expect(job.status, JSON.stringify(job.error)).toBe("completed");
-    expect(job.timings.fanout.chunks).toBe(4);
+    expect(job.timings.fanout.chunks).toBe(3);
     const master = await text(job.result.url);
     expect(master.match(/#EXT-X-STREAM-INF/g)).toHaveLength(2);
-    for (const name of ["240p", "360p"]) {
+    for (const name of ["144p", "180p"]) {
       const probe = await probeOutput(new URL(`${name}.mp4`, job.result.url).href);
       const packets = probe.packets!.filter((p) => p.stream_index === 0);
-      expect(packets, name).toHaveLength(200);
+      expect(packets, name).toHaveLength(150);
       // A keyframe at each 2 s and nowhere else: x264 adds none between (its interval is a segment's frames).
-      expect(packets.flatMap((p, i) => (p.flags.includes("K") ? [i] : [])), name).toEqual([0, 50, 100, 150]);
+      expect(packets.flatMap((p, i) => (p.flags.includes("K") ? [i] : [])), name).toEqual([0, 50, 100]);
     }
     const mp4 = await probeOutput(job.result.mp4.url);
-    expect(mp4.streams.find((s) => s.codec_type === "video")).toMatchObject({ width: 640, nb_frames: "200" });
+    expect(mp4.streams.find((s) => s.codec_type === "video")).toMatchObject({ width: 320, nb_frames: "150" });
     const mpd = await text(job.result.dash.url);
     expect(mpd.match(/<Representation /g)).toHaveLength(3);
     expect(await noPartsLeft(job.id)).toEqual({ rows: 0, objects: [] });

@@ -1,7 +1,8 @@
 // videoAdaptive across seats (docs/fanout.md): the renditions of a long video encoded in
 // chunks on several seats. The planning attempt has copied the top rendition (when it can)
 // and published it playable; its plan cuts the video where segments begin. Each chunk
-// encodes every other rendition of its frames into one file, a video stream per rendition;
+// encodes every other rendition of its frames (after a second of warm-up it leaves out) into
+// one file, a video stream per rendition;
 // the audio is encoded once; the stitch joins each rendition's chunks by copy into its HLS
 // files, checks the join, and writes the master playlist, which only grows: the copy's line
 // is as it was, the others are added.
@@ -32,8 +33,9 @@ const GRID_SLACK = 0.1;
 /**
  * The seconds of video a chunk after the first encodes before its own frames, then leaves out:
  * x264's one-pass bitrate control starts from a guess, and a chunk's first second came out
- * 6–10 dB below the single run's at 240p (bench section 9b); a second of warm-up brings it
- * within about 1 dB, for about 1/20 more encoding per 20 s chunk. Under a segment (2 s at least).
+ * 6–10 dB below the single run's at 240p; with a second of warm-up the ±3 frames around a seam
+ * are 0.7–1.5 dB below (bench section 9b), for 1/20 more encoding per 20 s chunk. Under a
+ * segment (2 s at least), so the warm-up begins in the segment before the chunk's.
  */
 const PREROLL_S = 1;
 

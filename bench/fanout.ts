@@ -9,7 +9,7 @@
 import { access, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FanoutPlan } from "../src/contract/fanout.ts";
-import { checkJoin, planFanout, writeChunkList } from "../container/src/processors/compress-video-parts.ts";
+import { checkJoin, chunkSeekS, planFanout, writeChunkList } from "../container/src/processors/compress-video-parts.ts";
 import { AUDIO_BITRATE, buildArgs } from "../container/src/processors/compress-video.ts";
 import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
 import { stitchPart } from "../src/contract/fanout.ts";
@@ -170,7 +170,7 @@ export async function measureFanout(quick: boolean): Promise<FanoutResult> {
       return;
     }
     const { num, den } = plan.fps;
-    const seekS = part.chunk.first === 0 ? undefined : ((part.chunk.first - 0.5) * den) / num;
+    const seekS = part.chunk.first === 0 ? undefined : chunkSeekS(part.chunk.first, plan.fps, plan.video);
     const args = buildArgs(PARAMS, probe, { input, output: join(work, `part-${part.index}.mp4`) }, undefined, { seekS, frames: part.chunk.frames, threads: 1, timescale: num, timescaleDen: den });
     chunkRuns[part.index] = { ...(await pinned(core, ["ffmpeg", "-nostdin", "-y", ...args])), ...part.chunk };
   });

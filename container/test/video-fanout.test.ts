@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { FanoutOffer } from "../../src/contract/fanout.ts";
 import { stitchPart } from "../../src/contract/fanout.ts";
-import { assertMp4, checkJoin, planFanout, stitchArgs, writeChunkList } from "../src/processors/compress-video-parts.ts";
+import { assertMp4, checkJoin, chunkSeekS, planFanout, stitchArgs, writeChunkList } from "../src/processors/compress-video-parts.ts";
 import { buildArgs } from "../src/processors/compress-video.ts";
 import { probeMedia, type MediaProbe } from "../src/tools/ffprobe.ts";
 
@@ -133,3 +133,28 @@ async function psnrPerFrame(output: string, source: string, dir: string): Promis
   await run("ffmpeg", ["-v", "error", "-i", output, "-i", source, "-lavfi", `[0:v][1:v]psnr=shortest=1:stats_file=${stats}`, "-f", "null", "-"]);
   return (await readFile(stats, "utf8")).trim().split("\n").map((line) => Number(/psnr_avg:([0-9.]+)/.exec(line)?.[1] ?? 99));
 }
+
+describe("a chunk's seek", () => {
+  // An MP4 whose sound starts before its picture (a file joined by copy; phones' edit lists):
+  // ffmpeg's -ss counts from the container's start, and a chunk seeking without the picture's
+  // offset took the frame before its first.
+  it("begins at its first frame when the picture starts after the sound", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fanout-offset-"));
+    try {
+      const picture = join(dir, "picture.mp4");
+      const source = join(dir, "source.mp4");
+      await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=4,noise=alls=20:allf=t", "-c:v", "libx264", "-preset", "ultrafast", "-g", "35", "-pix_fmt", "yuv420p", picture]);
+      await run("ffmpeg", ["-v", "error", "-itsoffset", "0.021", "-i", picture, "-f", "lavfi", "-i", "sine=d=4:sample_rate=48000", "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", source]);
+      const probe = await probeMedia(source, AbortSignal.timeout(30_000));
+      const plan = planFanout({ ...offer, minSeconds: 1, seats: 2 }, probe, params, 1)!;
+      expect(plan.video.offsetS).toBeCloseTo(0.021, 2);
+      const md5 = async (args: string[]) => (await run("ffmpeg", ["-v", "error", ...args, "-map", "0:v", "-frames:v", "1", "-f", "framemd5", "-"])).stdout.trim().split("\n").at(-1)!.split(",").at(-1)!.trim();
+      for (const chunk of plan.chunks.slice(1)) {
+        const first = await md5(["-ss", chunkSeekS(chunk.first, plan.fps, plan.video).toFixed(6), "-i", source]);
+        expect(first, `chunk at frame ${chunk.first}`).toBe(await md5(["-i", source, "-vf", `select=eq(n\\,${chunk.first})`]));
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -47,8 +47,13 @@ export type Chunk = z.infer<typeof chunk>;
 /** What the stitch states about the input, as a single-seat encode would from its own probe. */
 export const fanoutSource = z.object({ size: z.int().min(0), width: z.int().min(0), height: z.int().min(0), duration: z.number().min(0) });
 
-/** The input's video stream as the plan probed it: a chunk needs no probe of its own (ffprobe reads megabytes to find it). */
-export const planVideo = z.object({ index: z.int().min(0), width: z.int().min(1), height: z.int().min(1) });
+/**
+ * The input's video stream as the plan probed it: a chunk needs no probe of its own (ffprobe
+ * reads megabytes to find it). `offsetS`: how long after the container's start its first frame
+ * comes (an MP4 whose sound starts first): a chunk's seek counts from there.
+ */
+export const planVideo = z.object({ index: z.int().min(0), width: z.int().min(1), height: z.int().min(1), offsetS: z.number().min(0).max(60).optional() });
+export type PlanVideo = z.infer<typeof planVideo>;
 
 /**
  * videoAdaptive's top rendition as its planning attempt copied it from the input, measured it

@@ -3,7 +3,7 @@
 // before it completes the job as a single-seat encode would.
 import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PART_OUTPUTS, type FanoutOffer, type FanoutPlan, type FrameRate, type JobPart } from "../../../src/contract/fanout.ts";
+import { PART_OUTPUTS, type FanoutOffer, type FanoutPlan, type FrameRate, type JobPart, type PlanVideo } from "../../../src/contract/fanout.ts";
 import type { JobParams } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import { claimFile } from "../attempt-files.ts";
@@ -36,6 +36,23 @@ export function frameGrid(offer: FanoutOffer, probe: MediaProbe): { frames: numb
   return { frames: video.frames, rate, perSecond };
 }
 
+/**
+ * The video stream as a chunk needs it, with how far its first frame comes after the
+ * container's start: ffmpeg's `-ss` counts from the container's start, so a chunk seeking to
+ * its first frame without it (an MP4 whose sound starts 0.021 s before its picture) took the
+ * frame before, and every chunk after the first came out a frame early (bench section 9).
+ */
+export function planVideoOf(probe: MediaProbe): PlanVideo {
+  const video = probe.video!;
+  const offsetS = Math.max(0, (video.startTime ?? 0) - (probe.startTime ?? 0));
+  return { index: video.index, width: video.width, height: video.height, ...(offsetS > 0 ? { offsetS } : {}) };
+}
+
+/** The seconds to seek a chunk to: half a frame before its first (so rounding never takes the frame before), from the video's first frame. */
+export function chunkSeekS(first: number, fps: FrameRate, video: PlanVideo): number {
+  return (video.offsetS ?? 0) + ((first - 0.5) * fps.den) / fps.num;
+}
+
 /** How many chunks `offer` asks of a video this long: about `chunkSeconds` each, at least `chunksPerSeat` per seat, at most `maxChunks`. */
 export function chunkCount(offer: FanoutOffer, durationS: number): number {
   return Math.min(offer.maxChunks, Math.max(offer.seats * offer.chunksPerSeat, Math.ceil(durationS / offer.chunkSeconds)));
@@ -56,7 +73,7 @@ export function planFanout(offer: FanoutOffer, probe: MediaProbe, params: Params
   return {
     frames,
     fps: rate,
-    video: { index: video.index, width: video.width, height: video.height },
+    video: planVideoOf(probe),
     chunks: starts.map((first, i) => ({ first, frames: (starts[i + 1] ?? frames) - first })),
     audio: probe.audio !== null && !params.stripAudio,
     source: { size: inputSize, width: video.width, height: video.height, duration: round3(probe.duration) },
@@ -79,7 +96,7 @@ export async function encodeChunk(params: Params, part: Part<"video">, ctx: Proc
   const watermark = params.watermark && (await prepareWatermark(params.watermark, ctx));
   const { num, den } = part.fps;
   const output = ctx.addOutput(PART_OUTPUTS.video, "video/mp4");
-  const seekS = part.chunk.first === 0 ? undefined : ((part.chunk.first - 0.5) * den) / num;
+  const seekS = part.chunk.first === 0 ? undefined : chunkSeekS(part.chunk.first, part.fps, part.video);
   const durationS = (part.chunk.frames * den) / num;
   await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark, { seekS, frames: part.chunk.frames, threads: part.threads, timescale: num, timescaleDen: den }), {
     signal: ctx.signal,

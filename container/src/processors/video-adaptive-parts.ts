@@ -16,7 +16,7 @@ import { ffmpegTimeoutMs, runFfmpeg } from "../tools/ffmpeg.ts";
 import { inputOptions, probeInput, type MediaProbe } from "../tools/ffprobe.ts";
 import { runTool } from "../tools/spawn.ts";
 import { prepareWatermark } from "../tools/watermark.ts";
-import { assertMp4, checkJoin, chunkCount, frameGrid, writeChunkList } from "./compress-video-parts.ts";
+import { assertMp4, checkJoin, chunkCount, chunkSeekS, frameGrid, planVideoOf, writeChunkList } from "./compress-video-parts.ts";
 import { round3 } from "./compress-video.ts";
 import type { ProcessorContext } from "./types.ts";
 import { audioArgs, hlsOutput, keyframeArgs, ladderFor, ladderGraph, rungRateArgs, segmentGop, type Rung } from "../tools/ladder.ts";
@@ -96,7 +96,7 @@ export function planLadder(
   return {
     frames,
     fps: rate,
-    video: { index: video.index, width: video.width, height: video.height },
+    video: planVideoOf(probe),
     chunks: firsts.map((first, i) => ({ first, frames: (firsts[i + 1] ?? frames) - first })),
     audio: params.audio && probe.audio !== null,
     source: { size: inputSize, width: video.width, height: video.height, duration: round3(probe.duration) },
@@ -143,7 +143,7 @@ export function chunkArgs(params: Params, part: Part<"video">, rungs: Rung[], pa
   const { num, den } = part.fps;
   const preroll = prerollOf(part);
   const start = part.chunk.first - preroll;
-  const seek = start === 0 ? [] : ["-ss", (((start - 0.5) * den) / num).toFixed(6)];
+  const seek = start === 0 ? [] : ["-ss", chunkSeekS(start, part.fps, part.video).toFixed(6)];
   const { graph, inputs } = ladderGraph(part.video, rungs, watermark, `,setpts=N*${den}/${num}/TB`);
   const d = params.segmentDuration;
   const keyframes = part.ladder?.copiedTop ? ({ at: "source" } as const) : ({ at: "segments", segmentS: d, gop: segmentGop(num / den, d), fromS: (start * den) / num } as const);

@@ -66,6 +66,8 @@ export interface VideoStream {
   transformed?: true;
   /** Its pixels carry transparency (ffprobe's pix_fmt: yuva420p, rgba, …): a frame of it keeps its alpha. Absent when not. */
   alpha?: true;
+  /** Its first frame's time in seconds, when not 0 (an MP4 whose sound starts first, say). */
+  startTime?: number;
 }
 
 export interface AudioStream {
@@ -193,6 +195,7 @@ function parseVideo(s: Record<string, any>): VideoStream {
   const exact = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(String(s.r_frame_rate ?? ""));
   const constant = exact && s.avg_frame_rate === s.r_frame_rate && rate(s.r_frame_rate) !== null ? { num: Number(exact[1]), den: Number(exact[2]) } : undefined;
   const alpha = ALPHA_PIXEL_FORMATS.test(String(s.pix_fmt ?? ""));
+  const startTime = Number(s.start_time);
   return {
     index: s.index,
     codec: s.codec_name ?? "unknown",
@@ -203,6 +206,7 @@ function parseVideo(s: Record<string, any>): VideoStream {
     ...(constant ? { constantRate: constant } : {}),
     ...(transformed ? { transformed: true as const } : {}),
     ...(alpha ? { alpha: true as const } : {}),
+    ...(Number.isFinite(startTime) && startTime !== 0 ? { startTime } : {}),
   };
 }
 

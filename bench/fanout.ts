@@ -75,10 +75,16 @@ export async function referenceInput(seconds: number): Promise<string> {
   return file;
 }
 
-/** Per-frame PSNR (average of the planes, dB) of `output` against `source`; `pair` the graph's inputs to psnr (the source scaled, say). */
-export async function psnrFrames(output: string, source: string, work: string, pair = "[0:v][1:v]"): Promise<number[]> {
+/**
+ * Per-frame PSNR (average of the planes, dB) of `output` against `source` (scaled to `size`
+ * when given), frames paired from each file's first: psnr pairs them by time, and an output
+ * starting at 0 from a source whose picture starts later would be compared a frame off.
+ */
+export async function psnrFrames(output: string, source: string, work: string, size?: { width: number; height: number }): Promise<number[]> {
   const stats = join(work, `psnr-${Date.now()}.log`);
-  await exec("ffmpeg", ["-nostdin", "-v", "error", "-i", output, "-i", source, "-lavfi", `${pair}psnr=stats_file=${stats}`, "-f", "null", "-"], { maxBuffer: 16 * 1024 * 1024 });
+  const scale = size ? `,scale=${size.width}:${size.height}:flags=bicubic` : "";
+  const graph = `[0:v]setpts=PTS-STARTPTS[out];[1:v]setpts=PTS-STARTPTS${scale}[ref];[out][ref]psnr=stats_file=${stats}`;
+  await exec("ffmpeg", ["-nostdin", "-v", "error", "-i", output, "-i", source, "-lavfi", graph, "-f", "null", "-"], { maxBuffer: 16 * 1024 * 1024 });
   const lines = (await readFile(stats, "utf8")).trim().split("\n");
   return lines.map((line) => Number(/psnr_avg:([0-9.]+|inf)/.exec(line)?.[1]?.replace("inf", "99") ?? 0));
 }

@@ -39,11 +39,6 @@ export interface LadderFanoutResult {
   checked: boolean;
 }
 
-/** Mean per-frame PSNR of `output` against `source` scaled to the output's size, overall and over `frames`' indices. */
-async function psnrAt(output: string, source: string, rung: { width: number; height: number }, work: string): Promise<number[]> {
-  return psnrFrames(output, source, work, `[1:v]scale=${rung.width}:${rung.height}:flags=bicubic[ref];[0:v][ref]`);
-}
-
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 export async function measureLadderFanout(quick: boolean): Promise<LadderFanoutResult> {
@@ -101,7 +96,7 @@ export async function measureLadderFanout(quick: boolean): Promise<LadderFanoutR
   const around = (frames: number[]) => seams.flatMap((s) => frames.slice(Math.max(0, s - 3), s + 4));
   const rungRows: LadderRung[] = [];
   for (const [i, rung] of rungs.entries()) {
-    const [s, j] = [await psnrAt(files("single")[i]!.media, input, rung, work), await psnrAt(joinedFiles[i]!.media, input, rung, work)];
+    const [s, j] = [await psnrFrames(files("single")[i]!.media, input, work, rung), await psnrFrames(joinedFiles[i]!.media, input, work, rung)];
     rungRows.push({
       name: rung.name,
       single: { bytes: singleMeasured[i]!.mediaSize, peak: singleMeasured[i]!.bandwidth, psnr: mean(s) },

@@ -149,7 +149,7 @@ describe("videoAdaptive's renditions encoded in chunks", () => {
     const playing = await waitFor(async () => {
       const res = await call("GET", `/v1/jobs/${id}`, { key });
       return res.json.playableAt ? res.json : undefined;
-    }, "the job to be playable", 90_000);
+    }, "the job to be playable", 200_000);
     const early = { master: await text(playing.playable.url), top: await text(new URL("180p.m3u8", playing.playable.url).href) };
     expect(early.master).not.toContain("144p.m3u8");
 
@@ -184,7 +184,7 @@ describe("videoAdaptive's renditions encoded in chunks", () => {
     const played = (await (await fetch(media(`/play?url=${encodeURIComponent(outside(job.result.url))}`))).json()) as { code: number; frames: number; stderr: string };
     expect(played, played.stderr).toMatchObject({ code: 0, frames: 200 });
     expect(await noPartsLeft(id)).toEqual({ rows: 0, objects: [] });
-  }, 240_000);
+  }, 420_000);
 
   it("encodes every rendition in chunks when the top cannot be copied, and makes the DASH manifest and the MP4 from the joined renditions", async () => {
     const { key } = await newKey({ plan: "pro" });

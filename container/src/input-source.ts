@@ -3,17 +3,17 @@
 // ignores ranges, into a sparse local copy; no byte is fetched twice while it answers ranges.
 import { JobCancelled, JobFailure } from "./errors.ts";
 import { formatBytes, InputOrigin, seconds, type FetchInputOptions, type OriginAnswer } from "./input-origin.ts";
-import { answerReads, listenOnLoopback, type LoopbackServer } from "./input-server.ts";
+import { answerReads } from "./input-server.ts";
 import { LocalCopy } from "./local-copy.ts";
 import { OriginRequests, type OriginRequest } from "./origin-requests.ts";
 import { answeredRange, changedSince, versionOf, type InputVersion } from "./origin-answer.ts";
 import { mp4IndexAfterMedia, MP4_BOXES_SEEN_BYTES } from "./mp4-index.ts";
 import type { ProcessorInput } from "./processors/types.ts";
-import type { InputAnswer } from "./tools/ready-tools.ts";
+import { ToolRelay, type InputAnswer, type RelayRoute } from "./tool-relay.ts";
 import { INPUT_READING_DEFAULTS, readingSettings, type InputReading } from "./config.ts";
 
-/** How an input is opened: the fetch's rules, and the uid of the attempt's tools (isolation.ts), the only one whose connections the loopback URL answers. */
-export type InputSourceOptions = FetchInputOptions & { toolUid?: number };
+/** How an input is opened: the fetch's rules, and the relay secret of the attempt's tools (isolation.ts ToolIdentity), the only ones its URL answers. */
+export type InputSourceOptions = FetchInputOptions & { toolSecret?: string };
 
 /** The first request's range by default: INPUT_FIRST_READ_BYTES. */
 export const FIRST_READ_BYTES = INPUT_READING_DEFAULTS.INPUT_FIRST_READ_BYTES;
@@ -43,7 +43,7 @@ export class InputSource implements ProcessorInput {
   #waiters: (() => void)[] = [];
   #failure?: Error;
   #whole?: Promise<void>;
-  #server?: LoopbackServer;
+  #route?: RelayRoute;
   readonly #origin: InputOrigin;
   readonly #options: FetchInputOptions;
   /** Transfer time left: INPUT_TOTAL_TIMEOUT_MS counted over every request (time waiting on the tools does not count). */
@@ -78,7 +78,7 @@ export class InputSource implements ProcessorInput {
     try {
       source.#copy = await LocalCopy.open(path, { written: () => source.#notify(), failed: (failure) => source.#fail(failure) });
       await source.#first();
-      source.#server = await listenOnLoopback(path, options.toolUid, source.answer);
+      source.#route = (await ToolRelay.shared()).open(path, options.toolSecret, source.answer);
       return source;
     } catch (error) {
       await source.close();
@@ -86,9 +86,9 @@ export class InputSource implements ProcessorInput {
     }
   }
 
-  /** The loopback URL tools open: a random path on a random port, for this job only. */
+  /** The loopback URL tools open: a random path on the tool relay, for this job's tools only. */
   get url(): string {
-    return this.#server?.url ?? "";
+    return this.#route?.url ?? "";
   }
 
   /** What the ffmpeg family opens: the local copy once complete, else the loopback URL (seekable, filled as read). */
@@ -172,7 +172,7 @@ export class InputSource implements ProcessorInput {
     // Nothing asks the origin again once closed: waiting readers and the gap filler see this failure and stop.
     this.#failure ??= new JobCancelled();
     this.#requests.stopAll();
-    await this.#server?.close();
+    this.#route?.close();
     this.#origin.close();
     await this.#requests.settled();
     await this.#copy?.close();

@@ -10,6 +10,7 @@ import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Config } from "./config.ts";
 import { stopped } from "./errors.ts";
+import { newRelaySecret } from "./tool-relay.ts";
 
 export interface ToolLimits {
   cpuS: number;
@@ -24,6 +25,11 @@ export interface ToolIdentity {
   gid: number;
   home: string;
   limits: ToolLimits;
+  /**
+   * What its tools prove themselves with to the tool relay (tool-relay.ts), in their
+   * environment (tools/spawn.ts toolEnv), which only this uid reads: new with each lease.
+   */
+  relaySecret?: string;
 }
 
 export type IsolationState = { on: true } | { on: false; reason: string };
@@ -178,7 +184,7 @@ export class ToolIdentities {
       const uid = this.#base + ((this.#next + tried) % this.#count);
       if (await lock(uid)) {
         this.#next = (uid - this.#base + 1) % this.#count;
-        return new ToolLease({ uid, gid: uid, home: "", limits: this.#limits });
+        return new ToolLease({ uid, gid: uid, home: "", limits: this.#limits, relaySecret: newRelaySecret() });
       }
     }
     return undefined;

@@ -253,13 +253,13 @@ export class JobTable {
       }
       // Else it starts its image tool now, beside the input's fetch.
       if (usesImages) imageProcess(lease?.identity);
-      const toolUid = lease?.identity.uid;
+      const toolSecret = lease?.identity.relaySecret;
       const fetchStart = Date.now();
       // A stitch's first input is its first chunk (`<input>/0`); it opens the others by number (`openPart`).
       const fromRunner = request.callback?.input && (request.part?.role === "stitch" ? `${request.callback.input}/0` : readsThroughRunner(request.params.url) ? request.callback.input : undefined);
       input = fromRunner
-        ? await InputSource.open(fromRunner, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback!.token }, toolUid })
-        : await InputSource.open(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal, toolUid });
+        ? await InputSource.open(fromRunner, join(entry.dir, "input"), { limits: this.#config, signal, fromRunner: { token: request.callback!.token }, toolSecret })
+        : await InputSource.open(request.params.url, join(entry.dir, "input"), { limits: this.#config, signal, toolSecret });
       // A type not converted to reading its input as needed starts on the complete local file, as always.
       if (!READS_INPUT_AS_NEEDED.has(request.type)) await input.file();
       entry.timings.fetchInputMs = Date.now() - fetchStart;
@@ -293,7 +293,7 @@ export class JobTable {
           // An upload among them is read through the runner, by its place (contract/processor-protocol.ts otherUploads).
           const place = otherUploads(request.params).find((o) => o.url === url)?.place;
           const through = place !== undefined && request.callback?.input ? { url: `${request.callback.input}/${place}`, fromRunner: { token: request.callback.token } } : undefined;
-          const other = await InputSource.open(through?.url ?? url, join(entry.dir, `input-${others.length + 1}`), { limits: this.#config, signal, toolUid, ...(through ? { fromRunner: through.fromRunner } : {}) });
+          const other = await InputSource.open(through?.url ?? url, join(entry.dir, `input-${others.length + 1}`), { limits: this.#config, signal, toolSecret, ...(through ? { fromRunner: through.fromRunner } : {}) });
           others.push(other);
           other.failed.signal.addEventListener("abort", () => othersFailed.abort(), { once: true });
           return other;
@@ -305,7 +305,7 @@ export class JobTable {
         },
         openPart: async (n: number) => {
           if (request.part?.role !== "stitch" || !request.callback?.input) throw new Error("only a stitch reads parts");
-          const other = await InputSource.open(`${request.callback.input}/${n}`, join(entry.dir, `part-${n}`), { limits: this.#config, signal, fromRunner: { token: request.callback.token }, toolUid });
+          const other = await InputSource.open(`${request.callback.input}/${n}`, join(entry.dir, `part-${n}`), { limits: this.#config, signal, fromRunner: { token: request.callback.token }, toolSecret });
           others.push(other);
           other.failed.signal.addEventListener("abort", () => othersFailed.abort(), { once: true });
           return other;

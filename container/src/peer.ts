@@ -1,9 +1,9 @@
 // Who is at the other end of a loopback TCP connection: the uid that owns the connecting
 // socket, as the kernel lists it in /proc/net/tcp (proc(5); Node offers no SO_PEERCRED for TCP).
-// The relays that serve a job's input to its tools (input-server.ts, tools/ready-tools.ts) and
-// the processor's API (server.ts) use it to refuse another attempt's tools.
+// The processor's API (server.ts) uses it to refuse every attempt's tools. (Tools' reads of
+// their inputs are told apart by a secret instead, tool-relay.ts: a read of this table costs
+// 4 ms of CPU however few sockets it lists.)
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import type { Socket } from "node:net";
 
 /**
@@ -16,15 +16,6 @@ export function loopbackPeerUid(socket: Socket): number | undefined {
   const tables = lookups(socket);
   for (const { table, from, to } of tables ?? []) {
     const uid = ownerIn(readOrEmpty(() => readFileSync(table, "latin1")), from, to);
-    if (uid !== undefined) return uid;
-  }
-  return undefined;
-}
-
-/** loopbackPeerUid without blocking: for a request handler, whose client waits for its answer (its socket is listed meanwhile). */
-export async function loopbackPeerUidAsync(socket: Socket): Promise<number | undefined> {
-  for (const { table, from, to } of lookups(socket) ?? []) {
-    const uid = ownerIn(await readFile(table, "latin1").catch(() => ""), from, to);
     if (uid !== undefined) return uid;
   }
   return undefined;

@@ -127,7 +127,7 @@ describe("a thumbnail near the end of a large MP4 reads a small part of it", () 
     expect(ranged.served / media.size).toBeLessThan(0.5);
   });
 
-  it("the tools read the loopback source directly, whatever proxy the environment names", async () => {
+  it("the tools read the loopback source through the tool relay alone, whatever proxy the processor's environment names", async () => {
     const before = process.env.http_proxy;
     process.env.http_proxy = "http://127.0.0.1:9";
     try {

@@ -5,7 +5,7 @@
 // without end; links left where the processor reads; and real jobs side by side.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer, type Server, type ServerResponse } from "node:http";
+import http, { createServer, type Server, type ServerResponse } from "node:http";
 import { chmod, link, lstat, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -68,6 +68,17 @@ async function uidOf(dir: string): Promise<number> {
   expect(stats.uid).toBe(0);
   expect(stats.mode & 0o7777).toBe(0o1770);
   return stats.gid;
+}
+
+/** The status of a GET of `url` with `proof` as its Proxy-Authorization, or "closed" when the connection was closed unanswered. */
+function statusOf(url: string, proof?: string): Promise<number | "closed"> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { headers: proof ? { "proxy-authorization": proof } : {} }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.once("error", () => resolve("closed"));
+  });
 }
 
 /** The pid, uid and command line of an ffprobe whose uid `uid` accepts, once one runs. */
@@ -168,16 +179,30 @@ describe("attempts isolated from each other", () => {
     expect(ids.stdout.trim().split("\n")).toEqual([String(identityA.uid), String(identityA.uid), String(identityA.uid)]);
   });
 
-  it("a tool can read the other attempt's relay URL in /proc but gets nothing through it, and cannot signal or trace its processes", async () => {
+  it("a tool can read the other attempt's relay URL in /proc but gets nothing through it, nor its secret, and cannot signal or trace its processes", async () => {
     const probe = await until(() => processOf(uidB), "attempt B's ffprobe", 30_000);
     const url = /http:\/\/127\.0\.0\.1:\d+\/\S+/.exec(probe.cmdline)![0];
     // Seen, as any process sees another's command line without hidepid…
     const seen = await asTool(identityA, `tr '\\0' ' ' < /proc/${probe.pid}/cmdline`);
     expect(seen.stdout).toContain(url);
-    // …but the relay answers only B's uid: A's connection is closed unanswered.
-    const read = await asTool(identityA, `curl -s -S -m 5 -o /dev/null -w '%{http_code}' '${url}'`);
-    expect(read.code).not.toBe(0);
-    expect(read.stdout).toBe("000");
+    // …but the relay answers only a request proving B's secret: asked for one, then refused
+    // when the proof is not B's (A's own lease's secret, or a guess, is another).
+    const bare = await asTool(identityA, `curl -s -S -m 5 -o /dev/null -w '%{http_code}' '${url}'`);
+    expect(bare.stdout).toBe("407");
+    const port = new URL(url).port;
+    const guessed = await asTool(identityA, `curl -s -S -m 5 -o /dev/null -w '%{http_code}' -x 'http://tool:${"x".repeat(24)}@127.0.0.1:${port}' '${url}'`);
+    expect(guessed.code).not.toBe(0);
+    expect(guessed.stdout).toBe("000");
+    // B's secret is in B's tools' environment, which only B's uid reads.
+    const env = (await readFile(`/proc/${probe.pid}/environ`, "latin1")).split("\0");
+    const proxy = env.find((v) => v.startsWith("http_proxy="));
+    expect(proxy).toMatch(new RegExp(`^http_proxy=http://tool:[\\w-]{24}@127\\.0\\.0\\.1:${port}$`));
+    // With it (read here as root), the same request is answered: the refusals above are the secret's.
+    const secret = /tool:([\w-]+)@/.exec(proxy!)![1]!;
+    const stop = new AbortController();
+    const answered = await fetch(url, { headers: { "proxy-authorization": `Basic ${Buffer.from(`tool:${secret}`).toString("base64")}`, range: "bytes=0-0" }, signal: stop.signal });
+    expect(answered.status).toBe(206);
+    stop.abort();
     for (const script of [`kill -0 ${probe.pid}`, `kill -9 ${probe.pid}`, `cat /proc/${probe.pid}/environ`]) {
       const run = await asTool(identityA, script);
       expect([script, run.code]).not.toEqual([script, 0]);
@@ -225,8 +250,11 @@ describe("ready processes, started before their job", () => {
       const ready = await until(() => processOf(inRange, /ffprobe .*http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}(\s|$)/), "a ready ffprobe", 20_000);
       expect(inRange(ready.uid)).toBe(true);
       const url = /http:\/\/127\.0\.0\.1:\d+\/\S+/.exec(ready.cmdline)![0];
-      // Root (any uid but the ready process's) gets nothing through its path: the connection is closed unanswered.
-      expect(await fetch(url).then((r) => r.status, () => "closed")).toBe("closed");
+      // Anyone without the ready process's secret (root here, with the URL from its command
+      // line) gets nothing through its route: asked for the secret, then refused with a wrong one.
+      // (fetch takes any 407 for a network error: the Fetch standard's HTTP-network-or-cache fetch.)
+      expect(await statusOf(url)).toBe(407);
+      expect(await statusOf(url, `Basic ${Buffer.from(`tool:${"x".repeat(24)}`).toString("base64")}`)).toBe("closed");
       const video = join(config.workDir, "ready.mp4");
       await writeTestVideo(video, { seconds: 2 });
       const taken = readyCounts().taken.probes;

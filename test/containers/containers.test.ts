@@ -116,7 +116,7 @@ describe("every job type in a container", () => {
   });
 
   it("video-thumbnail on a warm instance takes a ready ffprobe and a ready ffmpeg, which the processor then replaces", async () => {
-    /** Per app container, the pids of the processes waiting for jobs: ffprobe on the ready server's loopback URL, ffmpeg writing under `.ready/`. */
+    /** Per app container, the pids of the processes waiting for jobs: ffprobe on its tool relay route, ffmpeg writing under `.ready/`. */
     const waiting = async () =>
       new Map(
         (await appContainers()).map((c) => [

@@ -7,7 +7,7 @@ import type { FanoutOffer, FanoutPlan, JobPart } from "../../../src/contract/fan
 import type { JobParams, JobType } from "../../../src/contract/registry.ts";
 import type { StoredResult } from "../../../src/contract/stored-result.ts";
 import type { Config } from "../config.ts";
-import type { InputAnswer } from "../tools/ready-tools.ts";
+import type { InputAnswer } from "../tool-relay.ts";
 
 /** A job's input (container/src/input-source.ts InputSource). */
 export interface ProcessorInput {

@@ -3,7 +3,8 @@
 // (runTool), and a failure is reported in public words, with ffmpeg's own log as cause.
 import type { Config } from "../config.ts";
 import { JobFailure } from "../errors.ts";
-import type { InputAnswer, ReadyTool } from "./ready-tools.ts";
+import type { InputAnswer } from "../tool-relay.ts";
+import type { ReadyTool } from "./ready-tools.ts";
 import { availableParallelism } from "node:os";
 import { currentIdentity } from "../isolation.ts";
 import { endedEarly, runTool, type RunResult } from "./spawn.ts";

@@ -7,7 +7,8 @@ import { JobFailure } from "../errors.ts";
 import { describeDuration, runFfmpeg, seconds } from "./ffmpeg.ts";
 import { endedEarly, runTool } from "./spawn.ts";
 import { readHead } from "../local-input.ts";
-import { takeReadyProbe, type InputAnswer } from "./ready-tools.ts";
+import type { InputAnswer } from "../tool-relay.ts";
+import { takeReadyProbe } from "./ready-tools.ts";
 
 /**
  * Demuxers an input may be opened with. Playlists (hls, concat), image sequences and
@@ -33,12 +34,12 @@ export const LOOPBACK_RECONNECT = ["-reconnect", "1", "-reconnect_delay_max", "0
  * Options that go before every `-i`: known containers only, and local files only, except
  * for the job's input served on loopback (input-server.ts), opened over http and nothing
  * else. (The listed demuxers open no other URL: MOV's external references, `enable_drefs`,
- * are off by default; an option only MOV knows cannot be given to every input.) The
- * loopback input is read directly, never through a proxy named by the environment's
- * `http_proxy` (ffmpeg's http honours it; an empty `-http_proxy` turns it off).
+ * are off by default; an option only MOV knows cannot be given to every input.) An isolated
+ * tool's requests go through the proxy its environment names, the tool relay itself
+ * (tool-relay.ts): an option here would be in its command line, which any process reads.
  */
 export function inputOptions(input?: string): string[] {
-  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", LOOPBACK_PROTOCOLS, "-http_proxy", "", ...LOOPBACK_RECONNECT, "-format_whitelist", INPUT_FORMATS];
+  if (input && isLoopbackSource(input)) return ["-protocol_whitelist", LOOPBACK_PROTOCOLS, ...LOOPBACK_RECONNECT, "-format_whitelist", INPUT_FORMATS];
   return ["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_FORMATS];
 }
 

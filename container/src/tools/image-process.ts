@@ -10,7 +10,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rm, unlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
@@ -60,7 +59,7 @@ export class ImageProcess {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "advanced",
       detached: true,
-      env: toolEnv(identity?.home || tmpdir()),
+      env: toolEnv(identity),
     });
     this.#child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.#stderr = (this.#stderr + chunk).slice(-4000)));
     this.#child.on("message", (reply: Reply) => this.#settle(reply));

@@ -3,41 +3,31 @@
 // reads a byte, and on a short job two such starts (the probe and the tool, side by side
 // on a two-core machine) are most of what the job adds to its tool (docs/architecture.md,
 // "What the processor runs"). A ready process has loaded and waits:
-// - a ready probe has asked this processor's ready server for its input, at a URL of its
+// - a ready probe has asked the tool relay (tool-relay.ts) for its input, at a route of its
 //   own, and waits for the answer;
 // - a ready grab (ffmpeg writing one frame's raw pixels, or its JPEG at the quality the last
 //   job asked for) waits for its input, a graph naming the same kind of URL, on its fd 3
 //   (tools/frames.ts readyGrabSource), which a job sends as it starts, so the grab opens the
 //   input and seeks beside the probe; then for the frame's filters on stdin and fd 4, once the
 //   probe has answered (readyGrabGraph).
-// A job takes one: its input (input-source.ts InputSource.answer) answers that URL from then
-// on, as it answers its own loopback URL, and the process reads as if it had just started.
+// A job takes one: its input (input-source.ts InputSource.answer) answers that route from
+// then on, as it answers its own, and the process reads as if it had just started.
 //
-// Always: the ready server is on 127.0.0.1 with a random port and a random path per
-// process, and a path answers nothing before a job has taken its process, then that job's
-// input only, until the process ends. A ready process runs under the same whitelists as
-// one started by its job. A ready process dies with the processor (spawn.ts), and
+// Always: a route answers nothing before a job has taken its process, then that job's input
+// only, until the process ends. A ready process runs under the same whitelists as one
+// started by its job. A ready process dies with the processor (spawn.ts), and
 // `stopReadyTools` kills those no job took (a drain). With isolation (isolation.ts) each runs
-// under a uid of its own, which its path alone answers, writing only in a directory of its
-// own; the uid is reclaimed when it ends.
+// under a uid of its own, whose relay secret alone its route answers, writing only in a
+// directory of its own; the uid is reclaimed when it ends.
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rm } from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { tmpdir } from "node:os";
+import type http from "node:http";
 import { join } from "node:path";
 import type { ToolIdentities, ToolLease } from "../isolation.ts";
 import { log } from "../log.ts";
-import { loopbackPeerUidAsync } from "../peer.ts";
 import { step } from "../steps.ts";
+import { ToolRelay, type InputAnswer } from "../tool-relay.ts";
 import { runTool, toolEnv, type RunResult } from "./spawn.ts";
-
-/**
- * Answers a tool's request for a job's input (InputSource.answer). `allowed` says whether the
- * connection is the attempt's own tool's (peer.ts): the answer may prepare its bytes meanwhile,
- * and sends nothing, and closes the connection, unless it is.
- */
-export type InputAnswer = (req: http.IncomingMessage, res: http.ServerResponse, allowed?: Promise<boolean>) => void;
 
 /** How long a ready process may wait for a job (a day: waiting costs only its memory); then it is replaced. */
 const READY_WAIT_MS = 24 * 3600_000;
@@ -101,18 +91,33 @@ interface Kind {
   args(url: string, output: string, jpeg?: { output: string; quality: number }): string[];
 }
 
+/** A ready process's input: its route on the tool relay, answered by the job that takes it. */
 interface Route {
-  /** The ready process's uid, when isolated: the only one whose connections this path answers. */
-  uid?: number;
+  url: string;
+  /** The taking job's input (InputSource.answer), once taken or opened. */
   answer?: InputAnswer;
   /** Requests that came before a job took the process: answered once one does. */
-  held: [http.IncomingMessage, http.ServerResponse, Promise<boolean> | undefined][];
+  held: [http.IncomingMessage, http.ServerResponse][];
+  close(): void;
+}
+
+/** A route on the tool relay for one ready process: with `secret` (its uid's), only that process's requests are answered (tool-relay.ts). */
+function readyRoute(relay: ToolRelay, secret: string | undefined): Route {
+  const route: Omit<Route, "url" | "close"> = { held: [] };
+  const relayed = relay.open("", secret, (req, res) => (route.answer ? route.answer(req, res) : route.held.push([req, res])));
+  return Object.assign(route, {
+    url: relayed.url,
+    close: () => {
+      relayed.close();
+      for (const [, res] of route.held.splice(0)) res.destroy();
+    },
+  });
 }
 
 class ReadyPool {
   readonly #kind: Kind;
   readonly #count: number;
-  readonly #server: ReadyServer;
+  readonly #relay: ToolRelay;
   readonly #dir: string;
   readonly #identities?: ToolIdentities;
   readonly #waiting: (ReadyTool & { kill(): void })[] = [];
@@ -128,11 +133,11 @@ class ReadyPool {
 
   readonly #busy: () => boolean;
 
-  constructor(kind: Kind, count: number, server: ReadyServer, dir: string, identities: ToolIdentities | undefined, busy: () => boolean) {
+  constructor(kind: Kind, count: number, relay: ToolRelay, dir: string, identities: ToolIdentities | undefined, busy: () => boolean) {
     this.#busy = busy;
     this.#kind = kind;
     this.#count = count;
-    this.#server = server;
+    this.#relay = relay;
     this.#dir = dir;
     this.#identities = identities;
     this.jpegQuality = kind.jpegQuality;
@@ -200,9 +205,11 @@ class ReadyPool {
 
   /** Starts one process: under `lease`'s uid, writing in `dir`, when isolated. */
   #spawn(lease: ToolLease | undefined, dir = this.#dir): void {
-    const { path, url, route } = this.#server.route(lease?.identity.uid);
-    const output = lease ? join(dir, "frame.raw") : join(this.#dir, `${path.slice(1)}.raw`);
-    const jpeg = this.jpegQuality === undefined ? undefined : { output: lease ? join(dir, "frame.jpg") : join(this.#dir, `${path.slice(1)}.jpg`), quality: this.jpegQuality };
+    const route = readyRoute(this.#relay, lease?.identity.relaySecret);
+    const { url } = route;
+    const name = randomBytes(12).toString("hex");
+    const output = lease ? join(dir, "frame.raw") : join(this.#dir, `${name}.raw`);
+    const jpeg = this.jpegQuality === undefined ? undefined : { output: lease ? join(dir, "frame.jpg") : join(this.#dir, `${name}.jpg`), quality: this.jpegQuality };
     const kill = new AbortController();
     let send!: (input: { text: string; timeoutMs: number } | null) => void;
     let sendInput!: (input: string | null) => void;
@@ -220,9 +227,8 @@ class ReadyPool {
       ...(this.#kind.opens
         ? { fds: [new Promise<string | null>((resolve) => (sendInput = resolve)), ...(jpeg ? [new Promise<string | null>((resolve) => (sendJpegGraph = resolve))] : [])] }
         : {}),
-      // Without `http_proxy` (toolEnv), which ffmpeg's http honours: a ready grab's input is
-      // opened by its graph, where `-http_proxy ""` (tools/ffprobe.ts inputOptions) cannot be set.
-      env: toolEnv(lease?.identity.home ?? tmpdir()),
+      // Its uid's relay secret in `http_proxy` (toolEnv), which its input's reads go through.
+      env: toolEnv(lease?.identity),
       identity: lease?.identity,
     });
     const ready: ReadyTool & { kill(): void } = {
@@ -237,7 +243,7 @@ class ReadyPool {
         if (!this.#kind.opens) throw new Error(`a ready ${this.#kind.command} reads no input graph`);
         opened = true;
         route.answer = answer;
-        for (const [req, res, allowed] of route.held.splice(0)) answer(req, res, allowed);
+        for (const [req, res] of route.held.splice(0)) answer(req, res);
         sendInput(input);
       },
       take: (answer, stdin, { signal, timeoutMs, jpegGraph }) => {
@@ -245,7 +251,7 @@ class ReadyPool {
         this.taken++;
         this.#failures = 0;
         route.answer = answer;
-        for (const [req, res, allowed] of route.held.splice(0)) answer(req, res, allowed);
+        for (const [req, res] of route.held.splice(0)) answer(req, res);
         const onAbort = () => kill.abort();
         if (signal.aborted) onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
@@ -264,7 +270,7 @@ class ReadyPool {
     // A start that fails (no such tool, no memory, no file handles) rejects: the same end as an exit.
     const onEnd = () => {
       ended = true;
-      this.#server.drop(path);
+      route.close();
       if (lease) {
         // Its uid is free again once nothing of it runs; its frame stays for the job that took it, a while.
         void lease.release().then(() => (taken ? void setTimeout(() => void rm(dir, { recursive: true, force: true }), TAKEN_DIR_LIFE_MS).unref() : rm(dir, { recursive: true, force: true })));
@@ -284,65 +290,7 @@ class ReadyPool {
   }
 }
 
-/** The loopback server ready processes read their input from: one random path per process. */
-class ReadyServer {
-  readonly #server = http.createServer((req, res) => void this.#handle(req, res));
-  readonly #routes = new Map<string, Route>();
-  /** The uid of each connection's client (peer.ts), read at its first request. */
-  readonly #peers = new WeakMap<Socket, Promise<number | undefined>>();
-  #base = "";
-  #closing = false;
-
-  async listen(): Promise<void> {
-    await new Promise<void>((resolve, reject) => this.#server.once("error", reject).listen(0, "127.0.0.1", resolve));
-    // The listening socket alone does not keep a finished processor (or a test) alive.
-    this.#server.unref();
-    this.#base = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-  }
-
-  route(uid?: number): { path: string; url: string; route: Route } {
-    const path = `/${randomBytes(24).toString("base64url")}`;
-    const route: Route = { uid, held: [] };
-    this.#routes.set(path, route);
-    return { path, url: this.#base + path, route };
-  }
-
-  drop(path: string): void {
-    const route = this.#routes.get(path);
-    this.#routes.delete(path);
-    for (const [, res] of route?.held ?? []) res.destroy();
-    if (this.#closing && this.#routes.size === 0) this.#server.close();
-  }
-
-  /** Closes once no process reads through it: one a job took may still open connections (ffmpeg's http opens one per seek). */
-  closeWhenUnused(): void {
-    this.#closing = true;
-    if (this.#routes.size === 0) this.#server.close();
-  }
-
-  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const route = this.#routes.get((req.url ?? "").split("?")[0]!);
-    if (!route) return void res.writeHead(404).end();
-    // A path is in its process's command line, which any process may read in /proc: only that
-    // process's uid is answered (the answer checks, while it reads ahead: input-server.ts).
-    let allowed: Promise<boolean> | undefined;
-    if (route.uid !== undefined) {
-      let peer = this.#peers.get(req.socket);
-      if (!peer) this.#peers.set(req.socket, (peer = loopbackPeerUidAsync(req.socket)));
-      allowed = peer.then((uid) => uid === route.uid);
-    }
-    if (route.answer) return route.answer(req, res, allowed);
-    // Held until its job takes the process: refused at once if it is not the process's own.
-    if (allowed && !(await allowed)) return void req.socket.destroy();
-    // Taken meanwhile (while its uid was read): answered now, as the held ones were. (Read
-    // afresh: the type check would keep it as undefined from the test above the wait.)
-    const taken = (route as Route).answer;
-    if (taken) return taken(req, res, allowed);
-    route.held.push([req, res, allowed]);
-  }
-}
-
-let pools: { probes: ReadyPool; grabs: ReadyPool; server: ReadyServer } | undefined;
+let pools: { probes: ReadyPool; grabs: ReadyPool } | undefined;
 
 /**
  * Starts `count` ready probes and `count` ready grabs for the processor (config
@@ -362,24 +310,21 @@ export async function startReadyTools(
   await mkdir(dir, { recursive: true });
   // Isolated: each process's own directory is in here; they pass through, and list nothing.
   if (identities) await chmod(dir, 0o711);
-  const server = new ReadyServer();
-  await server.listen();
+  const relay = await ToolRelay.shared();
   pools = {
-    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, server, dir, identities, busy),
-    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab, opens: true, jpegQuality: kinds.grabJpegQuality }, count, server, dir, identities, busy),
-    server,
+    probes: new ReadyPool({ command: "ffprobe", args: kinds.probe }, count, relay, dir, identities, busy),
+    grabs: new ReadyPool({ command: "ffmpeg", args: kinds.grab, opens: true, jpegQuality: kinds.grabJpegQuality }, count, relay, dir, identities, busy),
   };
 }
 
 /**
  * Kills the ready processes no job took (a drain, a bench's end); one a job took ends with its
- * job, and the ready server closes after it. One set per Node process: processors started in
- * one process (tests) share it, and the first to stop stops it.
+ * job, and its route with it. One set per Node process: processors started in one process
+ * (tests) share it, and the first to stop stops it.
  */
 export function stopReadyTools(): void {
   pools?.probes.stop();
   pools?.grabs.stop();
-  pools?.server.closeWhenUnused();
   pools = undefined;
 }
 

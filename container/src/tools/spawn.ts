@@ -10,6 +10,7 @@ import type { Writable } from "node:stream";
 import { JobFailure, stopped, type JobCancelled } from "../errors.ts";
 import { currentIdentity, identityArgs, limitArgs, type ToolIdentity } from "../isolation.ts";
 import { step } from "../steps.ts";
+import { ToolRelay } from "../tool-relay.ts";
 
 /** Whether this machine has setpriv with --pdeathsig (Linux); elsewhere tools run directly. */
 const SETPRIV = process.platform === "linux" && spawnSync("setpriv", ["--pdeathsig", "SIGKILL", "--", "true"], { stdio: "ignore" }).status === 0;
@@ -26,11 +27,15 @@ export function toolCommand(command: string, args: string[], identity?: ToolIden
 }
 
 /**
- * A tool's environment: PATH, the C locale, and HOME and the temp variables in `home` (the
- * identity's own directory). Nothing of the processor's (PROCESSOR_TOKEN, a proxy) reaches it.
+ * A tool's environment: PATH, the C locale, and HOME and the temp variables in the identity's
+ * own directory; for an isolated tool, `http_proxy` naming the tool relay with its uid's
+ * secret (tool-relay.ts), which ffmpeg's http sends its input's requests through. Nothing of
+ * the processor's (PROCESSOR_TOKEN, its own proxy) reaches it.
  */
-export function toolEnv(home: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", HOME: home, TMPDIR: home, TEMP: home, TMP: home };
+export function toolEnv(identity?: Pick<ToolIdentity, "home" | "relaySecret">): NodeJS.ProcessEnv {
+  const home = identity?.home || tmpdir();
+  const proxy = identity?.relaySecret === undefined ? undefined : ToolRelay.proxyFor(identity.relaySecret);
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", HOME: home, TMPDIR: home, TEMP: home, TMP: home, ...(proxy ? { http_proxy: proxy } : {}) };
 }
 
 /** How long a tool's pipes may stay open after it exited (a descendant holding them). */
@@ -124,7 +129,7 @@ function run(command: string, args: string[], options: RunOptions): Promise<RunR
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so kill(-pid) also ends anything it spawned.
     const [file, argv] = toolCommand(command, args, options.identity, options.cpuS);
-    const env = options.env ?? toolEnv(options.identity?.home || tmpdir());
+    const env = options.env ?? toolEnv(options.identity);
     const child = spawn(file, argv, { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", ...(options.fds ?? []).map(() => "pipe" as const)], detached: true, env });
     let stdout = "";
     let stderr = "";

@@ -119,11 +119,15 @@ export async function encodeAudio(params: Params, ctx: ProcessorContext): Promis
   const probe = await probeInput(ctx, { video: true });
   if (!probe.audio) throw new JobFailure("processing_failed", "the input has no audio track to encode, though its plan found one");
   const output = ctx.addOutput(PART_OUTPUTS.audio, "audio/mp4");
-  const channels = probe.audio.channels > 2 ? ["-ac", "2"] : [];
-  const args = [...inputOptions(ctx.input.source), "-i", ctx.input.source, "-map", `0:${probe.audio.index}`, "-vn", "-sn", "-dn", "-c:a", "aac", "-b:a", AUDIO_BITRATE.mp4[params.quality], ...channels, "-f", "mp4", output];
-  await runFfmpeg(args, { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), durationS: probe.duration, onProgress: (f) => ctx.setProgress(5 + f * 90), task: "encoding the audio" });
+  await runFfmpeg(audioPartArgs(params, probe.audio, ctx.input.source, output), { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(probe.duration, ctx.config), durationS: probe.duration, onProgress: (f) => ctx.setProgress(5 + f * 90), task: "encoding the audio" });
   throwIfAborted(ctx.signal);
   return {};
+}
+
+/** The audio part's encode: the single encode's audio settings, alone. */
+export function audioPartArgs(params: Params, audio: { index: number; channels: number }, input: string, output: string): string[] {
+  const channels = audio.channels > 2 ? ["-ac", "2"] : [];
+  return [...inputOptions(input), "-i", input, "-map", `0:${audio.index}`, "-vn", "-sn", "-dn", "-c:a", "aac", "-b:a", AUDIO_BITRATE.mp4[params.quality], ...channels, "-f", "mp4", output];
 }
 
 /**

@@ -9,8 +9,8 @@
 import { access, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FanoutPlan } from "../src/contract/fanout.ts";
-import { checkJoin, chunkSeekS, planFanout, writeChunkList } from "../container/src/processors/compress-video-parts.ts";
-import { AUDIO_BITRATE, buildArgs } from "../container/src/processors/compress-video.ts";
+import { audioPartArgs, checkJoin, chunkSeekS, chunkTimescale, planFanout, stitchArgs, writeChunkList } from "../container/src/processors/compress-video-parts.ts";
+import { buildArgs } from "../container/src/processors/compress-video.ts";
 import { probeMedia, type MediaProbe } from "../container/src/tools/ffprobe.ts";
 import { stitchPart } from "../src/contract/fanout.ts";
 import { MEDIA_DIR } from "./media.ts";
@@ -77,13 +77,22 @@ export async function referenceInput(seconds: number): Promise<string> {
 
 /**
  * Per-frame PSNR (average of the planes, dB) of `output` against `source` (scaled to `size`
- * when given), frames paired from each file's first: psnr pairs them by time, and an output
- * starting at 0 from a source whose picture starts later would be compared a frame off.
+ * when given), each output frame against a source frame:
+ * - `"time"`: the source frame nearest its time, for outputs that keep the source's timing. A
+ *   single compressVideo encode of a source whose picture starts after its sound repeats its
+ *   first frame (ffmpeg's constant rate for MP4 fills the gap), so its frames are one place
+ *   later than the source's, at the source's times; the fan-out's join puts its picture back at
+ *   the source's offset, to the millisecond of MP4's edit list. (psnr itself pairs a frame with
+ *   the last source frame at or before it: 29 µs early is a frame off. Hence the source's times
+ *   are moved half a frame earlier.)
+ * - `"first"`: from each file's first, for outputs whose picture starts at 0 whatever the
+ *   source's offset (videoAdaptive's HLS).
  */
-export async function psnrFrames(output: string, source: string, work: string, size?: { width: number; height: number }): Promise<number[]> {
+export async function psnrFrames(output: string, source: string, work: string, pairing: "time" | "first", size?: { width: number; height: number }): Promise<number[]> {
   const stats = join(work, `psnr-${Date.now()}.log`);
   const scale = size ? `,scale=${size.width}:${size.height}:flags=bicubic` : "";
-  const graph = `[0:v]setpts=PTS-STARTPTS[out];[1:v]setpts=PTS-STARTPTS${scale}[ref];[out][ref]psnr=stats_file=${stats}`;
+  const [out, ref] = pairing === "first" ? ["setpts=PTS-STARTPTS", "setpts=PTS-STARTPTS"] : ["null", "setpts=PTS-0.5/(FRAME_RATE*TB)"];
+  const graph = `[0:v]${out}[out];[1:v]${ref}${scale}[ref];[out][ref]psnr=stats_file=${stats}`;
   await exec("ffmpeg", ["-nostdin", "-v", "error", "-i", output, "-i", source, "-lavfi", graph, "-f", "null", "-"], { maxBuffer: 16 * 1024 * 1024 });
   const lines = (await readFile(stats, "utf8")).trim().split("\n");
   return lines.map((line) => Number(/psnr_avg:([0-9.]+|inf)/.exec(line)?.[1]?.replace("inf", "99") ?? 0));
@@ -171,24 +180,22 @@ export async function measureFanout(quick: boolean): Promise<FanoutResult> {
   let audio: Run | undefined;
   const partsWallS = await onTwoSeats(parts, async (part, core) => {
     if ("audio" in part) {
-      const args = ["-nostdin", "-y", "-i", input, "-map", `0:${probe.audio!.index}`, "-vn", "-c:a", "aac", "-b:a", AUDIO_BITRATE.mp4.medium, "-f", "mp4", join(work, "audio.m4a")];
-      audio = await pinned(core, ["ffmpeg", ...args]);
+      audio = await pinned(core, ["ffmpeg", "-nostdin", "-y", ...audioPartArgs(PARAMS, probe.audio!, input, join(work, "audio.m4a"))]);
       return;
     }
-    const { num, den } = plan.fps;
     const seekS = part.chunk.first === 0 ? undefined : chunkSeekS(part.chunk.first, plan.fps, plan.video);
-    const args = buildArgs(PARAMS, probe, { input, output: join(work, `part-${part.index}.mp4`) }, undefined, { seekS, frames: part.chunk.frames, threads: 1, timescale: num, timescaleDen: den });
+    const args = buildArgs(PARAMS, probe, { input, output: join(work, `part-${part.index}.mp4`) }, undefined, { seekS, frames: part.chunk.frames, threads: 1, ...chunkTimescale(plan.fps) });
     chunkRuns[part.index] = { ...(await pinned(core, ["ffmpeg", "-nostdin", "-y", ...args])), ...part.chunk };
   });
   const list = await writeChunkList(work, plan.chunks.map((_, i) => join(work, `part-${i}.mp4`)), stitchPart(plan));
   const joinedOut = join(work, "joined.mp4");
-  const stitch = await pinned(0, ["ffmpeg", "-nostdin", "-y", "-protocol_whitelist", "file", "-f", "concat", "-safe", "0", "-i", list, "-i", join(work, "audio.m4a"), "-map", "0:v", "-map", "1:a", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", joinedOut]);
+  const stitch = await pinned(0, ["ffmpeg", "-nostdin", "-y", ...stitchArgs(list, join(work, "audio.m4a"), joinedOut, stitchPart(plan).offsetS)]);
   const twoWallS = partsWallS + stitch.wallS;
   log(`two seats: ${twoWallS.toFixed(1)} s wall (parts ${partsWallS.toFixed(1)} s, stitch ${stitch.wallS.toFixed(1)} s)`);
   const checkedJoin = await checkJoin(joinedOut, stitchPart(plan), AbortSignal.timeout(120_000)).then(() => true, (error: unknown) => (log(`join check: ${String(error)}`), false));
 
   log("PSNR of both outputs against the source");
-  const [singleFrames, joinedFrames] = [await psnrFrames(singleOut, input, work), await psnrFrames(joinedOut, input, work)];
+  const [singleFrames, joinedFrames] = [await psnrFrames(singleOut, input, work, "time"), await psnrFrames(joinedOut, input, work, "time")];
   const seams = plan.chunks.slice(1).map((c) => c.first);
   const around = (frames: number[]) => seams.flatMap((s) => frames.slice(Math.max(0, s - 3), s + 4));
   const worstSeamDropDb = Math.max(...seams.flatMap((s) => Array.from({ length: 7 }, (_, k) => s - 3 + k).filter((f) => f >= 0 && f < joinedFrames.length).map((f) => singleFrames[f]! - joinedFrames[f]!)));

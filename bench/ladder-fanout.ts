@@ -96,7 +96,7 @@ export async function measureLadderFanout(quick: boolean): Promise<LadderFanoutR
   const around = (frames: number[]) => seams.flatMap((s) => frames.slice(Math.max(0, s - 3), s + 4));
   const rungRows: LadderRung[] = [];
   for (const [i, rung] of rungs.entries()) {
-    const [s, j] = [await psnrFrames(files("single")[i]!.media, input, work, rung), await psnrFrames(joinedFiles[i]!.media, input, work, rung)];
+    const [s, j] = [await psnrFrames(files("single")[i]!.media, input, work, "first", rung), await psnrFrames(joinedFiles[i]!.media, input, work, "first", rung)];
     rungRows.push({
       name: rung.name,
       single: { bytes: singleMeasured[i]!.mediaSize, peak: singleMeasured[i]!.bandwidth, psnr: mean(s) },

@@ -132,6 +132,8 @@ export const jobPart = z.discriminatedUnion("role", [
     fps: frameRate,
     /** The frame number each chunk after the first begins at: a keyframe must be there. */
     seams: z.array(z.int().min(1)),
+    /** How long after the input's start its picture starts (planVideo.offsetS): the joined picture starts there too. */
+    offsetS: z.number().min(0).max(60).optional(),
     source: fanoutSource,
     ladder: ladderPlan.optional(),
   }),
@@ -147,6 +149,7 @@ export function stitchPart(plan: FanoutPlan): Extract<JobPart, { role: "stitch" 
     frames: plan.frames,
     fps: plan.fps,
     seams: plan.chunks.slice(1).map((chunk) => chunk.first),
+    ...(plan.video.offsetS ? { offsetS: plan.video.offsetS } : {}),
     source: plan.source,
     ...(plan.ladder ? { ladder: plan.ladder } : {}),
   };

@@ -98,7 +98,7 @@ export async function encodeChunk(params: Params, part: Part<"video">, ctx: Proc
   const output = ctx.addOutput(PART_OUTPUTS.video, "video/mp4");
   const seekS = part.chunk.first === 0 ? undefined : chunkSeekS(part.chunk.first, part.fps, part.video);
   const durationS = (part.chunk.frames * den) / num;
-  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark, { seekS, frames: part.chunk.frames, threads: part.threads, timescale: num, timescaleDen: den }), {
+  await runFfmpeg(buildArgs(params, probe, { input: ctx.input.source, output }, watermark, { seekS, frames: part.chunk.frames, threads: part.threads, ...chunkTimescale(part.fps) }), {
     signal: ctx.signal,
     timeoutMs: ffmpegTimeoutMs(durationS, ctx.config),
     durationS,
@@ -144,7 +144,7 @@ export async function stitch(params: Params, part: Part<"stitch">, ctx: Processo
   const output = ctx.addOutput("video.mp4", "video/mp4");
   const durationS = (part.frames * part.fps.den) / part.fps.num;
   await runFfmpeg(
-    stitchArgs(list, part.audio ? files[part.videoParts]! : undefined, output),
+    stitchArgs(list, part.audio ? files[part.videoParts]! : undefined, output, part.offsetS),
     { signal: ctx.signal, timeoutMs: ffmpegTimeoutMs(durationS, ctx.config), durationS, onProgress: (f) => ctx.setProgress(40 + f * 40), task: "joining the chunks" },
   );
   throwIfAborted(ctx.signal);
@@ -197,14 +197,31 @@ export function assertMp4(head: Buffer, n: number): void {
 /**
  * ffmpeg's join of the chunks listed in `list` (and the audio) by copy, each opened as MP4 only
  * (the concat demuxer passes its whitelists to each file it opens): a playlist is refused unread.
+ *
+ * Each chunk starts at 0, so the joined picture is put back `offsetS` after the input's start,
+ * where the input's picture starts against its sound (the audio part keeps its own place).
+ * Without it, an input whose picture starts 21 ms after its sound came out with them 21 ms
+ * closer. (A single encode keeps that place by repeating its first frame: ffmpeg's constant
+ * frame rate for MP4 fills the gap.)
  */
-export function stitchArgs(list: string, audio: string | undefined, output: string): string[] {
+export function stitchArgs(list: string, audio: string | undefined, output: string, offsetS?: number): string[] {
   const mp4Only = ["-protocol_whitelist", "file", "-format_whitelist", "mov"];
   const audioInput = audio ? [...mp4Only, "-i", audio] : [];
   return [
+    ...(offsetS ? ["-itsoffset", offsetS.toFixed(6)] : []),
     "-protocol_whitelist", "file", "-format_whitelist", "concat,mov", "-f", "concat", "-safe", "0", "-i", list,
     ...audioInput, "-map", "0:v", ...(audio ? ["-map", "1:a"] : []), "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output,
   ];
+}
+
+/**
+ * A chunk's track time scale: a multiple of the rate's numerator, so that each frame lasts a
+ * whole number of ticks, and of 90 kHz or more, so that the stitch's offset (stitchArgs) keeps
+ * its place: at the rate's own (30 ticks a second at 30 fps) 21 ms became a frame.
+ */
+export function chunkTimescale(fps: FrameRate): { timescale: number; timescaleDen: number } {
+  const ticksPerUnit = Math.max(1, Math.ceil(90_000 / fps.num));
+  return { timescale: fps.num * ticksPerUnit, timescaleDen: fps.den * ticksPerUnit };
 }
 
 /**

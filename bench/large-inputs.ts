@@ -386,11 +386,10 @@ ${r.rows.filter((row) => row.cpu).map((row) => cpuLine(row)).join("\n")}
 "As a job" is the processor's start to its end, probe included. A thumbnail's tool alone is
 ffmpeg seeking in the local file and writing the JPEG itself (\`-ss 60 -i … -frames:v 1\`,
 its start included), without a probe; a short job's is the processor's own grab and
-encode. With tools isolated (as here and in production), each connection a tool opens to
-its relay is checked for its uid in \`/proc/net/tcp\` before a byte is served (4.5 ms of CPU
-each, the kernel walking its whole table); a range is answered in parts (512 KiB, doubling
-while the tool reads on), each a connection of its own: a thumbnail at 60 s makes 8 (index
-at the start) to 13 (at the end).
+encode. With tools isolated (as here and in production), a tool's requests to its relay carry
+its attempt's secret (its first is asked for it, one more round trip); a range is answered in
+parts (512 KiB, doubling while the tool reads on), each a connection of its own: a thumbnail
+at 60 s makes 8 (index at the start) to 13 (at the end).
 An origin that ignores Range sends the whole file in one answer: the tools read it as it
 arrives, and the job closes it once the frame is out: what comes is the bytes up to the frame,
 and what arrived while it was grabbed. Its target is how every job ran before: the whole download, then the tool.

@@ -13,6 +13,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { log } from "./log.ts";
 
 /** Answers a tool's request on a route (an input's reads: input-server.ts answerReads). */
 export type InputAnswer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -44,17 +45,31 @@ export class ToolRelay {
 
   static #shared?: Promise<ToolRelay>;
 
-  /** The relay of this Node process, listening once asked for: processors started in one process (tests) share it. */
+  /**
+   * The relay of this Node process, listening once asked for: processors started in one
+   * process (tests) share it. A failed start (no file handle left) fails the input asking, and
+   * the next one tries again.
+   */
   static shared(): Promise<ToolRelay> {
     return (ToolRelay.#shared ??= (async () => {
       const relay = new ToolRelay();
-      await new Promise<void>((resolve, reject) => relay.#server.once("error", reject).listen(0, "127.0.0.1", resolve));
+      await new Promise<void>((resolve, reject) => {
+        relay.#server.once("error", reject).listen(0, "127.0.0.1", () => {
+          relay.#server.off("error", reject);
+          resolve();
+        });
+      });
+      // A connection it could not accept (out of file handles) is that tool's failed read, not the processor's end.
+      relay.#server.on("error", (error) => log("warn", "the tool relay could not accept a connection", { error: String(error) }));
       // The listening socket alone does not keep a finished processor (or a test) alive.
       relay.#server.unref();
       relay.#base = `http://127.0.0.1:${(relay.#server.address() as AddressInfo).port}`;
       ToolRelay.#listening = relay;
       return relay;
-    })());
+    })().catch((error: unknown) => {
+      ToolRelay.#shared = undefined;
+      throw error;
+    }));
   }
 
   static #listening?: ToolRelay;

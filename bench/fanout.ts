@@ -187,12 +187,13 @@ export async function measureFanout(quick: boolean): Promise<FanoutResult> {
     const args = buildArgs(PARAMS, probe, { input, output: join(work, `part-${part.index}.mp4`) }, undefined, { seekS, frames: part.chunk.frames, threads: 1, ...chunkTimescale(plan.fps) });
     chunkRuns[part.index] = { ...(await pinned(core, ["ffmpeg", "-nostdin", "-y", ...args])), ...part.chunk };
   });
-  const list = await writeChunkList(work, plan.chunks.map((_, i) => join(work, `part-${i}.mp4`)), stitchPart(plan));
+  const stitched = stitchPart(plan);
+  const list = await writeChunkList(work, plan.chunks.map((_, i) => join(work, `part-${i}.mp4`)), stitched);
   const joinedOut = join(work, "joined.mp4");
-  const stitch = await pinned(0, ["ffmpeg", "-nostdin", "-y", ...stitchArgs(list, join(work, "audio.m4a"), joinedOut, stitchPart(plan).offsetS)]);
+  const stitch = await pinned(0, ["ffmpeg", "-nostdin", "-y", ...stitchArgs(list, join(work, "audio.m4a"), joinedOut, stitched.offsetS)]);
   const twoWallS = partsWallS + stitch.wallS;
   log(`two seats: ${twoWallS.toFixed(1)} s wall (parts ${partsWallS.toFixed(1)} s, stitch ${stitch.wallS.toFixed(1)} s)`);
-  const checkedJoin = await checkJoin(joinedOut, stitchPart(plan), AbortSignal.timeout(120_000)).then(() => true, (error: unknown) => (log(`join check: ${String(error)}`), false));
+  const checkedJoin = await checkJoin(joinedOut, stitched, AbortSignal.timeout(120_000)).then(() => true, (error: unknown) => (log(`join check: ${String(error)}`), false));
 
   log("PSNR of both outputs against the source");
   const [singleFrames, joinedFrames] = [await psnrFrames(singleOut, input, work, "time"), await psnrFrames(joinedOut, input, work, "time")];
